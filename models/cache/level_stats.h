@@ -1,0 +1,55 @@
+#pragma once
+// Counters of one level, in Dinero IV's conventions: `reads`/`writes` are the
+// requests the level receives (one per line touched), whoever sends them.
+#include <cstdint>
+#include <vector>
+
+#include "sim/trace/event.h"
+
+namespace ptosim {
+
+struct TagCounters {
+  uint64_t accesses = 0;
+  uint64_t misses = 0;
+  uint64_t bytes = 0;
+};
+
+// Per tensor / per region break-down; ids are small and dense.
+class TagTable {
+ public:
+  TagCounters& operator[](TagId id) {
+    if (id >= rows_.size()) rows_.resize(size_t(id) + 1);
+    return rows_[id];
+  }
+  const std::vector<TagCounters>& rows() const { return rows_; }
+
+ private:
+  std::vector<TagCounters> rows_;
+};
+
+struct LevelStats {
+  uint64_t reads = 0, writes = 0;
+  uint64_t read_hits = 0, write_hits = 0;
+  uint64_t read_misses = 0, write_misses = 0;
+  uint64_t evictions = 0, writebacks = 0;
+  uint64_t bytes_read = 0, bytes_written = 0;
+  uint64_t compulsory = 0, capacity = 0, conflict = 0;
+  uint64_t back_invalidations = 0;  // lines removed because an inclusive level below evicted them
+  TagTable by_tensor, by_region;
+
+  uint64_t accesses() const { return reads + writes; }
+  uint64_t misses() const { return read_misses + write_misses; }
+  double miss_rate() const { return accesses() ? double(misses()) / double(accesses()) : 0.0; }
+
+  void count(bool write, bool hit, uint64_t bytes, TagId tensor, TagId region) {
+    if (write) { ++writes; bytes_written += bytes; (hit ? write_hits : write_misses)++; }
+    else { ++reads; bytes_read += bytes; (hit ? read_hits : read_misses)++; }
+    TagCounters& t = by_tensor[tensor];
+    TagCounters& r = by_region[region];
+    ++t.accesses; ++r.accesses;
+    t.bytes += bytes; r.bytes += bytes;
+    if (!hit) { ++t.misses; ++r.misses; }
+  }
+};
+
+}  // namespace ptosim

@@ -1,0 +1,110 @@
+#pragma once
+// A set-associative tag store with the replacement policy as a template
+// parameter, so that the per-access path has no virtual calls inside it.
+// Sets are indexed by line % sets (a mask when sets is a power of two), so
+// non-power-of-two set counts such as an 11-way 35.75 MiB L3 work.
+#include <algorithm>
+
+#include "models/cache/cache_array.h"
+
+namespace ptosim {
+
+template <class Policy>
+class SetAssocArray final : public CacheArray {
+ public:
+  SetAssocArray(uint64_t sets, uint32_t ways, uint64_t seed)
+      : sets_(sets), ways_(ways), mask_((sets & (sets - 1)) == 0 ? sets - 1 : 0), pow2_((sets & (sets - 1)) == 0),
+        tags_(sets * ways, 0), dirty_(sets * ways, 0), owner_(sets * ways), policy_(sets, ways, seed) {}
+
+  ArrayResult access(uint64_t line, bool dirty, bool allocate) override {
+    const uint64_t set = set_of(line);
+    uint64_t* t = &tags_[set * ways_];
+    const uint64_t key = line + 1;  // 0 marks an invalid way
+    ArrayResult r;
+    for (uint32_t w = 0; w < ways_; ++w) {
+      if (t[w] == key) {
+        r.hit = true;
+        policy_.on_hit(set, w);
+        if (dirty) dirty_[set * ways_ + w] = 1;
+        return r;
+      }
+    }
+    if (!allocate) return r;
+    uint32_t way = ways_;
+    for (uint32_t w = 0; w < ways_; ++w)
+      if (t[w] == 0) { way = w; break; }
+    const uint64_t i = set * ways_ + (way == ways_ ? (way = policy_.victim(set)) : way);
+    if (t[way]) {
+      r.evicted = true;
+      r.victim = t[way] - 1;
+      r.victim_dirty = dirty_[i];
+      r.victim_owner = owner_[i];
+      t[way] = 0;
+    }
+    r.slot = i;
+    return r;
+  }
+
+  void install(uint64_t slot, uint64_t line, bool dirty, LineOwner owner) override {
+    tags_[slot] = line + 1;
+    dirty_[slot] = dirty;
+    owner_[slot] = owner;
+    policy_.on_fill(slot / ways_, uint32_t(slot % ways_));
+  }
+
+  bool invalidate(uint64_t line, bool* was_dirty) override {
+    const uint64_t set = set_of(line);
+    for (uint32_t w = 0; w < ways_; ++w) {
+      const uint64_t i = set * ways_ + w;
+      if (tags_[i] == line + 1) {
+        if (was_dirty) *was_dirty = dirty_[i];
+        tags_[i] = 0;
+        dirty_[i] = 0;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  bool contains(uint64_t line) const override {
+    const uint64_t set = set_of(line);
+    for (uint32_t w = 0; w < ways_; ++w)
+      if (tags_[set * ways_ + w] == line + 1) return true;
+    return false;
+  }
+
+  std::vector<uint64_t> dirty_lines() const override {
+    std::vector<uint64_t> out;
+    for (uint64_t i = 0; i < tags_.size(); ++i)
+      if (tags_[i] && dirty_[i]) out.push_back(tags_[i] - 1);
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+  bool clean(uint64_t line, LineOwner* owner) override {
+    const uint64_t set = set_of(line);
+    for (uint32_t w = 0; w < ways_; ++w) {
+      const uint64_t i = set * ways_ + w;
+      if (tags_[i] == line + 1 && dirty_[i]) {
+        dirty_[i] = 0;
+        *owner = owner_[i];
+        return true;
+      }
+    }
+    return false;
+  }
+
+ private:
+  uint64_t set_of(uint64_t line) const { return pow2_ ? (line & mask_) : (line % sets_); }
+
+  uint64_t sets_;
+  uint32_t ways_;
+  uint64_t mask_;
+  bool pow2_;
+  std::vector<uint64_t> tags_;
+  std::vector<uint8_t> dirty_;
+  std::vector<LineOwner> owner_;
+  Policy policy_;
+};
+
+}  // namespace ptosim

@@ -1,0 +1,26 @@
+#pragma once
+// How long DRAM takes to serve a request, as plain C++ (times in seconds as
+// double, from the simulation's origin). Implementations are picked by the
+// config's `dram.timing` name through make_dram_timing().
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "sim/config/hw_config.h"
+#include "sim/report/stats.h"
+
+namespace ptosim {
+
+class DramTiming {
+ public:
+  virtual ~DramTiming() = default;
+  // A request arriving at `arrive` (s); returns when its data has been moved (s).
+  virtual double access(double arrive, uint64_t addr, uint64_t bytes, bool write) = 0;
+  virtual double peak_bandwidth() const = 0;  // bytes / s
+  virtual double busy_seconds() const = 0;    // time the data bus(es) were moving data
+  virtual void report(StatsNode& node, double seconds) const = 0;  // model-specific counters
+};
+
+std::unique_ptr<DramTiming> make_dram_timing(const DramConfig& config);
+
+}  // namespace ptosim

@@ -1,0 +1,20 @@
+#include <functional>
+#include <map>
+#include <stdexcept>
+
+#include "models/dram/dram_timing.h"
+#include "models/dram/simple_dram.h"
+
+namespace ptosim {
+
+std::unique_ptr<DramTiming> make_dram_timing(const DramConfig& config) {
+  using Factory = std::function<std::unique_ptr<DramTiming>(const DramConfig&)>;
+  static const std::map<std::string, Factory> registry = {
+      {"simple", [](const DramConfig& c) { return std::make_unique<SimpleDram>(c); }},
+  };
+  auto it = registry.find(config.timing);
+  if (it == registry.end()) throw InputError(config.pos, "dram.timing", "timing model '" + config.timing + "' is not available");
+  return it->second(config);
+}
+
+}  // namespace ptosim

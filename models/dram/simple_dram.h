@@ -1,0 +1,28 @@
+#pragma once
+// DRAM as one pipe: fixed latency plus serialisation on the peak bandwidth.
+#include "models/dram/dram_timing.h"
+
+namespace ptosim {
+
+class SimpleDram : public DramTiming {
+ public:
+  explicit SimpleDram(const DramConfig& c) : latency_(c.latency_ns * 1e-9), bandwidth_(c.bandwidth) {}
+  double access(double arrive, uint64_t /*addr*/, uint64_t bytes, bool /*write*/) override {
+    const double start = arrive > busy_until_ ? arrive : busy_until_;
+    const double transfer = double(bytes) / bandwidth_;
+    busy_until_ = start + transfer;
+    busy_ += transfer;
+    return start + transfer + latency_;
+  }
+  double peak_bandwidth() const override { return bandwidth_; }
+  double busy_seconds() const override { return busy_; }
+  void report(StatsNode&, double) const override {}
+
+ private:
+  double latency_;
+  double bandwidth_;
+  double busy_until_ = 0;
+  double busy_ = 0;
+};
+
+}  // namespace ptosim

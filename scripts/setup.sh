@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs every Debian package pto-sim needs to build, test and plot.
+set -euo pipefail
+pkgs=(g++ make cmake pkg-config git ca-certificates
+      libsystemc-dev libyaml-cpp-dev libcli11-dev libspdlog-dev libboost-dev
+      libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
+      python3 python3-yaml)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  $SUDO apt-get update
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,63 @@
+#include <iostream>
+
+#include "models/system/system.h"
+#include "sim/cli/commands.h"
+#include "sim/cli/program_runner.h"
+#include "sim/report/report.h"
+#include "sim/trace/trace_format.h"
+
+namespace ptosim::cli {
+namespace {
+
+struct RunArgs {
+  std::string program, trace, config, format = "text", output;
+  bool flush = false;
+  std::vector<std::string> defines;
+  uint64_t max_events = 0;
+};
+
+void add_trace_counts(StatsNode& root, const TraceCounts& c) {
+  StatsNode& t = root.child("trace", "trace");
+  t.set("records", c.records).set("reads", c.reads).set("writes", c.writes).set("fetches", c.fetches);
+  for (auto& [type, n] : c.skipped) t.set("skipped_" + type, n);
+}
+
+}  // namespace
+
+void add_run(CLI::App& app, Action& action) {
+  static RunArgs a;
+  CLI::App* run = app.add_subcommand("run", "Simulate a PTO program or replay a memory trace");
+  run->add_option("PROGRAM", a.program, "PTO kernel program (.pto)");
+  run->add_option("--trace", a.trace, "Replay a din or native trace instead ('-' = stdin)");
+  run->add_option("--config", a.config, "YAML hardware config (default: built in)");
+  run->add_flag("--flush", a.flush, "Write back every dirty line at the end");
+  run->add_option("--format", a.format, "Report format")->check(CLI::IsMember({"text", "json", "csv"}));
+  run->add_option("-o,--output", a.output, "Write the report here instead of stdout");
+  add_program_options(*run, a.defines, a.max_events);
+  run->callback([&action] {
+    action = [] {
+      if (a.program.empty() == a.trace.empty()) {
+        std::cerr << "pto-sim run: give either a PROGRAM or --trace FILE\n";
+        return 2;
+      }
+      HwConfig config = load_config_or_default(a.config);
+      System system(config);
+      RunOptions options;
+      options.flush = a.flush;
+      options.source = a.trace.empty() ? a.program : a.trace;
+      StatsNode root;
+      int status = 0;
+      if (!a.trace.empty()) {
+        TraceCounts counts;
+        root = system.run([&](EventSink& sink) { counts = replay_trace(a.trace, sink); }, options);
+        add_trace_counts(root, counts);
+      } else {
+        status = run_program_on(system, config, a.program, a.defines, a.max_events, options, root);
+      }
+      write_output(a.output, render(root, a.format));
+      return status;
+    };
+  });
+}
+
+}  // namespace ptosim::cli

@@ -1,0 +1,24 @@
+#pragma once
+// Each subcommand registers its options on the app and returns the action
+// to run when it was chosen. Actions return the process exit status.
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+
+#include "sim/config/hw_config.h"
+
+namespace ptosim::cli {
+
+using Action = std::function<int()>;
+
+void add_run(CLI::App& app, Action& action);
+void add_config(CLI::App& app, Action& action);
+void add_trace(CLI::App& app, Action& action);
+void add_check(CLI::App& app, Action& action);
+
+// --config FILE or the built-in default.
+HwConfig load_config_or_default(const std::string& path);
+// Writes `text` to `path` ("-" or empty = stdout) without leaving a partial file.
+void write_output(const std::string& path, const std::string& text);
+
+}  // namespace ptosim::cli

@@ -1,0 +1,43 @@
+// pto-sim: simulate PTO kernel programs and memory traces on a configured
+// memory hierarchy. Exit status: 0 ok, 1 a check failed, 2 bad input.
+#include <systemc>
+
+#include <cstdlib>
+#include <iostream>
+
+#include "sim/cli/commands.h"
+#include "sim/common/error.h"
+
+int sc_main(int argc, char* argv[]) {
+  // The banner would mix into reports on stdout; SystemC prints it lazily.
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  CLI::App app{"pto-sim: a cycle-approximate memory-hierarchy simulator for tiled tensor programs"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "pto-sim 0.1");
+  ptosim::cli::Action action;
+  ptosim::cli::add_run(app, action);
+  ptosim::cli::add_check(app, action);
+  ptosim::cli::add_trace(app, action);
+  ptosim::cli::add_config(app, action);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "pto-sim: " << e.what() << "\n";
+    return 2;
+  }
+  try {
+    return action();
+  } catch (const ptosim::InputError& e) {
+    std::cerr << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "pto-sim: out of memory\n";
+    return 2;
+  }
+}

@@ -1,0 +1,112 @@
+#include "sim/cli/program_runner.h"
+
+#include <iostream>
+
+#include "sim/cli/commands.h"
+#include "sim/frontend/frontend.h"
+#include "sim/report/report.h"
+
+namespace ptosim::cli {
+namespace {
+
+ProgramOptions program_options(const std::vector<std::string>& defines, uint64_t max_events) {
+  ProgramOptions o;
+  for (auto& d : defines) {
+    const size_t eq = d.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InputError({"-D", 0, 0}, d, "expected NAME=VALUE");
+    o.defines.emplace_back(d.substr(0, eq), d.substr(eq + 1));
+  }
+  if (max_events) o.max_events = max_events;
+  return o;
+}
+
+void add_program_node(StatsNode& root, const ProgramResult& r) {
+  StatsNode& p = root.child("program", "program");
+  uint64_t passed = 0, failed = 0;
+  for (auto& c : r.checks) (c.passed ? passed : failed)++;
+  p.set("checks_passed", passed).set("checks_failed", failed).set("events", r.events);
+  StatsNode& checks = p.child("checks", "table");
+  for (auto& c : r.checks) {
+    StatsNode& row = checks.child(c.pos.file + ":" + std::to_string(c.pos.line), "row");
+    row.set("passed", std::string(c.passed ? "true" : "false"));
+    if (!c.passed) row.set("message", c.message);
+  }
+  StatsNode& outputs = p.child("outputs", "table");
+  for (auto& o : r.outputs) {
+    char hash[32];
+    std::snprintf(hash, sizeof hash, "%016llx", (unsigned long long)o.fnv1a);
+    outputs.child(o.tensor, "row").set("dtype", o.dtype).set("sum", o.sum).set("abs_sum", o.abs_sum).set("fnv1a", std::string(hash));
+  }
+  StatsNode& fp = p.child("footprint", "table");
+  for (auto& [space, f] : r.footprint) fp.child(space, "row").set("peak_bytes", f.peak_bytes).set("capacity", f.capacity);
+  if (!r.reuse.empty()) {
+    StatsNode& t = p.child("reuse", "table");
+    for (auto& u : r.reuse)
+      t.child(u.tensor, "row").set("scope", u.scope).set("hits", u.hits).set("fallbacks", u.fallbacks).set("fallback_bytes", u.fallback_bytes);
+  }
+  if (!r.auto_reuse.empty()) {
+    StatsNode& t = p.child("auto_reuse", "table");
+    for (auto& a : r.auto_reuse)
+      t.child(a.pos.file + ":" + std::to_string(a.pos.line), "row")
+          .set("peak_bytes_with", a.peak_with).set("peak_bytes_without", a.peak_without)
+          .set("distinct_bytes_with", a.distinct_with).set("distinct_bytes_without", a.distinct_without);
+  }
+}
+
+int report_checks(const ProgramResult& r) {
+  for (auto& c : r.checks)
+    if (!c.passed) {
+      std::cerr << InputError::format(c.pos, "", "check failed: " + c.message) << "\n";
+      return 1;
+    }
+  return 0;
+}
+
+}  // namespace
+
+void add_program_options(CLI::App& cmd, std::vector<std::string>& defines, uint64_t& max_events) {
+  cmd.add_option("-D", defines, "Override a program parameter: -D NAME=VALUE")->allow_extra_args(false);
+  cmd.add_option("--max-events", max_events, "Stop a program that emits more events than this");
+}
+
+int run_program_on(System& system, const HwConfig& config, const std::string& program,
+                   const std::vector<std::string>& defines, uint64_t max_events, const RunOptions& options,
+                   StatsNode& root) {
+  const ProgramOptions po = program_options(defines, max_events);
+  ProgramResult result;
+  root = system.run([&](EventSink& sink) { result = run_program(program, config, po, &sink); }, options);
+  add_program_node(root, result);
+  return report_checks(result);
+}
+
+int trace_program(const HwConfig& config, const std::string& program, const std::vector<std::string>& defines,
+                  uint64_t max_events, EventSink& sink) {
+  ProgramResult result = run_program(program, config, program_options(defines, max_events), &sink);
+  sink.finish();
+  return report_checks(result);
+}
+
+void add_check(CLI::App& app, Action& action) {
+  static std::string program, config;
+  static std::vector<std::string> defines;
+  static uint64_t max_events = 0;
+  CLI::App* check = app.add_subcommand("check", "Run a program functionally (no timing) and verify its pto.check calls");
+  check->add_option("PROGRAM", program, "PTO kernel program (.pto)")->required();
+  check->add_option("--config", config, "YAML hardware config (default: built in)");
+  add_program_options(*check, defines, max_events);
+  check->callback([&action] {
+    action = [] {
+      HwConfig cfg = load_config_or_default(config);
+      ProgramResult r = run_program(program, cfg, program_options(defines, max_events), nullptr);
+      uint64_t passed = 0;
+      for (auto& c : r.checks) passed += c.passed;
+      const int status = report_checks(r);
+      std::cout << passed << " of " << r.checks.size() << " checks passed\n";
+      for (auto& o : r.outputs) std::cout << "output " << o.tensor << ": sum " << o.sum << "\n";
+      return status;
+    };
+  });
+}
+
+}  // namespace ptosim::cli

@@ -1,0 +1,27 @@
+#pragma once
+// An output file that appears only when complete: written under a temporary
+// name next to the target and renamed by commit(). Destroyed without commit,
+// it removes the temporary, so a failed run never leaves a partial file that
+// looks finished. "-" writes to stdout directly.
+#include <cstdio>
+#include <string>
+
+namespace ptosim {
+
+class AtomicFile {
+ public:
+  explicit AtomicFile(const std::string& path);
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  FILE* stream() { return f_; }
+  void write(const std::string& text);
+  void commit();  // throws InputError if the data could not be written
+
+ private:
+  std::string path_, tmp_;
+  FILE* f_ = nullptr;
+  bool committed_ = false;
+};
+
+}  // namespace ptosim

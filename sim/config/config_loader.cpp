@@ -1,0 +1,352 @@
+#include "sim/config/config_loader.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <set>
+#include <sstream>
+
+#include "sim/config/units.h"
+
+namespace ptosim {
+namespace {
+
+// Reads one YAML mapping, remembering which keys were used so that unknown
+// keys can be reported with their own line.
+class Section {
+ public:
+  Section(const YAML::Node& node, std::string file, std::string path)
+      : node_(node), file_(std::move(file)), path_(std::move(path)) {
+    if (!node.IsMap()) fail(node, path_, "expected a mapping");
+  }
+
+  SourcePos pos(const YAML::Node& n) const { return {file_, n.Mark().line + 1, 0}; }
+  SourcePos pos() const { return pos(node_); }
+  [[noreturn]] void fail(const YAML::Node& n, const std::string& key, const std::string& msg) const {
+    throw InputError(pos(n), key, msg);
+  }
+  std::string key_path(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+
+  bool has(const std::string& key) {
+    used_.insert(key);
+    return bool(node_[key]);
+  }
+  YAML::Node get(const std::string& key) {
+    used_.insert(key);
+    return node_[key];
+  }
+
+  // Parses node[key] with `parse` (which throws std::invalid_argument) if present.
+  template <class T, class F>
+  void read(const std::string& key, T& out, F parse) {
+    YAML::Node n = get(key);
+    if (!n) return;
+    if (!n.IsScalar()) fail(n, key_path(key), "expected a scalar value");
+    try {
+      out = parse(n.Scalar());
+    } catch (const std::invalid_argument& e) {
+      fail(n, key_path(key), e.what());
+    }
+  }
+
+  void read_string(const std::string& key, std::string& out, std::initializer_list<const char*> allowed = {}) {
+    read(key, out, [&](const std::string& s) {
+      if (allowed.size() == 0) return s;
+      std::string names;
+      for (const char* a : allowed) {
+        if (s == a) return s;
+        names += std::string(names.empty() ? "" : " | ") + a;
+      }
+      throw std::invalid_argument("'" + s + "' is not one of " + names);
+    });
+  }
+  void read_bool(const std::string& key, bool& out) {
+    read(key, out, [](const std::string& s) {
+      if (s == "true" || s == "yes" || s == "on") return true;
+      if (s == "false" || s == "no" || s == "off") return false;
+      throw std::invalid_argument("expected true or false, got '" + s + "'");
+    });
+  }
+  template <class T>
+  void read_int(const std::string& key, T& out, double min_value = 0) {
+    read(key, out, [&](const std::string& s) {
+      double v = units::parse_count(s);
+      if (v != std::floor(v) || v < min_value || v > 4e18)
+        throw std::invalid_argument("expected a whole number >= " + units::format_number(min_value) + ", got '" + s + "'");
+      return T(v);
+    });
+  }
+
+  void reject_unknown() const {
+    for (auto it = node_.begin(); it != node_.end(); ++it) {
+      std::string k = it->first.Scalar();
+      if (!used_.count(k)) fail(it->first, key_path(k), "unknown key");
+    }
+  }
+
+ private:
+  const YAML::Node node_;
+  std::string file_;
+  std::string path_;
+  std::set<std::string> used_;
+};
+
+uint32_t to_u32_bytes(const std::string& s) {
+  uint64_t v = units::parse_bytes(s);
+  if (v > 0xffffffffu) throw std::invalid_argument("'" + s + "' is too large");
+  return (uint32_t)v;
+}
+
+double positive_bandwidth(const units::Bandwidth& bw, double clock_hz, const std::string& s) {
+  double v = bw.bytes_per_cycle(clock_hz);
+  if (!(v > 0)) throw std::invalid_argument("bandwidth '" + s + "' must be positive");
+  return v;
+}
+
+void parse_core(Section& sec, CoreConfig& core) {
+  sec.read_int("issue_width", core.issue_width, 1);
+  sec.read_int("max_outstanding", core.max_outstanding, 1);
+  sec.read("flops_per_cycle", core.flops_per_cycle, [](const std::string& s) {
+    double v = units::parse_count(s);
+    if (v <= 0) throw std::invalid_argument("must be positive");
+    return v;
+  });
+  sec.read("vector_bytes", core.vector_bytes, to_u32_bytes);
+  sec.read_int("cores", core.count, 1);
+  sec.reject_unknown();
+  if (core.vector_bytes == 0) sec.fail(sec.get("vector_bytes"), "core.vector_bytes", "must be positive");
+}
+
+std::string default_kind(const std::string& name) {
+  if (name == "register") return "register";
+  if (name == "constant") return "constant";
+  return "scratchpad";
+}
+
+MemoryConfig parse_memory(Section& sec, double clock_hz) {
+  MemoryConfig m;
+  m.pos = sec.pos();
+  if (!sec.has("name")) throw InputError(sec.pos(), sec.key_path("name"), "missing (every memory needs a name)");
+  sec.read_string("name", m.name);
+  m.kind = default_kind(m.name);
+  sec.read_string("kind", m.kind, {"register", "scratchpad", "constant"});
+  m.read_only = m.kind == "constant";
+  sec.read("size", m.size, units::parse_bytes);
+  sec.read("latency", m.latency, units::parse_cycles);
+  sec.read("bandwidth", m.bandwidth, [&](const std::string& s) {
+    return positive_bandwidth(units::parse_bandwidth(s), clock_hz, s);
+  });
+  sec.read_int("banks", m.banks, 1);
+  sec.read("bank_width", m.bank_width, to_u32_bytes);
+  sec.read_bool("read_only", m.read_only);
+  sec.read_string("backing", m.backing);
+  sec.reject_unknown();
+  if (m.size == 0) sec.fail(sec.get("size"), sec.key_path("size"), "must be positive");
+  if (m.bank_width == 0) sec.fail(sec.get("bank_width"), sec.key_path("bank_width"), "must be positive");
+  return m;
+}
+
+bool is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+CacheConfig parse_cache(Section& sec, double clock_hz, size_t index) {
+  CacheConfig c;
+  c.pos = sec.pos();
+  c.name = "L" + std::to_string(index + 1);
+  sec.read_string("name", c.name);
+  for (const char* key : {"size", "ways", "line"})
+    if (!sec.has(key)) throw InputError(sec.pos(), sec.key_path(key), "missing (a cache needs size, ways and line)");
+  sec.read("size", c.size, units::parse_bytes);
+  sec.read_int("ways", c.ways, 1);
+  sec.read("line", c.line, to_u32_bytes);
+  sec.read("latency", c.latency, units::parse_cycles);
+  sec.read("bandwidth", c.bandwidth, [&](const std::string& s) {
+    return positive_bandwidth(units::parse_bandwidth(s), clock_hz, s);
+  });
+  sec.read_string("replacement", c.replacement, {"lru", "fifo", "random", "plru", "srrip"});
+  std::string wp = c.write_back ? "write_back" : "write_through";
+  sec.read_string("write_policy", wp, {"write_back", "write_through"});
+  c.write_back = wp == "write_back";
+  sec.read_bool("write_allocate", c.write_allocate);
+  std::string inc = "non_inclusive";
+  sec.read_string("inclusion", inc, {"non_inclusive", "inclusive"});
+  c.inclusive = inc == "inclusive";
+  sec.read_int("mshrs", c.mshrs, 1);
+  sec.read_int("seed", c.seed, 0);
+  sec.reject_unknown();
+  if (!is_pow2(c.line)) sec.fail(sec.get("line"), sec.key_path("line"), "line size " + std::to_string(c.line) + " B is not a power of two");
+  if (c.size == 0 || c.size % (uint64_t(c.ways) * c.line) != 0)
+    sec.fail(sec.get("size"), sec.key_path("size"),
+             "size " + units::format_bytes(c.size) + " is not divisible by ways x line (" + std::to_string(c.ways) +
+                 " x " + std::to_string(c.line) + " B)");
+  return c;
+}
+
+double parse_data_rate(const std::string& s) {
+  auto [v, unit] = std::pair<double, std::string>{};
+  std::istringstream in(s);
+  if (!(in >> v) || v <= 0) throw std::invalid_argument("expected a data rate such as '2933 MT/s', got '" + s + "'");
+  in >> unit;
+  if (unit == "MT/s") return v * 1e6;
+  if (unit == "GT/s") return v * 1e9;
+  if (unit == "T/s") return v;
+  throw std::invalid_argument("bad unit '" + unit + "' in '" + s + "' (expected MT/s or GT/s)");
+}
+
+void parse_dram(Section& sec, DramConfig& d, double clock_hz) {
+  d.pos = sec.pos();
+  sec.read_string("name", d.name);
+  sec.read("latency", d.latency_ns, units::parse_time_ns);
+  sec.read("bandwidth", d.bandwidth, [&](const std::string& s) {
+    units::Bandwidth bw = units::parse_bandwidth(s);
+    double v = bw.per_cycle ? bw.value * clock_hz : bw.value;
+    if (!(v > 0)) throw std::invalid_argument("bandwidth '" + s + "' must be positive");
+    return v;
+  });
+  sec.read_string("timing", d.timing, {"simple", "detailed"});
+  sec.read_int("channels", d.channels, 1);
+  sec.read_int("ranks", d.ranks, 1);
+  sec.read_int("banks", d.banks, 1);
+  sec.read("row_size", d.row_size, units::parse_bytes);
+  sec.read("bus_width", d.bus_width, [](const std::string& s) {
+    std::istringstream in(s);
+    double v = 0;
+    std::string unit;
+    if (!(in >> v) || v <= 0 || v != std::floor(v)) throw std::invalid_argument("expected a bus width in bits, got '" + s + "'");
+    in >> unit;
+    if (!unit.empty() && unit != "bit" && unit != "bits") throw std::invalid_argument("bad unit '" + unit + "' (expected bits)");
+    return (uint32_t)v;
+  });
+  sec.read("data_rate", d.data_rate, parse_data_rate);
+  sec.read_int("burst_length", d.burst_length, 1);
+  // Timings: a plain number counts DRAM clocks (tCK = 2 / data_rate), "13.75 ns" is absolute.
+  // Read data_rate first so that clocks convert with the right tCK.
+  struct T { const char* key; double* out; };
+  for (T t : {T{"tCL", &d.tCL}, T{"tRCD", &d.tRCD}, T{"tRP", &d.tRP}, T{"tRAS", &d.tRAS}, T{"tREFI", &d.tREFI}, T{"tRFC", &d.tRFC}}) {
+    sec.read(t.key, *t.out, [&](const std::string& s) {
+      std::istringstream in(s);
+      double v = 0;
+      std::string unit;
+      if (!(in >> v) || v < 0) throw std::invalid_argument("expected a number of DRAM clocks or a time, got '" + s + "'");
+      in >> unit;
+      if (unit.empty() || unit == "cycles" || unit == "clk") return v * 2e9 / d.data_rate;
+      return units::parse_time_ns(s);
+    });
+  }
+  sec.read_string("page_policy", d.page_policy, {"open", "closed"});
+  sec.read("mapping", d.mapping, [](const std::string& s) {
+    std::set<std::string> seen;
+    std::stringstream in(s);
+    std::string f;
+    while (std::getline(in, f, '-')) {
+      if (f != "ro" && f != "ba" && f != "ra" && f != "ch" && f != "co")
+        throw std::invalid_argument("mapping field '" + f + "' is not one of ro ba ra ch co");
+      if (!seen.insert(f).second) throw std::invalid_argument("mapping field '" + f + "' appears twice");
+    }
+    if (seen.size() != 5) throw std::invalid_argument("mapping '" + s + "' must name each of ro ba ra ch co once");
+    return s;
+  });
+  sec.reject_unknown();
+  if (!is_pow2(d.row_size)) sec.fail(sec.get("row_size"), "dram.row_size", "must be a power of two");
+}
+
+}  // namespace
+
+HwConfig parse_config(const std::string& text, const std::string& file) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw InputError({file, e.mark.line + 1, e.mark.column + 1}, "", "YAML syntax: " + e.msg);
+  }
+  if (!root || root.IsNull()) throw InputError({file, 1, 0}, "", "empty config (a config needs at least `caches:`)");
+  HwConfig c;
+  c.source = file;
+  Section top(root, file, "");
+  top.read_string("name", c.name);
+  top.read("clock", c.clock_hz, units::parse_frequency);
+  if (top.has("core")) {
+    Section s(top.get("core"), file, "core");
+    parse_core(s, c.core);
+  }
+  if (top.has("memories")) {
+    YAML::Node list = top.get("memories");
+    if (!list.IsSequence()) top.fail(list, "memories", "expected a list");
+    for (size_t i = 0; i < list.size(); ++i) {
+      Section s(list[i], file, "memories[" + std::to_string(i) + "]");
+      MemoryConfig m = parse_memory(s, c.clock_hz);
+      if (c.memory(m.name)) s.fail(list[i], s.key_path("name"), "memory '" + m.name + "' defined twice");
+      c.memories.push_back(m);
+    }
+  }
+  // The three spaces every program may use exist even when a config omits them.
+  for (const char* name : {"register", "shared", "constant"}) {
+    if (c.memory(name)) continue;
+    MemoryConfig m;
+    m.name = name;
+    m.kind = default_kind(name);
+    m.read_only = m.kind == "constant";
+    if (m.kind == "register") { m.latency = 0; m.bandwidth = 256; }
+    if (m.kind == "scratchpad") { m.latency = 20; m.bandwidth = 128; m.banks = 32; }
+    if (m.kind == "constant") { m.latency = 4; m.bandwidth = 64; }
+    m.pos = {file, 0, 0};
+    c.memories.push_back(m);
+  }
+  if (!top.has("caches")) top.fail(root, "caches", "missing (a config needs at least one cache level)");
+  YAML::Node caches = top.get("caches");
+  if (!caches.IsSequence()) top.fail(caches, "caches", "expected a list of cache levels, L1 first");
+  for (size_t i = 0; i < caches.size(); ++i) {
+    Section s(caches[i], file, "caches[" + std::to_string(i) + "]");
+    CacheConfig cc = parse_cache(s, c.clock_hz, i);
+    if (c.cache(cc.name) || c.memory(cc.name)) s.fail(caches[i], s.key_path("name"), "name '" + cc.name + "' used twice");
+    c.caches.push_back(cc);
+  }
+  if (top.has("dram")) {
+    Section s(top.get("dram"), file, "dram");
+    parse_dram(s, c.dram, c.clock_hz);
+  }
+  top.read("alignment", c.alignment, units::parse_bytes);
+  if (!is_pow2(c.alignment)) top.fail(top.get("alignment"), "alignment", "must be a power of two");
+  if (top.has("ops")) {
+    YAML::Node ops = top.get("ops");
+    Section s(ops, file, "ops");
+    for (auto it = ops.begin(); it != ops.end(); ++it) {
+      std::string k = it->first.Scalar();
+      s.read(k, c.op_costs[k], units::parse_count);
+    }
+  }
+  // Spaces: every memory serves the space of its name; global goes to L1.
+  for (auto& m : c.memories) c.spaces[m.name] = m.name;
+  c.spaces["global"] = c.caches.empty() ? c.dram.name : c.caches.front().name;
+  if (top.has("spaces")) {
+    YAML::Node sp = top.get("spaces");
+    Section s(sp, file, "spaces");
+    for (auto it = sp.begin(); it != sp.end(); ++it) {
+      std::string k = it->first.Scalar();
+      std::string target;
+      s.read_string(k, target);
+      if (!c.memory(target) && !c.cache(target) && target != c.dram.name)
+        s.fail(it->second, "spaces." + k, "'" + target + "' is not a memory, cache or the DRAM of this config");
+      c.spaces[k] = target;
+    }
+  }
+  for (auto& m : c.memories) {
+    if (!m.backing.empty() && !c.cache(m.backing) && m.backing != c.dram.name)
+      throw InputError(m.pos, "memories." + m.name + ".backing", "'" + m.backing + "' is not a cache or the DRAM");
+  }
+  top.reject_unknown();
+  return c;
+}
+
+HwConfig load_config_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError({path, 0, 0}, "", "cannot open config file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_config(ss.str(), path);
+}
+
+HwConfig default_config() { return parse_config(default_config_text(), "<default>"); }
+
+}  // namespace ptosim

@@ -1,0 +1,19 @@
+#pragma once
+#include <string>
+
+#include "sim/config/hw_config.h"
+
+namespace ptosim {
+
+// Parses YAML text into a fully defaulted, validated config. `file` names the
+// source in error messages. Throws InputError("file:line: key: message").
+HwConfig parse_config(const std::string& yaml_text, const std::string& file);
+HwConfig load_config_file(const std::string& path);
+// The config compiled into the binary: the same text as configs/default.yaml.
+HwConfig default_config();
+const std::string& default_config_text();
+
+// YAML with every default filled in; parse_config(to_yaml(c)) == c.
+std::string to_yaml(const HwConfig& config);
+
+}  // namespace ptosim

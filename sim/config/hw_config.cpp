@@ -1,0 +1,116 @@
+#include "sim/config/hw_config.h"
+
+#include <sstream>
+
+#include "sim/config/config_loader.h"
+#include "sim/config/units.h"
+
+namespace ptosim {
+
+double DramConfig::peak_bandwidth() const {
+  if (timing == "detailed") return double(channels) * (bus_width / 8.0) * data_rate;
+  return bandwidth;
+}
+
+std::vector<std::string> HwConfig::space_names() const {
+  std::vector<std::string> names{"global"};
+  for (auto& [space, module] : spaces)
+    if (space != "global") names.push_back(space);
+  return names;
+}
+
+std::optional<SpaceId> HwConfig::space_id(const std::string& space) const {
+  auto names = space_names();
+  for (size_t i = 0; i < names.size(); ++i)
+    if (names[i] == space) return SpaceId(i);
+  return std::nullopt;
+}
+
+const MemoryConfig* HwConfig::memory(const std::string& n) const {
+  for (auto& m : memories)
+    if (m.name == n) return &m;
+  return nullptr;
+}
+
+const CacheConfig* HwConfig::cache(const std::string& n) const {
+  for (auto& c : caches)
+    if (c.name == n) return &c;
+  return nullptr;
+}
+
+namespace {
+std::string bw_cycle(double v) { return units::format_number(v) + " B/cycle"; }
+std::string ns(double v) { return units::format_number(v) + " ns"; }
+}  // namespace
+
+std::string to_yaml(const HwConfig& c) {
+  std::ostringstream o;
+  using units::format_bytes;
+  using units::format_number;
+  o << "name: " << c.name << "\n";
+  o << "clock: " << units::format_frequency(c.clock_hz) << "\n";
+  o << "core:\n"
+    << "  issue_width: " << c.core.issue_width << "\n"
+    << "  max_outstanding: " << c.core.max_outstanding << "\n"
+    << "  flops_per_cycle: " << format_number(c.core.flops_per_cycle) << "\n"
+    << "  vector_bytes: " << format_bytes(c.core.vector_bytes) << "\n"
+    << "  cores: " << c.core.count << "\n";
+  o << "memories:\n";
+  for (auto& m : c.memories) {
+    o << "  - name: " << m.name << "\n"
+      << "    kind: " << m.kind << "\n"
+      << "    size: " << format_bytes(m.size) << "\n"
+      << "    latency: " << m.latency << " cycles\n"
+      << "    bandwidth: " << bw_cycle(m.bandwidth) << "\n"
+      << "    banks: " << m.banks << "\n"
+      << "    bank_width: " << format_bytes(m.bank_width) << "\n"
+      << "    read_only: " << (m.read_only ? "true" : "false") << "\n";
+    if (!m.backing.empty()) o << "    backing: " << m.backing << "\n";
+  }
+  o << "caches:\n";
+  for (auto& k : c.caches) {
+    o << "  - name: " << k.name << "\n"
+      << "    size: " << format_bytes(k.size) << "\n"
+      << "    ways: " << k.ways << "\n"
+      << "    line: " << format_bytes(k.line) << "\n"
+      << "    latency: " << k.latency << " cycles\n"
+      << "    bandwidth: " << bw_cycle(k.bandwidth) << "\n"
+      << "    replacement: " << k.replacement << "\n"
+      << "    write_policy: " << (k.write_back ? "write_back" : "write_through") << "\n"
+      << "    write_allocate: " << (k.write_allocate ? "true" : "false") << "\n"
+      << "    inclusion: " << (k.inclusive ? "inclusive" : "non_inclusive") << "\n"
+      << "    mshrs: " << k.mshrs << "\n"
+      << "    seed: " << k.seed << "\n";
+  }
+  const DramConfig& d = c.dram;
+  o << "dram:\n"
+    << "  name: " << d.name << "\n"
+    << "  latency: " << ns(d.latency_ns) << "\n"
+    << "  bandwidth: " << format_number(d.bandwidth / 1e9) << " GB/s\n"
+    << "  timing: " << d.timing << "\n"
+    << "  channels: " << d.channels << "\n"
+    << "  ranks: " << d.ranks << "\n"
+    << "  banks: " << d.banks << "\n"
+    << "  row_size: " << format_bytes(d.row_size) << "\n"
+    << "  bus_width: " << d.bus_width << " bits\n"
+    << "  data_rate: " << format_number(d.data_rate / 1e6) << " MT/s\n"
+    << "  burst_length: " << d.burst_length << "\n"
+    << "  tCL: " << ns(d.tCL) << "\n"
+    << "  tRCD: " << ns(d.tRCD) << "\n"
+    << "  tRP: " << ns(d.tRP) << "\n"
+    << "  tRAS: " << ns(d.tRAS) << "\n"
+    << "  tREFI: " << ns(d.tREFI) << "\n"
+    << "  tRFC: " << ns(d.tRFC) << "\n"
+    << "  page_policy: " << d.page_policy << "\n"
+    << "  mapping: " << d.mapping << "\n";
+  o << "spaces:\n";
+  for (auto& [space, module] : c.spaces) o << "  " << space << ": " << module << "\n";
+  o << "alignment: " << format_bytes(c.alignment) << "\n";
+  if (!c.op_costs.empty()) {
+    o << "ops:\n";
+    for (auto& [op, cost] : c.op_costs) o << "  " << op << ": " << format_number(cost) << "\n";
+  }
+  return o.str();
+}
+
+}  // namespace ptosim

@@ -1,0 +1,102 @@
+#pragma once
+// The hardware description, after parsing and defaulting. Every field has a
+// default (see docs/CONFIG.md) except a cache's size/ways/line.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/common/error.h"
+#include "sim/trace/event.h"
+
+namespace ptosim {
+
+struct CoreConfig {
+  uint32_t issue_width = 4;        // accesses issued per cycle
+  uint32_t max_outstanding = 16;   // misses in flight (memory-level parallelism)
+  double flops_per_cycle = 32;     // peak compute throughput
+  uint32_t vector_bytes = 32;      // width of one vector access of a naive op
+  uint32_t count = 1;              // cores, for pto.parallel
+};
+
+// An explicitly managed space: register file, shared scratchpad, constant
+// memory, or an NPU buffer such as `ub` or `l0a`.
+struct MemoryConfig {
+  std::string name;
+  std::string kind = "scratchpad";  // register | scratchpad | constant
+  uint64_t size = 64 * 1024;
+  uint32_t latency = 1;             // cycles
+  double bandwidth = 64;            // bytes / cycle
+  uint32_t banks = 1;
+  uint32_t bank_width = 4;          // bytes
+  bool read_only = false;           // true for kind constant
+  std::string backing;              // constant memory: cache name serving misses, "" = none
+  SourcePos pos;
+};
+
+struct CacheConfig {
+  std::string name;
+  uint64_t size = 0;
+  uint32_t ways = 0;
+  uint32_t line = 0;
+  uint32_t latency = 4;             // hit latency, cycles
+  double bandwidth = 64;            // bytes / cycle at its port
+  std::string replacement = "lru";  // lru | fifo | random | plru | srrip
+  bool write_back = true;           // write_policy: write_back | write_through
+  bool write_allocate = true;
+  bool inclusive = false;           // inclusion: non_inclusive | inclusive
+  uint32_t mshrs = 16;
+  uint64_t seed = 1;                // for replacement: random
+  SourcePos pos;
+
+  uint64_t lines() const { return size / line; }
+  uint64_t sets() const { return size / (uint64_t(ways) * line); }
+};
+
+struct DramConfig {
+  std::string name = "DRAM";
+  double latency_ns = 80;          // flat latency used when timing: simple
+  double bandwidth = 25.6e9;       // bytes / s, flat model peak
+  std::string timing = "simple";   // simple | detailed (banks, rows)
+  uint32_t channels = 1;
+  uint32_t ranks = 1;
+  uint32_t banks = 8;
+  uint64_t row_size = 8192;        // bytes per row (per bank)
+  uint32_t bus_width = 64;         // bits per channel
+  double data_rate = 3200e6;       // transfers / s
+  uint32_t burst_length = 8;
+  // Timings in ns (a config may write them in DRAM clocks: tCK = 2 / data_rate).
+  double tCL = 13.75, tRCD = 13.75, tRP = 13.75, tRAS = 32;
+  double tREFI = 0, tRFC = 0;      // 0 = no refresh
+  std::string page_policy = "open"; // open | closed
+  std::string mapping = "ro-ba-ra-ch-co";
+  SourcePos pos;
+
+  // bytes / s: channels x bus width x data rate when detailed, else `bandwidth`.
+  double peak_bandwidth() const;
+};
+
+class HwConfig {
+ public:
+  std::string name = "default";
+  std::string source;             // file it came from, "<default>" for the built-in one
+  double clock_hz = 2e9;
+  CoreConfig core;
+  std::vector<MemoryConfig> memories;
+  std::vector<CacheConfig> caches;  // L1 first
+  DramConfig dram;
+  // space name -> module name (a memory, a cache or the DRAM); "global" is
+  // always present and maps to the first cache (or DRAM without caches).
+  std::map<std::string, std::string> spaces;
+  uint64_t alignment = 64;          // allocation alignment (max with largest line)
+  std::map<std::string, double> op_costs;  // flops per element overrides
+
+  // Space ids for events: index into this list; [0] == "global".
+  std::vector<std::string> space_names() const;
+  std::optional<SpaceId> space_id(const std::string& space) const;
+  const MemoryConfig* memory(const std::string& name) const;
+  const CacheConfig* cache(const std::string& name) const;
+};
+
+}  // namespace ptosim

@@ -1,0 +1,18 @@
+#pragma once
+// Renderers of the stats tree. All three read the same tree; see
+// docs/REPORTS.md for the JSON schema and the CSV columns.
+#include <string>
+
+#include "sim/report/stats.h"
+
+namespace ptosim {
+
+constexpr int kReportSchemaVersion = 1;
+
+std::string render_text(const StatsNode& root);
+std::string render_json(const StatsNode& root);
+std::string render_csv(const StatsNode& root);
+// "text" | "json" | "csv"; throws std::invalid_argument otherwise.
+std::string render(const StatsNode& root, const std::string& format);
+
+}  // namespace ptosim

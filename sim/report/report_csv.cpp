@@ -1,0 +1,49 @@
+#include <algorithm>
+#include <sstream>
+
+#include "sim/report/report.h"
+
+namespace ptosim {
+namespace {
+
+std::string quote(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+}  // namespace
+
+// One row per level; the run's identity and totals repeat on every row so
+// that rows from many runs (a sweep) concatenate into one table.
+std::string render_csv(const StatsNode& root) {
+  const StatsNode* levels = root.find_child("levels");
+  std::vector<std::string> run_keys = {"config", "source", "cycles", "seconds"};
+  std::vector<std::string> keys;
+  if (levels)
+    for (auto& l : levels->children)
+      for (auto& [k, v] : l.values)
+        if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+  std::ostringstream o;
+  for (auto& k : run_keys) o << k << ",";
+  o << "level,kind";
+  for (auto& k : keys) o << "," << k;
+  o << "\n";
+  if (!levels) return o.str();
+  for (auto& l : levels->children) {
+    for (auto& k : run_keys) {
+      const StatValue* v = root.find(k);
+      o << (v ? quote(to_string(*v)) : "") << ",";
+    }
+    o << quote(l.name) << "," << l.kind;
+    for (auto& k : keys) {
+      const StatValue* v = l.find(k);
+      o << "," << (v ? quote(to_string(*v)) : "");
+    }
+    o << "\n";
+  }
+  return o.str();
+}
+
+}  // namespace ptosim

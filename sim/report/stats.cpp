@@ -1,0 +1,56 @@
+#include "sim/report/stats.h"
+
+#include "sim/config/units.h"
+
+namespace ptosim {
+
+StatsNode& StatsNode::set(const std::string& key, StatValue v) {
+  for (auto& kv : values)
+    if (kv.first == key) {
+      kv.second = std::move(v);
+      return *this;
+    }
+  values.emplace_back(key, std::move(v));
+  return *this;
+}
+
+StatsNode& StatsNode::child(const std::string& n, const std::string& k) {
+  children.push_back(StatsNode{n, k, {}, {}});
+  return children.back();
+}
+
+const StatValue* StatsNode::find(const std::string& key) const {
+  for (auto& kv : values)
+    if (kv.first == key) return &kv.second;
+  return nullptr;
+}
+
+const StatsNode* StatsNode::find_child(const std::string& n) const {
+  for (auto& c : children)
+    if (c.name == n) return &c;
+  return nullptr;
+}
+
+uint64_t StatsNode::u64(const std::string& key) const {
+  const StatValue* v = find(key);
+  if (!v) return 0;
+  if (auto p = std::get_if<uint64_t>(v)) return *p;
+  if (auto p = std::get_if<double>(v)) return uint64_t(*p);
+  return 0;
+}
+
+double StatsNode::num(const std::string& key) const {
+  const StatValue* v = find(key);
+  if (!v) return 0;
+  if (auto p = std::get_if<uint64_t>(v)) return double(*p);
+  if (auto p = std::get_if<double>(v)) return *p;
+  return 0;
+}
+
+std::string to_string(const StatValue& v) {
+  if (auto p = std::get_if<uint64_t>(&v)) return std::to_string(*p);
+  if (auto p = std::get_if<double>(&v)) return units::format_number(*p);
+  return std::get<std::string>(v);
+}
+
+}  // namespace ptosim

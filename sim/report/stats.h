@@ -1,0 +1,31 @@
+#pragma once
+// The one statistics tree: every module adds a node with its counters, and
+// the text / JSON / CSV reports only walk it. Values keep their insertion
+// order so reports print in the order modules chose.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace ptosim {
+
+using StatValue = std::variant<uint64_t, double, std::string>;
+
+struct StatsNode {
+  std::string name;
+  std::string kind;  // "run", "cache", "dram", "scratchpad", "register", "constant", "table", "row"
+  std::vector<std::pair<std::string, StatValue>> values;
+  std::vector<StatsNode> children;
+
+  StatsNode& set(const std::string& key, StatValue v);
+  StatsNode& child(const std::string& name, const std::string& kind);  // appends
+  const StatValue* find(const std::string& key) const;
+  const StatsNode* find_child(const std::string& name) const;
+  uint64_t u64(const std::string& key) const;  // 0 when absent
+  double num(const std::string& key) const;    // any numeric value as double; 0 when absent
+};
+
+std::string to_string(const StatValue& v);
+
+}  // namespace ptosim

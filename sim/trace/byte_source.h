@@ -1,0 +1,59 @@
+#pragma once
+// Buffered reading of a file or stdin in large blocks, with a lookahead that
+// parsers can index directly (no per-byte virtual call or stdio lock).
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "sim/common/error.h"
+
+namespace ptosim {
+
+class ByteSource {
+ public:
+  explicit ByteSource(const std::string& path) : path_(path) {
+    if (path == "-") {
+      f_ = stdin;
+    } else {
+      f_ = std::fopen(path.c_str(), "rb");
+      if (!f_) throw InputError({path, 0, 0}, "", "cannot open trace file");
+      owned_ = true;
+    }
+    buf_.resize(1 << 20);
+  }
+  ~ByteSource() {
+    if (owned_) std::fclose(f_);
+  }
+  ByteSource(const ByteSource&) = delete;
+  ByteSource& operator=(const ByteSource&) = delete;
+
+  // Ensures at least `n` bytes are buffered after pos (fewer only at EOF).
+  // Returns the number available.
+  size_t fill(size_t n) {
+    if (end_ - pos_ >= n) return end_ - pos_;
+    std::memmove(buf_.data(), buf_.data() + pos_, end_ - pos_);
+    end_ -= pos_;
+    pos_ = 0;
+    if (buf_.size() < n) buf_.resize(n);
+    while (end_ < n && !eof_) {
+      size_t got = std::fread(buf_.data() + end_, 1, buf_.size() - end_, f_);
+      if (got == 0) eof_ = true;
+      end_ += got;
+    }
+    return end_ - pos_;
+  }
+  const char* data() const { return buf_.data() + pos_; }
+  void consume(size_t n) { pos_ += n; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  FILE* f_ = nullptr;
+  bool owned_ = false;
+  bool eof_ = false;
+  std::vector<char> buf_;
+  size_t pos_ = 0, end_ = 0;
+};
+
+}  // namespace ptosim

@@ -1,0 +1,49 @@
+#pragma once
+// The one contract between producers of memory traffic (trace readers, the
+// PTO frontend) and its consumers (the simulated hierarchy, trace writers).
+// Events are pushed one at a time into an EventSink; nothing is materialised.
+#include <cstdint>
+#include <string>
+
+namespace ptosim {
+
+enum class AccessKind : uint8_t { Read = 0, Write = 1, Fetch = 2 };
+
+// Space ids are indices into HwConfig::space_names(); 0 is always "global".
+using SpaceId = uint16_t;
+// Tensor and region ids are registered with the sink (names for reports);
+// 0 means "untagged" (e.g. a replayed trace).
+using TagId = uint16_t;
+
+constexpr SpaceId kGlobalSpace = 0;
+
+struct Access {
+  uint64_t addr = 0;
+  uint64_t bytes = 0;  // may span many lines (a tile row, a burst): consumers split
+  AccessKind kind = AccessKind::Read;
+  SpaceId space = kGlobalSpace;
+  TagId tensor = 0;
+  TagId region = 0;
+};
+
+// Compute work. op names a row of the flop cost table (config `ops:`); the
+// producer has already multiplied element counts by the per-element cost.
+struct Compute {
+  uint64_t flops = 0;
+  uint16_t op = 0;  // index into OpCostTable, for per-op reporting
+  TagId region = 0;
+};
+
+class EventSink {
+ public:
+  virtual ~EventSink() = default;
+  virtual void access(const Access& a) = 0;
+  virtual void compute(const Compute& c) = 0;
+  // Names for ids used in later events; called before the first use.
+  virtual void name_tensor(TagId id, const std::string& name) { (void)id; (void)name; }
+  virtual void name_region(TagId id, const std::string& name) { (void)id; (void)name; }
+  // End of stream: flush buffers, finish timing.
+  virtual void finish() {}
+};
+
+}  // namespace ptosim

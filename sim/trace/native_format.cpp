@@ -1,0 +1,150 @@
+#include "sim/trace/native_format.h"
+
+#include <cstring>
+
+namespace ptosim {
+namespace {
+
+class Decoder {
+ public:
+  explicit Decoder(ByteSource& in) : in_(in) {}
+  bool more() { return in_.fill(1) > 0; }
+  uint8_t byte() {
+    if (in_.fill(1) == 0) fail("truncated record");
+    uint8_t b = uint8_t(in_.data()[0]);
+    in_.consume(1);
+    ++offset_;
+    return b;
+  }
+  uint64_t varint() {
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      uint8_t b = byte();
+      v |= uint64_t(b & 0x7f) << shift;
+      if (!(b & 0x80)) return v;
+    }
+    fail("varint longer than 64 bits");
+  }
+  std::string bytes(uint64_t n) {
+    if (n > (1u << 20)) fail("name longer than 1 MiB");
+    if (in_.fill(n) < n) fail("truncated name");
+    std::string s(in_.data(), n);
+    in_.consume(n);
+    offset_ += n;
+    return s;
+  }
+  [[noreturn]] void fail(const std::string& msg) const {
+    throw InputError({in_.path(), 0, 0}, "", "byte " + std::to_string(offset_) + ": " + msg);
+  }
+  uint64_t offset_ = 0;
+
+ private:
+  ByteSource& in_;
+};
+
+TagId tag(Decoder& d, uint64_t v) {
+  if (v > 0xffff) d.fail("tag id " + std::to_string(v) + " out of range");
+  return TagId(v);
+}
+
+}  // namespace
+
+void read_native(ByteSource& in, EventSink& sink, TraceCounts& counts) {
+  Decoder d(in);
+  char magic[8];
+  for (char& c : magic) c = char(d.byte());
+  if (std::memcmp(magic, kNativeMagic, 8) != 0) d.fail("not a native trace (bad magic)");
+  uint32_t version = 0;
+  for (int i = 0; i < 4; ++i) version |= uint32_t(d.byte()) << (8 * i);
+  if (version != kNativeVersion) d.fail("unsupported native trace version " + std::to_string(version));
+  Access a;
+  uint64_t last_addr = 0;
+  while (d.more()) {
+    const uint8_t flags = d.byte();
+    const int kind = flags & 3;
+    if (kind == 3) {
+      const int sub = flags >> 2;
+      if (sub == 1) {
+        Compute c;
+        c.flops = d.varint();
+        c.op = uint16_t(tag(d, d.varint()));
+        c.region = tag(d, d.varint());
+        ++counts.compute;
+        sink.compute(c);
+      } else if (sub == 2 || sub == 3) {
+        TagId id = tag(d, d.varint());
+        std::string name = d.bytes(d.varint());
+        if (sub == 2) sink.name_tensor(id, name); else sink.name_region(id, name);
+      } else {
+        d.fail("unknown meta record " + std::to_string(sub));
+      }
+      continue;
+    }
+    if (flags >> 4) d.fail("bad record flags");
+    a.kind = AccessKind(kind);
+    if (flags & 8) {
+      a.space = SpaceId(tag(d, d.varint()));
+      a.tensor = tag(d, d.varint());
+      a.region = tag(d, d.varint());
+    }
+    const uint64_t z = d.varint();
+    last_addr += (z >> 1) ^ (~(z & 1) + 1);
+    a.addr = last_addr;
+    if (!(flags & 4)) a.bytes = d.varint();
+    ++counts.records;
+    if (a.kind == AccessKind::Write) ++counts.writes;
+    else if (a.kind == AccessKind::Read) ++counts.reads;
+    else ++counts.fetches;
+    sink.access(a);
+  }
+}
+
+NativeWriter::NativeWriter(FILE* out) : out_(out) {
+  std::fwrite(kNativeMagic, 1, 8, out_);
+  for (int i = 0; i < 4; ++i) std::fputc(int((kNativeVersion >> (8 * i)) & 0xff), out_);
+}
+
+void NativeWriter::varint(uint64_t v) {
+  while (v >= 0x80) {
+    std::fputc(int(v & 0x7f) | 0x80, out_);
+    v >>= 7;
+  }
+  std::fputc(int(v), out_);
+}
+
+void NativeWriter::access(const Access& a) {
+  const bool same_size = a.bytes == last_size_ && counts_.records > 0;
+  const bool tags = a.space != space_ || a.tensor != tensor_ || a.region != region_;
+  std::fputc(int(a.kind) | (same_size ? 4 : 0) | (tags ? 8 : 0), out_);
+  if (tags) {
+    varint(a.space);
+    varint(a.tensor);
+    varint(a.region);
+    space_ = a.space;
+    tensor_ = a.tensor;
+    region_ = a.region;
+  }
+  const int64_t delta = int64_t(a.addr - last_addr_);
+  varint((uint64_t(delta) << 1) ^ uint64_t(delta >> 63));
+  if (!same_size) varint(a.bytes);
+  last_addr_ = a.addr;
+  last_size_ = a.bytes;
+  ++counts_.records;
+}
+
+void NativeWriter::compute(const Compute& c) {
+  std::fputc(3 | (1 << 2), out_);
+  varint(c.flops);
+  varint(c.op);
+  varint(c.region);
+  ++counts_.compute;
+}
+
+void NativeWriter::meta_name(int subtype, TagId id, const std::string& name) {
+  std::fputc(3 | (subtype << 2), out_);
+  varint(id);
+  varint(name.size());
+  std::fwrite(name.data(), 1, name.size(), out_);
+}
+
+}  // namespace ptosim

@@ -1,0 +1,41 @@
+#pragma once
+// The native binary trace: magic "PTOTRACE", u32 version, then records.
+// A record starts with a flag byte:
+//   bits 0-1  kind: 0 read, 1 write, 2 fetch, 3 meta
+//   access:   bit 2 size as previous, bit 3 tags follow (space, tensor, region
+//             varints); then the zigzag varint address delta from the previous
+//             access, then the size varint unless bit 2.
+//   meta:     bits 2-7 subtype: 1 compute (flops, op, region varints),
+//             2 tensor name, 3 region name (id varint, length varint, bytes).
+// Sequential streams cost 2-3 bytes per access.
+#include <cstdio>
+
+#include "sim/trace/byte_source.h"
+#include "sim/trace/trace_format.h"
+
+namespace ptosim {
+
+constexpr char kNativeMagic[8] = {'P', 'T', 'O', 'T', 'R', 'A', 'C', 'E'};
+constexpr uint32_t kNativeVersion = 1;
+
+void read_native(ByteSource& in, EventSink& sink, TraceCounts& counts);
+
+class NativeWriter : public TraceWriter {
+ public:
+  explicit NativeWriter(FILE* out);
+  void access(const Access& a) override;
+  void compute(const Compute& c) override;
+  void name_tensor(TagId id, const std::string& name) override { meta_name(2, id, name); }
+  void name_region(TagId id, const std::string& name) override { meta_name(3, id, name); }
+  void close() override {}
+
+ private:
+  void varint(uint64_t v);
+  void meta_name(int subtype, TagId id, const std::string& name);
+  FILE* out_;
+  uint64_t last_addr_ = 0, last_size_ = 0;
+  SpaceId space_ = 0;
+  TagId tensor_ = 0, region_ = 0;
+};
+
+}  // namespace ptosim
