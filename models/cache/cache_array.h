@@ -18,7 +18,7 @@ struct LineOwner {
 
 struct ArrayResult {
   bool hit = false;
-  uint64_t slot = 0;         // on a miss with allocate: the way reserved for the line
+  uint64_t slot = 0;         // hit: the line's slot; miss with allocate: the slot reserved for it
   bool evicted = false;      // a valid line was removed to make room
   bool victim_dirty = false;
   uint64_t victim = 0;       // line number (address / line size)
@@ -40,6 +40,7 @@ class CacheArray {
   virtual bool contains(uint64_t line) const = 0;
   // Dirty lines in ascending line order (not cleaned).
   virtual std::vector<uint64_t> dirty_lines() const = 0;
+  virtual uint64_t slots() const = 0;  // sets x ways
   // Clears the dirty bit of `line`; false if it is absent or clean.
   virtual bool clean(uint64_t line, LineOwner* owner) = 0;
 };

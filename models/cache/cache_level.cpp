@@ -16,7 +16,7 @@ CacheLevel::CacheLevel(const CacheConfig& config)
     : config_(config),
       line_shift_(log2_exact(config.line)),
       array_(make_cache_array(config.replacement, config.sets(), config.ways, config.seed)),
-      classifier_(config.lines()) {}
+      classifier_(config.lines(), array_->slots()) {}
 
 void CacheLevel::request(const MemRequest& r) {
   const uint64_t bytes = r.bytes ? r.bytes : 1;  // a zero-sized access still touches its line
@@ -41,10 +41,11 @@ void CacheLevel::access_line(uint64_t line, uint64_t bytes, const MemRequest& r)
   const ArrayResult res = array_->access(line, dirty, allocate);
   stats_.count(write, res.hit, bytes, r.tensor, r.region);
   ++last_.lines;
-  const MissClass cls = classifier_.observe(line, res.hit, allocate);
-  if (!res.hit) {
+  if (res.hit) {
+    classifier_.hit(line, res.slot);
+  } else {
     ++last_.misses;
-    switch (cls) {
+    switch (classifier_.miss(line, allocate, res.slot)) {
       case MissClass::Compulsory: ++stats_.compulsory; break;
       case MissClass::Capacity: ++stats_.capacity; break;
       case MissClass::Conflict: ++stats_.conflict; break;

@@ -2,15 +2,17 @@
 
 namespace ptosim {
 
-MissClassifier::MissClassifier(uint64_t lines) : capacity_(lines) { nodes_.reserve(lines); }
+MissClassifier::MissClassifier(uint64_t lines, uint64_t slots) : slot_node_(slots, -1), capacity_(lines) {
+  nodes_.reserve(lines);
+}
 
-void MissClassifier::unlink(int32_t n) {
+inline void MissClassifier::unlink(int32_t n) {
   Node& x = nodes_[n];
   if (x.prev >= 0) nodes_[x.prev].next = x.next; else head_ = x.next;
   if (x.next >= 0) nodes_[x.next].prev = x.prev; else tail_ = x.prev;
 }
 
-void MissClassifier::push_front(int32_t n) {
+inline void MissClassifier::push_front(int32_t n) {
   Node& x = nodes_[n];
   x.prev = -1;
   x.next = head_;
@@ -19,34 +21,68 @@ void MissClassifier::push_front(int32_t n) {
   if (tail_ < 0) tail_ = n;
 }
 
-MissClass MissClassifier::observe(uint64_t line, bool level_hit, bool allocate_on_miss) {
-  bool first_touch = false;
-  int32_t& slot = where_.at(line, kAbsent, &first_touch);
-  if (slot >= 0) {  // shadow hit: most recently used now
-    if (slot != head_) {
-      unlink(slot);
-      push_front(slot);
+// Links slot <-> node, undoing any link either side had (a node may still be
+// linked to a slot its line was back-invalidated from).
+void MissClassifier::bind(int32_t n, uint64_t slot) {
+  const int32_t old = slot_node_[slot];
+  if (old >= 0 && old != n && nodes_[old].slot == int64_t(slot)) nodes_[old].slot = -1;
+  const int64_t prev = nodes_[n].slot;
+  if (prev >= 0 && prev != int64_t(slot) && slot_node_[prev] == n) slot_node_[prev] = -1;
+  slot_node_[slot] = n;
+  nodes_[n].slot = int64_t(slot);
+}
+
+int32_t MissClassifier::touch(uint64_t line, bool allocate, bool* was_present, bool* first) {
+  int32_t& where = where_.at(line, kAbsent, first);
+  int32_t n = where;
+  *was_present = n >= 0;
+  if (n >= 0) {
+    if (n != head_) {
+      unlink(n);
+      push_front(n);
     }
-    return MissClass::Conflict;  // only meaningful if the level missed
+    return n;
   }
-  MissClass cls = first_touch ? MissClass::Compulsory : MissClass::Capacity;
-  // The level may hit where the shadow misses (after a back-invalidation or
-  // thanks to set mapping); the shadow still allocates as the level did.
-  if (!(allocate_on_miss || level_hit)) return cls;
-  int32_t n;
+  if (!allocate) return -1;
   if (nodes_.size() < capacity_) {
     n = int32_t(nodes_.size());
-    nodes_.push_back({line, -1, -1});
+    nodes_.push_back({line, -1, -1, -1});
+    where = n;
   } else {
     n = tail_;
     unlink(n);
-    *where_.get(nodes_[n].line) = kAbsent;
-    nodes_[n].line = line;
+    Node& old = nodes_[n];
+    *where_.get(old.line) = kAbsent;  // no insertion: `where` stays valid
+    if (old.slot >= 0 && slot_node_[old.slot] == n) slot_node_[old.slot] = -1;
+    old.line = line;
+    old.slot = -1;
+    where = n;
   }
-  // `slot` may dangle if the map grew while inserting; look it up again.
-  *where_.get(line) = n;
   push_front(n);
-  return cls;
+  return n;
+}
+
+void MissClassifier::hit(uint64_t line, uint64_t slot) {
+  const int32_t n = slot_node_[slot];
+  if (n >= 0) {  // the line is in the shadow too: just make it most recent
+    if (n != head_) {
+      unlink(n);
+      push_front(n);
+    }
+    return;
+  }
+  // The real cache kept a line that the shadow has evicted (set mapping can
+  // beat full associativity); the shadow takes it back.
+  bool present = false, first = false;
+  bind(touch(line, true, &present, &first), slot);
+}
+
+MissClass MissClassifier::miss(uint64_t line, bool allocate, uint64_t slot) {
+  bool present = false, first = false;
+  const int32_t n = touch(line, allocate, &present, &first);
+  if (allocate) bind(n, slot);
+  if (first) return MissClass::Compulsory;
+  return present ? MissClass::Conflict : MissClass::Capacity;
 }
 
 }  // namespace ptosim

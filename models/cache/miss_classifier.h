@@ -4,6 +4,10 @@
 // also miss in a fully associative LRU cache of the same number of lines;
 // conflict = the rest. The shadow sees every request the level sees and
 // allocates exactly when the level would, so the three always sum to misses.
+//
+// Speed: a hit in the real cache names its slot, and each slot remembers the
+// shadow node of the line it holds, so the common case (a hit) moves a node
+// to the front of the LRU list without touching the hash map.
 #include <cstdint>
 #include <vector>
 
@@ -15,23 +19,31 @@ enum class MissClass : uint8_t { Compulsory, Capacity, Conflict };
 
 class MissClassifier {
  public:
-  explicit MissClassifier(uint64_t lines);
+  MissClassifier(uint64_t lines, uint64_t slots);
 
-  // Records a request; `level_hit` is what the real level answered. Returns
-  // the class when the level missed (ignored on hits).
-  MissClass observe(uint64_t line, bool level_hit, bool allocate_on_miss);
+  // A hit of the real cache on `line`, held in `slot`.
+  void hit(uint64_t line, uint64_t slot);
+  // A miss of the real cache; returns its class. With `allocate` the line will
+  // be installed in `slot` (and the shadow allocates it too).
+  MissClass miss(uint64_t line, bool allocate, uint64_t slot);
 
  private:
   static constexpr int32_t kAbsent = -1;  // seen before, not in the shadow
   struct Node {
     uint64_t line;
     int32_t prev, next;
+    int64_t slot;  // real-cache slot holding this line, or -1
   };
+  // Moves `line` to the front of the shadow; returns whether it was there
+  // and whether this is its first reference.
+  int32_t touch(uint64_t line, bool allocate, bool* was_present, bool* first);
   void unlink(int32_t n);
   void push_front(int32_t n);
+  void bind(int32_t n, uint64_t slot);
 
-  LineMap where_;  // line -> node index, or kAbsent once evicted
+  LineMap where_;  // line -> node index, or kAbsent once evicted from the shadow
   std::vector<Node> nodes_;
+  std::vector<int32_t> slot_node_;  // real-cache slot -> shadow node of its line, or -1
   uint64_t capacity_;
   int32_t head_ = -1, tail_ = -1;
 };

@@ -17,29 +17,33 @@ class SetAssocArray final : public CacheArray {
         tags_(sets * ways, 0), dirty_(sets * ways, 0), owner_(sets * ways), policy_(sets, ways, seed) {}
 
   ArrayResult access(uint64_t line, bool dirty, bool allocate) override {
+    const uint32_t ways = ways_;
     const uint64_t set = set_of(line);
-    uint64_t* t = &tags_[set * ways_];
+    const uint64_t base = set * ways;
+    const uint64_t* t = &tags_[base];
     const uint64_t key = line + 1;  // 0 marks an invalid way
     ArrayResult r;
-    for (uint32_t w = 0; w < ways_; ++w) {
-      if (t[w] == key) {
+    uint32_t invalid = ways;
+    for (uint32_t w = 0; w < ways; ++w) {
+      const uint64_t tag = t[w];
+      if (tag == key) {
         r.hit = true;
+        r.slot = base + w;
         policy_.on_hit(set, w);
-        if (dirty) dirty_[set * ways_ + w] = 1;
+        if (dirty) dirty_[base + w] = 1;
         return r;
       }
+      if (tag == 0 && invalid == ways) invalid = w;
     }
     if (!allocate) return r;
-    uint32_t way = ways_;
-    for (uint32_t w = 0; w < ways_; ++w)
-      if (t[w] == 0) { way = w; break; }
-    const uint64_t i = set * ways_ + (way == ways_ ? (way = policy_.victim(set)) : way);
-    if (t[way]) {
+    const uint32_t way = invalid < ways ? invalid : policy_.victim(set);
+    const uint64_t i = base + way;
+    if (tags_[i]) {
       r.evicted = true;
-      r.victim = t[way] - 1;
+      r.victim = tags_[i] - 1;
       r.victim_dirty = dirty_[i];
       r.victim_owner = owner_[i];
-      t[way] = 0;
+      tags_[i] = 0;
     }
     r.slot = i;
     return r;
@@ -72,6 +76,8 @@ class SetAssocArray final : public CacheArray {
       if (tags_[set * ways_ + w] == line + 1) return true;
     return false;
   }
+
+  uint64_t slots() const override { return tags_.size(); }
 
   std::vector<uint64_t> dirty_lines() const override {
     std::vector<uint64_t> out;

@@ -2,6 +2,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "models/dram/detailed_dram.h"
 #include "models/dram/dram_timing.h"
 #include "models/dram/simple_dram.h"
 
@@ -11,6 +12,7 @@ std::unique_ptr<DramTiming> make_dram_timing(const DramConfig& config) {
   using Factory = std::function<std::unique_ptr<DramTiming>(const DramConfig&)>;
   static const std::map<std::string, Factory> registry = {
       {"simple", [](const DramConfig& c) { return std::make_unique<SimpleDram>(c); }},
+      {"detailed", [](const DramConfig& c) { return std::make_unique<DetailedDram>(c); }},
   };
   auto it = registry.find(config.timing);
   if (it == registry.end()) throw InputError(config.pos, "dram.timing", "timing model '" + config.timing + "' is not available");

@@ -9,8 +9,6 @@
 #include "sim/common/error.h"
 
 int sc_main(int argc, char* argv[]) {
-  // The banner would mix into reports on stdout; SystemC prints it lazily.
-  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   CLI::App app{"pto-sim: a cycle-approximate memory-hierarchy simulator for tiled tensor programs"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "pto-sim 0.1");
@@ -40,4 +38,11 @@ int sc_main(int argc, char* argv[]) {
     std::cerr << "pto-sim: out of memory\n";
     return 2;
   }
+}
+
+// Our own entry point, so that SystemC's banner is switched off before the
+// library decides to print it into the report on stdout.
+int main(int argc, char* argv[]) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
 }

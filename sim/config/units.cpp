@@ -112,7 +112,7 @@ std::string format_bytes(uint64_t bytes) {
   for (auto& [name, scale] : t) {
     // Only use a unit where the value is exact to a few binary places, so that
     // printing and re-parsing gives the same byte count.
-    if (bytes >= scale && (bytes * 256) % scale == 0) return format_number((double)bytes / scale) + " " + name;
+    if (bytes >= scale && (bytes * 4) % scale == 0) return format_number((double)bytes / scale) + " " + name;
   }
   return std::to_string(bytes) + " B";
 }

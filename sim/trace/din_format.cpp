@@ -86,6 +86,44 @@ class LineParser {
   uint64_t line_;
 };
 
+// The common shape "r 1a2b3c 4" (single-letter type, bare hex, single
+// spaces): parsed without building strings. Anything else returns false and
+// goes through LineParser, which also produces the error messages.
+inline bool fast_line(const char* p, const char* e, Access& a) {
+  static const struct Table {
+    int8_t v[256];
+    Table() {
+      for (int i = 0; i < 256; ++i) v[i] = int8_t(hex_digit(char(i)));
+    }
+  } hex;
+  if (e - p < 3 || p[1] != ' ') return false;
+  switch (p[0]) {
+    case 'r': case '0': a.kind = AccessKind::Read; break;
+    case 'w': case '1': a.kind = AccessKind::Write; break;
+    case 'i': case '2': a.kind = AccessKind::Fetch; break;
+    default: return false;
+  }
+  p += 2;
+  uint64_t addr = 0;
+  const char* start = p;
+  int d;
+  while (p < e && (d = hex.v[uint8_t(*p)]) >= 0) addr = addr << 4 | uint64_t(d), ++p;
+  if (p == start || p - start > 16) return false;
+  uint64_t size = 1;
+  if (p < e) {
+    if (*p != ' ') return false;
+    ++p;
+    start = p;
+    size = 0;
+    while (p < e && (d = hex.v[uint8_t(*p)]) >= 0) size = size << 4 | uint64_t(d), ++p;
+    if (p == start || p - start > 16 || size == 0) return false;
+    if (p < e && !(*p == '\r' && p + 1 == e)) return false;
+  }
+  a.addr = addr;
+  a.bytes = size;
+  return true;
+}
+
 }  // namespace
 
 void read_din(ByteSource& in, EventSink& sink, TraceCounts& counts) {
@@ -109,8 +147,12 @@ void read_din(ByteSource& in, EventSink& sink, TraceCounts& counts) {
       const char* nl = static_cast<const char*>(std::memchr(p, '\n', size_t(end - p)));
       if (!nl) break;
       ++line_no;
-      LineParser lp(p, nl, in.path(), line_no);
-      if (lp.parse(a, counts)) deliver();
+      if (fast_line(p, nl, a)) {
+        deliver();
+      } else {
+        LineParser lp(p, nl, in.path(), line_no);
+        if (lp.parse(a, counts)) deliver();
+      }
       p = nl + 1;
     }
     const size_t used = size_t(p - d);

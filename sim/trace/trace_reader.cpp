@@ -11,7 +11,7 @@ TraceCounts replay_trace(const std::string& path, EventSink& sink) {
   ByteSource in(path);
   TraceCounts counts;
   const size_t n = in.fill(sizeof kNativeMagic);
-  if (n == sizeof kNativeMagic && std::memcmp(in.data(), kNativeMagic, sizeof kNativeMagic) == 0)
+  if (n >= sizeof kNativeMagic && std::memcmp(in.data(), kNativeMagic, sizeof kNativeMagic) == 0)
     read_native(in, sink, counts);
   else
     read_din(in, sink, counts);

@@ -1,4 +1,164 @@
 #!/usr/bin/env python3
-"""End-to-end tests of the pto-sim binary: filled in below."""
+"""End-to-end tests of the pto-sim binary: exact counts, formats, errors.
+
+usage: run_cli_tests.py PTO_SIM SOURCE_DIR
+Prints one line per failure and a closing "N passed, N failed" line.
+"""
+import csv
+import io
+import json
+import os
+import subprocess
 import sys
-print("0 passed, 0 failed")
+import tempfile
+
+PTO_SIM, SRC = sys.argv[1], sys.argv[2]
+TINY = os.path.join(SRC, "configs", "tiny.yaml")
+ENV = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+passed, failed = 0, 0
+tmp = tempfile.mkdtemp(prefix="pto-sim-cli-")
+
+
+def run(*args, stdin=None):
+    p = subprocess.run([PTO_SIM, *args], input=stdin, capture_output=True, text=True, env=ENV, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check(name, cond, detail=""):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL {name}: {detail}")
+
+
+def write(name, text):
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def level(report, name):
+    return next(l for l in report["levels"] if l["name"] == name)
+
+
+# A hand-computed trace on configs/tiny.yaml (L1: 4 sets x 2 ways x 32 B,
+# L2: 4 sets x 4 ways x 64 B).
+TRACE = """\
+# comment lines and blank lines are skipped
+
+r 0 4
+r 4 4
+r 0x14 4
+w 40 4
+r 100 4
+r 200 4
+r 0 4
+"""
+trace = write("hand.din", TRACE)
+
+code, out, err = run("run", "--trace", trace, "--config", TINY, "--format", "json")
+check("json run exits 0", code == 0, err)
+rep = json.loads(out) if code == 0 else {}
+if rep:
+    check("schema_version", rep.get("schema_version") == 1)
+    for key in ("config", "source", "cycles", "seconds", "levels"):
+        check(f"top-level key {key}", key in rep)
+    check("levels in hierarchy order", [l["name"] for l in rep["levels"] if l["kind"] in ("cache", "dram")] == ["L1", "L2", "DRAM"],
+          [l["name"] for l in rep["levels"]])
+    l1 = level(rep, "L1")
+    expect = dict(reads=6, writes=1, read_hits=2, write_hits=0, read_misses=4, write_misses=1, evictions=2, writebacks=0,
+                  bytes_read=24, bytes_written=4, compulsory_misses=4, capacity_misses=0, conflict_misses=1)
+    for k, v in expect.items():
+        check(f"L1 {k}", l1[k] == v, f"{l1[k]} != {v}")
+    check("L1 miss_rate", abs(l1["miss_rate"] - 5 / 7) < 1e-12, l1["miss_rate"])
+    l2 = level(rep, "L2")
+    for k, v in dict(reads=5, writes=0, read_hits=1, read_misses=4, bytes_read=160).items():
+        check(f"L2 {k}", l2[k] == v, f"{l2[k]} != {v}")
+    dram = level(rep, "DRAM")
+    for k, v in dict(reads=4, writes=0, bytes_read=256).items():
+        check(f"DRAM {k}", dram[k] == v, f"{dram[k]} != {v}")
+    for k in ("name", "kind", "reads", "writes", "read_hits", "write_hits", "read_misses", "write_misses", "miss_rate",
+              "evictions", "writebacks", "bytes_read", "bytes_written", "compulsory_misses", "capacity_misses",
+              "conflict_misses"):
+        check(f"level key {k}", all(k in l for l in rep["levels"]))
+    check("cycles positive", rep["cycles"] > 0)
+
+code, out, err = run("run", "--trace", trace, "--config", TINY, "--format", "json", "--flush")
+rep = json.loads(out) if code == 0 else {}
+if rep:
+    check("flush: L1 writeback", level(rep, "L1")["writebacks"] == 1)
+    check("flush: L2 write hit", level(rep, "L2")["write_hits"] == 1)
+    check("flush: DRAM write", level(rep, "DRAM")["writes"] == 1 and level(rep, "DRAM")["bytes_written"] == 64)
+
+# stdin, text and csv
+code, out, err = run("run", "--trace", "-", "--config", TINY, stdin=TRACE)
+check("stdin text run", code == 0 and "L1 (cache)" in out and "misses by cause: compulsory 4, capacity 0, conflict 1" in out, out + err)
+check("text fits 80 columns", all(len(line) <= 80 for line in out.splitlines()), max(map(len, out.splitlines() or [""])))
+code, out, err = run("run", "--trace", trace, "--config", TINY, "--format", "csv")
+rows = list(csv.DictReader(io.StringIO(out)))
+check("csv one row per level", [r["level"] for r in rows if r["kind"] in ("cache", "dram")] == ["L1", "L2", "DRAM"], out)
+check("csv counts", rows and next(r for r in rows if r["level"] == "L1")["read_misses"] == "4", out)
+
+# -o writes the file; a failing run leaves none
+outfile = os.path.join(tmp, "report.json")
+code, out, err = run("run", "--trace", trace, "--config", TINY, "--format", "json", "-o", outfile)
+check("-o writes file", code == 0 and json.load(open(outfile))["schema_version"] == 1 and out == "", err)
+bad = write("bad.din", "r 0 4\nr zz 4\n")
+outfile2 = os.path.join(tmp, "never.json")
+code, out, err = run("run", "--trace", bad, "--config", TINY, "-o", outfile2)
+check("bad trace exits 2", code == 2, (code, err))
+check("bad trace message", err.strip() == f"{bad}:2:3: expected a hexadecimal address, got 'zz'", err)
+check("no partial output", not os.path.exists(outfile2) and not any(f.startswith("never.json") for f in os.listdir(tmp)))
+
+# malformed trace lines
+for text, msg in [("r\n", "1:2: missing address"), ("r 10 4 5\n", "1:8: unexpected text '5' after the size"),
+                  ("r 10 0\n", "1:6: size must be positive"), ("r 10 4\n? 10\n", "2:1: bad access type '?' (expected r, w or i)"),
+                  ("r 11112222333344445 4\n", "1:3: address has more than 64 bits")]:
+    p = write("m.din", text)
+    code, out, err = run("run", "--trace", p, "--config", TINY)
+    check(f"malformed {text!r}", code == 2 and err.strip() == f"{p}:{msg}", (code, err))
+
+# other din types are counted and skipped
+p = write("types.din", "r 0 4\nm 40 4\nm 80\nc 0\n2 100 4\n")
+code, out, err = run("run", "--trace", p, "--config", TINY, "--format", "json")
+rep = json.loads(out)
+check("skipped types counted", rep["trace"]["skipped_m"] == 2 and rep["trace"]["skipped_c"] == 1, rep.get("trace"))
+check("fetch counted", rep["trace"]["fetches"] == 1 and level(rep, "L1")["reads"] == 2)
+
+# trace convert round trip: identical statistics
+native = os.path.join(tmp, "hand.ptt")
+din2 = os.path.join(tmp, "back.din")
+code, _, err = run("trace", "convert", trace, native)
+check("convert to native", code == 0 and open(native, "rb").read(8) == b"PTOTRACE", err)
+code, _, err = run("trace", "convert", native, din2)
+check("convert back to din", code == 0, err)
+reports = []
+for t in (trace, native, din2):
+    code, out, err = run("run", "--trace", t, "--config", TINY, "--format", "json")
+    r = json.loads(out)
+    reports.append([{k: v for k, v in l.items()} for l in r["levels"]])
+check("native and din replay identically", reports[0] == reports[1] == reports[2])
+check("native is compact", os.path.getsize(native) < os.path.getsize(trace))
+
+# config show and config errors
+code, out, err = run("config", "show")
+check("config show default", code == 0 and "name: default" in out and "replacement: lru" in out, err)
+code, out, err = run("config", "show", TINY)
+check("config show file", code == 0 and "name: tiny" in out and "write_policy: write_back" in out, err)
+badcfg = write("bad.yaml", "caches:\n  - {name: L1, size: 32 KiB, ways: 8, line: 64 B, colour: red}\n")
+code, out, err = run("run", "--trace", trace, "--config", badcfg)
+check("unknown key exit 2", code == 2 and err.strip() == f"{badcfg}:2: caches[0].colour: unknown key", (code, err))
+code, out, err = run("config", "show", "/nonexistent.yaml")
+check("missing config exit 2", code == 2 and "cannot open config file" in err, (code, err))
+
+# CLI flag errors
+for args in (["run", "--trace", trace, "--format", "xml"], ["run", "--bogus"], ["nosuch"], ["run"],
+             ["run", "--trace", "/nonexistent.din"]):
+    code, out, err = run(*args)
+    check(f"bad CLI {args}", code == 2 and err.strip() != "", (code, err))
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)

@@ -1,0 +1,134 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "sim/config/config_loader.h"
+
+using namespace ptosim;
+
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Expects parse_config(text) to fail with exactly `message`.
+void expect_error(const std::string& text, const std::string& message) {
+  try {
+    parse_config(text, "cfg.yaml");
+    ADD_FAILURE() << "no error for:\n" << text;
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), message) << text;
+  }
+}
+
+}  // namespace
+
+TEST(Config, MinimalConfigGetsEveryDefault) {
+  HwConfig c = parse_config("caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B}]", "min.yaml");
+  ASSERT_EQ(c.caches.size(), 1u);
+  EXPECT_EQ(c.caches[0].sets(), 64u);
+  EXPECT_EQ(c.caches[0].replacement, "lru");
+  EXPECT_TRUE(c.caches[0].write_back);
+  EXPECT_TRUE(c.caches[0].write_allocate);
+  EXPECT_FALSE(c.caches[0].inclusive);
+  EXPECT_DOUBLE_EQ(c.clock_hz, 2e9);
+  EXPECT_EQ(c.core.max_outstanding, 16u);
+  EXPECT_EQ(c.spaces.at("global"), "L1");
+  EXPECT_EQ(c.spaces.at("shared"), "shared");
+  ASSERT_NE(c.memory("register"), nullptr);
+  ASSERT_NE(c.memory("constant"), nullptr);
+  EXPECT_TRUE(c.memory("constant")->read_only);
+  EXPECT_EQ(c.space_names().front(), "global");
+}
+
+TEST(Config, DefaultIsTheShippedFile) {
+  EXPECT_EQ(default_config_text(), read_file(PTOSIM_SOURCE_DIR "/configs/default.yaml"));
+  HwConfig c = default_config();
+  EXPECT_EQ(c.name, "default");
+  EXPECT_EQ(c.caches.size(), 2u);
+}
+
+TEST(Config, ShippedConfigsParse) {
+  for (const char* name : {"default", "xeon-gold-6248r", "gpu-sm", "npu", "tiny"}) {
+    SCOPED_TRACE(name);
+    HwConfig c = load_config_file(std::string(PTOSIM_SOURCE_DIR "/configs/") + name + ".yaml");
+    EXPECT_FALSE(c.caches.empty());
+  }
+  HwConfig x = load_config_file(PTOSIM_SOURCE_DIR "/configs/xeon-gold-6248r.yaml");
+  ASSERT_EQ(x.caches.size(), 3u);
+  EXPECT_EQ(x.caches[2].size, 37486592u);
+  EXPECT_EQ(x.caches[2].ways, 11u);
+  EXPECT_EQ(x.caches[2].sets(), 53248u);  // not a power of two
+  EXPECT_EQ(x.dram.channels, 6u);
+  HwConfig npu = load_config_file(PTOSIM_SOURCE_DIR "/configs/npu.yaml");
+  EXPECT_NE(npu.memory("l0a"), nullptr);
+  EXPECT_EQ(npu.caches[0].line, 512u);
+  EXPECT_TRUE(npu.space_id("ub").has_value());
+}
+
+TEST(Config, ShowRoundTrips) {
+  for (const char* name : {"default", "xeon-gold-6248r", "gpu-sm", "npu", "tiny"}) {
+    SCOPED_TRACE(name);
+    HwConfig a = load_config_file(std::string(PTOSIM_SOURCE_DIR "/configs/") + name + ".yaml");
+    std::string y = to_yaml(a);
+    HwConfig b = parse_config(y, "shown.yaml");
+    EXPECT_EQ(to_yaml(b), y);
+  }
+}
+
+TEST(Config, Units) {
+  HwConfig c = parse_config(
+      "clock: 3 GHz\n"
+      "caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B, latency: 4 cycles, bandwidth: 96 GB/s}]\n"
+      "dram: {latency: 80 ns, bandwidth: 140 GB/s}\n",
+      "u.yaml");
+  EXPECT_DOUBLE_EQ(c.clock_hz, 3e9);
+  EXPECT_EQ(c.caches[0].latency, 4u);
+  EXPECT_DOUBLE_EQ(c.caches[0].bandwidth, 32);  // 96 GB/s at 3 GHz
+  EXPECT_DOUBLE_EQ(c.dram.latency_ns, 80);
+  EXPECT_DOUBLE_EQ(c.dram.bandwidth, 140e9);
+}
+
+TEST(Config, Errors) {
+  expect_error("caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B, colour: red}]",
+               "cfg.yaml:1: caches[0].colour: unknown key");
+  expect_error("caches:\n  - {name: L1, size: 32 KiB, ways: 8, line: 64 B}\nfoo: 1\n", "cfg.yaml:3: foo: unknown key");
+  expect_error("caches:\n  - {name: L1, size: 32 KiBs, ways: 8, line: 64 B}\n",
+               "cfg.yaml:2: caches[0].size: bad unit 'KiBs' in '32 KiBs' (expected a size in B, KB, KiB, MB, MiB, GB, GiB, TB, TiB)");
+  expect_error("caches:\n  - {name: L1, ways: 8, line: 64 B}\n",
+               "cfg.yaml:2: caches[0].size: missing (a cache needs size, ways and line)");
+  expect_error("caches:\n  - {name: L1, size: 32 KiB, line: 64 B}\n",
+               "cfg.yaml:2: caches[0].ways: missing (a cache needs size, ways and line)");
+  expect_error("caches:\n  - {name: L1, size: 30000 B, ways: 8, line: 64 B}\n",
+               "cfg.yaml:2: caches[0].size: size 30000 B is not divisible by ways x line (8 x 64 B)");
+  expect_error("caches:\n  - {name: L1, size: 48 KiB, ways: 8, line: 48 B}\n",
+               "cfg.yaml:2: caches[0].line: line size 48 B is not a power of two");
+  expect_error("caches:\n  - {name: L1, size: 32 KiB, ways: 8, line: 64 B, replacement: mru}\n",
+               "cfg.yaml:2: caches[0].replacement: 'mru' is not one of lru | fifo | random | plru | srrip");
+  expect_error("caches:\n  - {name: L1, size: 32 KiB, ways: 8, line: 64 B, write_allocate: maybe}\n",
+               "cfg.yaml:2: caches[0].write_allocate: expected true or false, got 'maybe'");
+  expect_error("clock: 3 GHZ\ncaches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B}]\n",
+               "cfg.yaml:1: clock: bad unit 'GHZ' in '3 GHZ' (expected a frequency in Hz, kHz, KHz, MHz, GHz)");
+  expect_error("name: x\n", "cfg.yaml:1: caches: missing (a config needs at least one cache level)");
+  expect_error("caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B}]\ndram: {latency: 80}\n",
+               "cfg.yaml:2: dram.latency: bad unit '' in '80' (expected a time in ps, ns, us, ms, s)");
+  expect_error("caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B}]\nspaces: {global: L9}\n",
+               "cfg.yaml:2: spaces.global: 'L9' is not a memory, cache or the DRAM of this config");
+  expect_error("caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B}]\ncore: {issue_width: 0}\n",
+               "cfg.yaml:2: core.issue_width: expected a whole number >= 1, got '0'");
+  expect_error("caches: [{name: L1, size: 32 KiB\n", "cfg.yaml:2:1: YAML syntax: end of map flow not found");
+}
+
+TEST(Config, MissingFile) {
+  try {
+    load_config_file("/nonexistent/x.yaml");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "/nonexistent/x.yaml: cannot open config file");
+  }
+}
