@@ -22,7 +22,7 @@ void CacheLevel::request(const MemRequest& r) {
   const uint64_t bytes = r.bytes ? r.bytes : 1;  // a zero-sized access still touches its line
   const uint64_t first = r.addr >> line_shift_;
   const uint64_t last = (r.addr + bytes - 1) >> line_shift_;
-  last_ = {};
+  last_.lines = last_.misses = last_.recorded = 0;
   if (first == last) {  // the common case: no split
     access_line(first, bytes, r);
     return;
@@ -41,6 +41,10 @@ void CacheLevel::access_line(uint64_t line, uint64_t bytes, const MemRequest& r)
   const ArrayResult res = array_->access(line, dirty, allocate);
   stats_.count(write, res.hit, bytes, r.tensor, r.region);
   ++last_.lines;
+  if (last_.recorded < kMaxRecorded) {
+    last_.slot[last_.recorded] = res.hit || allocate ? res.slot : kNoSlot;
+    last_.hit[last_.recorded++] = res.hit;
+  }
   if (res.hit) {
     classifier_.hit(line, res.slot);
   } else {

@@ -26,9 +26,14 @@ class CacheLevel : public MemPort {
   // Writes every dirty line below (ascending address order), counted as writebacks.
   void flush();
 
-  // Per-line outcome of the last request, for the timing skin.
+  // Per-line outcome of the last request, for the timing skin (slots of the
+  // first kMaxRecorded lines: enough for any fill of a level above).
+  static constexpr uint64_t kNoSlot = ~0ull;
+  static constexpr uint32_t kMaxRecorded = 64;
   struct LastRequest {
-    uint32_t lines = 0, misses = 0;
+    uint32_t lines = 0, misses = 0, recorded = 0;
+    uint64_t slot[kMaxRecorded];
+    bool hit[kMaxRecorded];
   };
   const LastRequest& last() const { return last_; }
 

@@ -1,16 +1,19 @@
 #pragma once
 // A cache level in time: a TLM target above, an initiator below, the exact
-// CacheLevel logic inside. A request waits for the port ("busy until"),
-// pays the hit latency, and a miss adds the time of the fill from below.
-// Writebacks and write-throughs are posted: they occupy the levels below but
-// the requester does not wait for them.
+// CacheLevel logic inside. A request waits for the port ("busy until"), pays
+// the hit latency, and a miss adds the time of the fill from below. MSHRs:
+// a request for a line whose fill is still on its way waits for that fill
+// (a merge: nothing goes below twice), and a miss that finds every MSHR busy
+// waits for the earliest to free. Writebacks and write-throughs are posted:
+// they occupy the levels below but the requester does not wait for them.
 #include <systemc>
 #include <tlm>
+#include <vector>
 
 #include "models/cache/cache_level.h"
 #include "models/cache/level_report.h"
+#include "models/core/completion_window.h"
 #include "models/system/access_tags.h"
-#include "models/system/busy_port.h"
 #include "models/system/target_base.h"
 
 namespace ptosim {
@@ -23,9 +26,13 @@ class CacheModule : public sc_core::sc_module, public LtTarget, public LtInitiat
   CacheModule(sc_core::sc_module_name name, const CacheConfig& config, double clock_hz);
 
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override;
+  // The same without TLM: a request arriving at absolute time `arrive` (fs)
+  // while the kernel's time is `now` (fs); returns when its data is there.
+  uint64_t access_at(const MemRequest& r, uint64_t arrive, uint64_t now);
+
   CacheLevel& logic() { return logic_; }
   const CacheLevel& logic() const { return logic_; }
-  sc_core::sc_time hit_latency() const { return latency_; }
+  uint64_t hit_latency_fs() const { return latency_fs_; }
   // Writes back every dirty line; `at` is the offset from now at which it happens.
   void flush(const sc_core::sc_time& at);
   void report(StatsNode& parent, const TagNames& names, double seconds) const;
@@ -34,12 +41,16 @@ class CacheModule : public sc_core::sc_module, public LtTarget, public LtInitiat
   void request(const MemRequest& r) override;  // what the logic sends below
 
   CacheLevel logic_;
-  sc_core::sc_time latency_;
-  BusyPort port_;
-  sc_core::sc_time* delay_ = nullptr;  // the delay of the request being served
+  uint64_t latency_fs_;
+  double fs_per_byte_;
+  uint64_t busy_until_ = 0, busy_total_ = 0;  // fs
+  std::vector<uint64_t> ready_;  // per slot: when the line's fill arrives (fs)
+  CompletionWindow mshrs_;
+  uint64_t now_ = 0;             // kernel time of the request being served
+  uint64_t fill_done_ = 0;       // latest fill completion of that request
+  uint64_t issue_ = 0;           // when that request's misses go below
   TaggedPayload below_;
-  sc_core::sc_time latency_sum_ = sc_core::SC_ZERO_TIME;
-  uint64_t requests_ = 0;
+  uint64_t latency_sum_ = 0, requests_ = 0, merges_ = 0, mshr_stalls_ = 0;
   double clock_hz_;
 };
 

@@ -29,8 +29,8 @@ StatsNode& add_level_stats(StatsNode& parent, const std::string& name, const std
   n.set("capacity_misses", with_3c ? s.capacity : 0);
   n.set("conflict_misses", with_3c ? s.conflict : 0);
   if (s.back_invalidations) n.set("back_invalidations", s.back_invalidations);
-  add_tags(n, "tensors", s.by_tensor, names.tensors);
-  add_tags(n, "regions", s.by_region, names.regions);
+  add_tags(n, "tensors", s.by_tensor(), names.tensors);
+  add_tags(n, "regions", s.by_region(), names.regions);
   return n;
 }
 

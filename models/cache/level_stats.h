@@ -27,6 +27,10 @@ class TagTable {
   std::vector<TagCounters> rows_;
 };
 
+// Per-tag rows are kept lazily: the counters run untagged, and whenever the
+// tags of the traffic change, the difference since the last change is added
+// to the rows of the tags that were current. A long run of one tensor's
+// traffic (or an untagged trace) therefore costs no per-access row updates.
 struct LevelStats {
   uint64_t reads = 0, writes = 0;
   uint64_t read_hits = 0, write_hits = 0;
@@ -35,21 +39,41 @@ struct LevelStats {
   uint64_t bytes_read = 0, bytes_written = 0;
   uint64_t compulsory = 0, capacity = 0, conflict = 0;
   uint64_t back_invalidations = 0;  // lines removed because an inclusive level below evicted them
-  TagTable by_tensor, by_region;
 
   uint64_t accesses() const { return reads + writes; }
   uint64_t misses() const { return read_misses + write_misses; }
   double miss_rate() const { return accesses() ? double(misses()) / double(accesses()) : 0.0; }
 
   void count(bool write, bool hit, uint64_t bytes, TagId tensor, TagId region) {
+    if (tensor != tensor_ || region != region_) retag(tensor, region);
     if (write) { ++writes; bytes_written += bytes; (hit ? write_hits : write_misses)++; }
     else { ++reads; bytes_read += bytes; (hit ? read_hits : read_misses)++; }
-    TagCounters& t = by_tensor[tensor];
-    TagCounters& r = by_region[region];
-    ++t.accesses; ++r.accesses;
-    t.bytes += bytes; r.bytes += bytes;
-    if (!hit) { ++t.misses; ++r.misses; }
   }
+
+  const TagTable& by_tensor() const { settle(); return by_tensor_; }
+  const TagTable& by_region() const { settle(); return by_region_; }
+
+ private:
+  void retag(TagId tensor, TagId region) {
+    settle();
+    tensor_ = tensor;
+    region_ = region;
+  }
+  void settle() const {
+    const TagCounters now{accesses(), misses(), bytes_read + bytes_written};
+    const TagCounters d{now.accesses - mark_.accesses, now.misses - mark_.misses, now.bytes - mark_.bytes};
+    if (d.accesses == 0) return;
+    for (TagCounters* row : {&by_tensor_[tensor_], &by_region_[region_]}) {
+      row->accesses += d.accesses;
+      row->misses += d.misses;
+      row->bytes += d.bytes;
+    }
+    mark_ = now;
+  }
+
+  TagId tensor_ = 0, region_ = 0;
+  mutable TagCounters mark_;
+  mutable TagTable by_tensor_, by_region_;
 };
 
 }  // namespace ptosim

@@ -1,46 +1,60 @@
 #include "models/core/core_module.h"
 
+#include <cmath>
 #include <sstream>
 
+#include "models/cache/cache_module.h"
 #include "sim/common/error.h"
+#include "sim/trace/event_pipe.h"
 
 namespace ptosim {
 
 using sc_core::sc_time;
 
 CoreModule::CoreModule(sc_core::sc_module_name name, const HwConfig& config, size_t ports)
-    : sc_module(name), config_(config), max_outstanding_(config.core.max_outstanding) {
+    : sc_module(name), config_(config), window_(config.core.max_outstanding) {
   for (size_t i = 0; i < ports; ++i) {
     ports_.push_back(std::make_unique<tlm::tlm_initiator_socket<>>(sc_core::sc_gen_unique_name("port")));
     ports_.back()->bind(*this);
   }
-  period_ = sc_time(1.0 / config.clock_hz, sc_core::SC_SEC);
-  issue_interval_ = period_ / double(config.core.issue_width);
-  quantum_ = sc_time(10, sc_core::SC_US);
+  period_fs_ = 1e15 / config.clock_hz;
+  issue_interval_fs_ = uint64_t(std::llround(period_fs_ / config.core.issue_width));
+  quantum_fs_ = 10'000'000'000ull;  // 10 us: sync with the kernel this rarely
   SC_THREAD(run);
   // Interpreters recurse: give the thread a deep stack (reserved, not committed).
   set_stack_size(256 * 1024 * 1024);
 }
 
-void CoreModule::route(SpaceId space, const std::string& space_name, size_t port, const CacheLevel* first_level,
-                       sc_time hit_latency) {
+void CoreModule::route(SpaceId space, const std::string& space_name, size_t port, CacheModule* first_level) {
   if (space >= routes_.size()) routes_.resize(size_t(space) + 1);
   Route& r = routes_[space];
   r.socket = ports_.at(port).get();
-  r.probe = first_level;
-  r.split = first_level ? first_level->config().line : 0;
-  r.hit_latency = hit_latency;
+  r.cache = first_level;
+  r.split = first_level ? first_level->logic().config().line : 0;
+  r.hit_fs = first_level ? first_level->hit_latency_fs() : 0;
   r.space = space_name;
 }
 
 void CoreModule::run() {
   try {
-    if (producer_) producer_(*this);
-    if (finisher_) finisher_(issue_at_ - sc_core::sc_time_stamp());
+    if (producer_) {
+      // The producer runs on a thread of its own; this thread simulates.
+      EventPipe pipe(producer_);
+      pipe.drain(*this);
+    }
+    if (finisher_) finisher_(sc_time::from_value(std::max(issue_at_, now_fs_) - now_fs_));
   } catch (...) {
     error_ = std::current_exception();
   }
   // Returning ends the simulation: nothing else is scheduled.
+}
+
+void CoreModule::sync(uint64_t t) {
+  // Temporal decoupling: the kernel's clock catches up once per quantum.
+  if (t - now_fs_ > quantum_fs_) {
+    wait(sc_time::from_value(t - now_fs_));
+    now_fs_ = sc_core::sc_time_stamp().value();
+  }
 }
 
 void CoreModule::access(const Access& a) {
@@ -50,76 +64,88 @@ void CoreModule::access(const Access& a) {
     throw InputError(m.str());
   }
   const Route& r = routes_[a.space];
-  const bool write = a.kind == AccessKind::Write;
-  if (a.kind == AccessKind::Write) ++writes_; else ++reads_;
-  if (r.split == 0) {
-    issue(r, a.addr, a.bytes, write, a.tensor, a.region);
+  const bool write = a.kind == AccessKind::Write || a.kind == AccessKind::Fill;
+  ++accesses_;
+  if (write) ++writes_; else ++reads_;
+  if (!r.cache) {
+    issue_tlm(r, a);
     return;
   }
   const uint64_t bytes = a.bytes ? a.bytes : 1;
-  const uint64_t mask = uint64_t(r.split) - 1;
+  const uint64_t mask = r.split - 1;
   if (((a.addr & mask) + bytes) <= r.split) {  // within one line: the common case
-    issue(r, a.addr, bytes, write, a.tensor, a.region);
+    issue_cached(r, a.addr, bytes, write, a.tensor, a.region);
     return;
   }
   uint64_t addr = a.addr;
   const uint64_t end = a.addr + bytes;
   while (addr < end) {
     const uint64_t next = std::min(end, (addr & ~mask) + r.split);
-    issue(r, addr, next - addr, write, a.tensor, a.region);
+    issue_cached(r, addr, next - addr, write, a.tensor, a.region);
     addr = next;
   }
 }
 
-void CoreModule::issue(const Route& r, uint64_t addr, uint64_t bytes, bool write, TagId tensor, TagId region) {
-  sc_time t = issue_at_;
-  while (!window_.empty() && window_.top() <= t) window_.pop();
-  if (r.probe && window_.size() >= max_outstanding_ && !r.probe->contains(addr)) {
-    stall_time_ += window_.top() - t;
-    t = window_.top();
+// When the next access may issue: the next issue slot, or, if every miss
+// slot is taken and this access would miss too, when the earliest frees.
+uint64_t CoreModule::issue_slot(const Route& r, uint64_t addr) {
+  uint64_t t = issue_at_;
+  window_.retire(t);
+  if (r.cache && window_.full() && !r.cache->logic().contains(addr)) {
+    stall_fs_ += window_.earliest() - t;
+    t = window_.earliest();
     window_.pop();
     ++window_stalls_;
   }
-  const sc_time now = sc_core::sc_time_stamp();
-  if (t - now > quantum_) {  // temporal decoupling: sync once per quantum
-    wait(t - now);
-  }
-  const sc_time stamp = sc_core::sc_time_stamp();
-  sc_time delay = t - stamp;
-  tlm::tlm_generic_payload& trans = payload_.set(addr, bytes, write, tensor, region);
+  return t;
+}
+
+void CoreModule::issue_cached(const Route& r, uint64_t addr, uint64_t bytes, bool write, TagId tensor, TagId region) {
+  const uint64_t t = issue_slot(r, addr);
+  sync(t);
+  const uint64_t done = r.cache->access_at(MemRequest{addr, bytes, write, tensor, region}, t, now_fs_);
+  if (done - t > r.hit_fs) window_.push(done);
+  if (done > end_) end_ = done;
+  issue_at_ = t + issue_interval_fs_;
+  ++line_requests_;
+}
+
+void CoreModule::issue_tlm(const Route& r, const Access& a) {
+  const uint64_t t = issue_slot(r, a.addr);
+  sync(t);
+  payload_.set_pattern(a.kind == AccessKind::Fill, a.elem_bytes, a.stride);
+  const bool write = a.kind == AccessKind::Write || a.kind == AccessKind::Fill;
+  tlm::tlm_generic_payload& trans = payload_.set(a.addr, a.bytes ? a.bytes : 1, write, a.tensor, a.region);
+  sc_time delay = sc_time::from_value(t - now_fs_);
   (*r.socket)->b_transport(trans, delay);
   if (trans.get_response_status() != tlm::TLM_OK_RESPONSE) {
     std::ostringstream m;
-    m << "write to read-only memory space '" << r.space << "' at address 0x" << std::hex << addr;
+    m << "write to read-only memory space '" << r.space << "' at address 0x" << std::hex << a.addr;
     throw InputError(m.str());
   }
-  const sc_time done = stamp + delay;
-  if (r.probe && done - t > r.hit_latency) window_.push(done);
+  const uint64_t done = now_fs_ + delay.value();
   if (done > end_) end_ = done;
-  issue_at_ = t + issue_interval_;
-  ++accesses_;
+  issue_at_ = t + issue_interval_fs_;
+  ++line_requests_;
 }
 
 void CoreModule::compute(const Compute& c) {
   flops_ += c.flops;
-  const sc_time busy = period_ * (double(c.flops) / config_.core.flops_per_cycle);
-  compute_time_ += busy;
+  const uint64_t busy = uint64_t(std::llround(period_fs_ * (double(c.flops) / config_.core.flops_per_cycle)));
+  compute_fs_ += busy;
   issue_at_ += busy;
 }
 
-double CoreModule::cycles() const {
-  const sc_time last = end_ > issue_at_ ? end_ : issue_at_;
-  return last.to_seconds() * config_.clock_hz;
-}
+double CoreModule::cycles() const { return double(std::max(end_, issue_at_)) / period_fs_; }
 
 void CoreModule::report(StatsNode& run) const {
   StatsNode& n = run.child(name(), "core");
-  n.set("accesses", reads_ + writes_).set("reads", reads_).set("writes", writes_);
-  n.set("line_requests", accesses_);
+  n.set("accesses", accesses_).set("reads", reads_).set("writes", writes_);
+  n.set("line_requests", line_requests_);
   n.set("flops", flops_);
-  n.set("compute_cycles", compute_time_.to_seconds() * config_.clock_hz);
+  n.set("compute_cycles", double(compute_fs_) / period_fs_);
   n.set("window_stalls", window_stalls_);
-  n.set("stall_cycles", stall_time_.to_seconds() * config_.clock_hz);
+  n.set("stall_cycles", double(stall_fs_) / period_fs_);
 }
 
 }  // namespace ptosim

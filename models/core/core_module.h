@@ -4,21 +4,28 @@
 // `max_outstanding` slots until its data returns, and a new access waits only
 // when every slot is held and it would miss too. Compute takes
 // flops / flops_per_cycle cycles of issue time while misses stay in flight.
+//
+// Time is kept in integer femtoseconds (SystemC's resolution here) and turned
+// into sc_time only at TLM calls; the first cache level of a space is called
+// directly (as a DMI-style fast path) because the core talks to it on every
+// access, while everything below it, and scratchpads, go through TLM sockets.
 #include <exception>
 #include <functional>
 #include <memory>
-#include <queue>
 #include <systemc>
 #include <tlm>
 #include <vector>
 
-#include "models/cache/cache_level.h"
 #include "models/cache/level_report.h"
+#include "models/core/completion_window.h"
 #include "models/system/access_tags.h"
 #include "models/system/target_base.h"
+#include "sim/config/hw_config.h"
 #include "sim/trace/event.h"
 
 namespace ptosim {
+
+class CacheModule;
 
 class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiator {
  public:
@@ -26,11 +33,10 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   SC_HAS_PROCESS(CoreModule);
   CoreModule(sc_core::sc_module_name name, const HwConfig& config, size_t ports);
 
-  // Routes a space to port `port`. `first_level` (may be null) is the cache the
-  // space enters through: accesses are split by its line and probed when the
-  // window is full.
-  void route(SpaceId space, const std::string& space_name, size_t port, const CacheLevel* first_level,
-             sc_core::sc_time hit_latency);
+  // Routes a space to port `port`; `first_level` (may be null) is the cache
+  // the space enters through: accesses are split by its line, probed when the
+  // window is full, and sent to it directly.
+  void route(SpaceId space, const std::string& space_name, size_t port, CacheModule* first_level);
   tlm::tlm_initiator_socket<>& port(size_t i) { return *ports_[i]; }
 
   void set_producer(Producer p) { producer_ = std::move(p); }
@@ -41,7 +47,6 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   void name_tensor(TagId id, const std::string& n) override { TagNames::put(names_.tensors, id, n); }
   void name_region(TagId id, const std::string& n) override { TagNames::put(names_.regions, id, n); }
 
-  // After the run: the producer's exception, if it threw.
   std::exception_ptr error() const { return error_; }
   const TagNames& names() const { return names_; }
   double cycles() const;
@@ -50,13 +55,16 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
  private:
   struct Route {
     tlm::tlm_initiator_socket<>* socket = nullptr;
-    const CacheLevel* probe = nullptr;
-    uint32_t split = 0;  // 0 = send whole (scratchpads take bulk transfers)
-    sc_core::sc_time hit_latency;
+    CacheModule* cache = nullptr;
+    uint64_t split = 0;  // line size of `cache`; 0 = send whole (scratchpads take bulk transfers)
+    uint64_t hit_fs = 0;
     std::string space;
   };
   void run();
-  void issue(const Route& r, uint64_t addr, uint64_t bytes, bool write, TagId tensor, TagId region);
+  void issue_cached(const Route& r, uint64_t addr, uint64_t bytes, bool write, TagId tensor, TagId region);
+  void issue_tlm(const Route& r, const Access& a);
+  uint64_t issue_slot(const Route& r, uint64_t addr);
+  void sync(uint64_t t);
 
   const HwConfig& config_;
   std::vector<std::unique_ptr<tlm::tlm_initiator_socket<>>> ports_;
@@ -67,13 +75,14 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   TagNames names_;
   TaggedPayload payload_;
 
-  sc_core::sc_time period_, issue_interval_, quantum_;
-  sc_core::sc_time issue_at_ = sc_core::SC_ZERO_TIME;  // absolute time of the next issue slot
-  sc_core::sc_time end_ = sc_core::SC_ZERO_TIME;       // latest completion seen
-  std::priority_queue<sc_core::sc_time, std::vector<sc_core::sc_time>, std::greater<sc_core::sc_time>> window_;
-  uint32_t max_outstanding_;
-  uint64_t accesses_ = 0, reads_ = 0, writes_ = 0, flops_ = 0, window_stalls_ = 0;
-  sc_core::sc_time compute_time_ = sc_core::SC_ZERO_TIME, stall_time_ = sc_core::SC_ZERO_TIME;
+  double period_fs_;
+  uint64_t issue_interval_fs_, quantum_fs_;
+  uint64_t now_fs_ = 0;       // sc_time_stamp() in fs, refreshed after each wait
+  uint64_t issue_at_ = 0;     // absolute fs of the next issue slot
+  uint64_t end_ = 0;          // latest completion seen
+  CompletionWindow window_;
+  uint64_t accesses_ = 0, reads_ = 0, writes_ = 0, flops_ = 0, window_stalls_ = 0, line_requests_ = 0;
+  uint64_t compute_fs_ = 0, stall_fs_ = 0;
 };
 
 }  // namespace ptosim

@@ -3,6 +3,8 @@
 // every module can break its statistics down without a side channel.
 #include <tlm>
 
+#include "models/memory/fill_extension.h"
+#include "models/memory/stride_extension.h"
 #include "sim/trace/event.h"
 
 namespace ptosim {
@@ -16,16 +18,29 @@ struct AccessTags : tlm::tlm_extension<AccessTags> {
   }
 };
 
-// A reusable payload with its tags attached once (no per-access allocation).
+// A reusable payload with its extensions attached once (no per-access
+// allocation): tags always, a fill flag and a stride for scratchpad traffic.
 class TaggedPayload {
  public:
   TaggedPayload() {
     trans_.set_extension(&tags_);
+    trans_.set_extension(&fill_);
+    trans_.set_extension(&stride_);
     trans_.set_streaming_width(0);
     trans_.set_byte_enable_ptr(nullptr);
     trans_.set_data_ptr(nullptr);
   }
-  ~TaggedPayload() { trans_.clear_extension(&tags_); }
+  ~TaggedPayload() {
+    trans_.clear_extension(&tags_);
+    trans_.clear_extension(&fill_);
+    trans_.clear_extension(&stride_);
+  }
+  // Marks the next transaction as a host fill and / or strided.
+  void set_pattern(bool fill, uint32_t elem_bytes, int64_t stride) {
+    fill_.fill = fill;
+    stride_.elem_bytes = elem_bytes;
+    stride_.stride_bytes = stride;
+  }
   tlm::tlm_generic_payload& set(uint64_t addr, uint64_t bytes, bool write, TagId tensor, TagId region) {
     trans_.set_address(addr);
     trans_.set_data_length(unsigned(bytes));
@@ -40,6 +55,8 @@ class TaggedPayload {
  private:
   tlm::tlm_generic_payload trans_;
   AccessTags tags_;
+  FillExtension fill_;
+  StrideExtension stride_;
 };
 
 inline const AccessTags& tags_of(tlm::tlm_generic_payload& t) {

@@ -32,6 +32,9 @@ class System {
   StatsNode run(const std::function<void(EventSink&)>& producer, const RunOptions& options);
 
  private:
+  // True for a cache named by a memory's `backing:` and by no space.
+  bool private_cache(const std::string& cache) const;
+
   HwConfig config_;
   std::unique_ptr<CoreModule> core_;
   std::vector<std::unique_ptr<ScratchpadModule>> memories_;

@@ -16,10 +16,12 @@ std::string quote(const std::string& s) {
 }  // namespace
 
 // One row per level; the run's identity and totals repeat on every row so
-// that rows from many runs (a sweep) concatenate into one table.
+// that rows from many runs (a sweep) concatenate into one table. Only a
+// level's own values become columns: its child tables (tensors, regions,
+// DRAM channels) have no place in a flat row and are left to JSON.
 std::string render_csv(const StatsNode& root) {
   const StatsNode* levels = root.find_child("levels");
-  std::vector<std::string> run_keys = {"config", "source", "cycles", "seconds"};
+  std::vector<std::string> run_keys = {"config", "source", "cycles", "seconds", "flops", "arithmetic_intensity"};
   std::vector<std::string> keys;
   if (levels)
     for (auto& l : levels->children)

@@ -1,5 +1,6 @@
 #include <cstdio>
 #include <sstream>
+#include <vector>
 
 #include "sim/config/units.h"
 #include "sim/report/report.h"
@@ -22,6 +23,14 @@ std::string si(double v, const char* unit) {
   return fmt("%.3g ", v) + prefix[i] + unit;
 }
 
+// Seconds scale down (ms, us, ns) where si() only scales up.
+std::string secs(double v) {
+  const char* prefix[] = {"", "m", "u", "n"};
+  int i = 0;
+  while (v > 0 && v < 1 && i < 3) { v *= 1000; ++i; }
+  return fmt("%.3g ", v) + prefix[i] + "s";
+}
+
 std::string row(const std::string& label, const std::string& a, const std::string& b, const std::string& c) {
   char buf[128];
   std::snprintf(buf, sizeof buf, "  %-14s %16s %16s %16s\n", label.c_str(), a.c_str(), b.c_str(), c.c_str());
@@ -37,7 +46,39 @@ void tag_table(std::ostringstream& o, const StatsNode& level, const char* table,
   for (auto& r : t->children) o << row("  " + r.name.substr(0, 12), u(r, "accesses"), u(r, "misses"), u(r, "bytes"));
 }
 
+// "prefix a, b, c" on one line, continued on indented lines where it would
+// pass 80 columns (counts of a long run have many digits).
+void items(std::ostringstream& o, const std::string& prefix, const std::vector<std::string>& parts) {
+  std::string line = prefix;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const std::string sep = i == 0 ? "" : ",";
+    if (i > 0 && line.size() + sep.size() + 1 + parts[i].size() > 80) {
+      o << line << sep << "\n";
+      line = "    " + parts[i];
+    } else {
+      line += sep + (i == 0 ? "" : " ") + parts[i];
+    }
+  }
+  o << line << "\n";
+}
+
 bool idle(const StatsNode& l) { return l.u64("reads") == 0 && l.u64("writes") == 0; }
+
+// Per-channel row-buffer outcomes and bus utilisation; with one channel they
+// repeat the level's own line, so the table is printed for two or more.
+void channel_table(std::ostringstream& o, const StatsNode& l) {
+  const StatsNode* t = l.find_child("channels");
+  if (!t || t->children.size() < 2) return;
+  char buf[128];
+  const char* f = "  %-6s %12s %12s %12s %8s %16s\n";
+  std::snprintf(buf, sizeof buf, f, "chan", "row hits", "row misses", "conflicts", "busy", "bytes");
+  o << buf;
+  for (auto& r : t->children) {
+    std::snprintf(buf, sizeof buf, f, r.name.substr(0, 6).c_str(), u(r, "row_hits").c_str(), u(r, "row_misses").c_str(),
+                  u(r, "row_conflicts").c_str(), pct(r.num("utilization")).c_str(), u(r, "bytes").c_str());
+    o << buf;
+  }
+}
 
 void level(std::ostringstream& o, const StatsNode& l) {
   o << "\n" << l.name << " (" << l.kind << ")\n";
@@ -54,55 +95,101 @@ void level(std::ostringstream& o, const StatsNode& l) {
   o << row("bytes", u(l, "bytes_read"), u(l, "bytes_written"),
            std::to_string(l.u64("bytes_read") + l.u64("bytes_written")));
   if (l.kind == "cache") {
-    o << "  evictions " << l.u64("evictions") << ", writebacks " << l.u64("writebacks");
-    if (l.find("back_invalidations")) o << ", back-invalidated " << l.u64("back_invalidations");
-    o << "\n  misses by cause: compulsory " << l.u64("compulsory_misses") << ", capacity "
-      << l.u64("capacity_misses") << ", conflict " << l.u64("conflict_misses") << "\n";
+    std::vector<std::string> ev = {"evictions " + u(l, "evictions"), "writebacks " + u(l, "writebacks")};
+    if (l.find("back_invalidations")) ev.push_back("back-invalidated " + u(l, "back_invalidations"));
+    items(o, "  ", ev);
+    items(o, "  misses by cause: ", {"compulsory " + u(l, "compulsory_misses"), "capacity " + u(l, "capacity_misses"),
+                                     "conflict " + u(l, "conflict_misses")});
   }
   if (l.find("peak_bandwidth_bytes_per_s")) {
-    o << "  bandwidth " << si(l.num("bandwidth_bytes_per_s"), "B/s") << " of " << si(l.num("peak_bandwidth_bytes_per_s"), "B/s")
-      << " peak (" << pct(l.num("utilization")) << " busy), avg latency " << fmt("%.1f", l.num("avg_latency_cycles"))
-      << " cycles\n";
+    o << "  bandwidth " << si(l.num("bandwidth_bytes_per_s"), "B/s") << " of "
+      << si(l.num("peak_bandwidth_bytes_per_s"), "B/s") << " peak (" << pct(l.num("utilization")) << " busy)\n";
+    o << "  avg latency " << fmt("%.1f", l.num("avg_latency_cycles")) << " cycles\n";
   }
-  if (l.find("row_hits")) {
-    o << "  row buffer: hits " << l.u64("row_hits") << ", misses " << l.u64("row_misses") << ", conflicts "
-      << l.u64("row_conflicts") << "\n";
+  // Every DRAM node has these keys (stable schema); only a row-buffer model
+  // (timing: detailed) makes them non-zero.
+  if (l.u64("row_hits") + l.u64("row_misses") + l.u64("row_conflicts") > 0) {
+    items(o, "  row buffer: ", {"hits " + u(l, "row_hits"), "misses " + u(l, "row_misses"),
+                                "conflicts " + u(l, "row_conflicts")});
   }
+  channel_table(o, l);
   tag_table(o, l, "tensors", "by tensor");
   tag_table(o, l, "regions", "by region");
 }
 
+void roofline(std::ostringstream& o, const StatsNode& root) {
+  const StatsNode* roof = root.find_child("roofline");
+  if (!roof) return;
+  o << "roofline\n";
+  o << "  flops " << root.u64("flops") << ", " << fmt("%.4g", root.num("gflops_per_s")) << " GFLOP/s\n";
+  o << "  arithmetic intensity " << fmt("%.4g", root.num("arithmetic_intensity")) << " flop/B over "
+    << root.u64("dram_bytes") << " DRAM bytes\n";
+  if (root.u64("flops") == 0)  // a replayed trace has no compute: a zero bound says nothing
+    o << "  bound: none without compute events\n";
+  else
+    o << "  bound " << si(roof->num("bound_flops_per_s"), "FLOP/s") << " (" << to_string(*roof->find("bound"))
+      << "-bound), " << pct(roof->num("achieved_fraction")) << " of it achieved\n";
+  o << "  peak " << si(root.num("peak_flops_per_s"), "FLOP/s") << " compute, "
+    << si(root.num("peak_dram_bandwidth_bytes_per_s"), "B/s") << " DRAM\n";
+}
+
+// Any other node (trace, program summaries): "name:" then key=value pairs,
+// wrapped so that no line passes 80 columns.
 void generic(std::ostringstream& o, const StatsNode& n, int depth) {
-  std::string pad(size_t(depth) * 2, ' ');
-  o << pad << n.name << ":";
-  for (auto& [k, v] : n.values) o << " " << k << "=" << to_string(v);
-  o << "\n";
+  const std::string pad(size_t(depth) * 2, ' ');
+  std::string line = pad + n.name + ":";
+  for (auto& [k, v] : n.values) {
+    const std::string item = " " + k + "=" + to_string(v);
+    if (line.size() + item.size() > 80 && line.size() > pad.size() + 4) {
+      o << line << "\n";
+      line = pad + "   ";
+    }
+    line += item;
+  }
+  o << line << "\n";
   for (auto& c : n.children) generic(o, c, depth + 1);
+}
+
+// Run-level keys the header and the roofline block print themselves.
+bool printed_in_header(const std::string& k) {
+  static const char* keys[] = {"config", "source", "cycles", "seconds", "clock_hz", "flops", "gflops_per_s",
+                               "dram_bytes", "arithmetic_intensity", "peak_flops_per_s",
+                               "peak_dram_bandwidth_bytes_per_s"};
+  for (const char* key : keys)
+    if (k == key) return true;
+  return false;
 }
 
 }  // namespace
 
 std::string render_text(const StatsNode& root) {
   std::ostringstream o;
-  o << "pto-sim: config " << to_string(*root.find("config"));
-  if (const StatValue* s = root.find("source")) o << ", source " << to_string(*s);
-  o << "\n";
+  std::string head = "pto-sim: config " + to_string(*root.find("config"));
+  if (const StatValue* s = root.find("source")) {
+    // A long path keeps its end (the file name) and loses its start.
+    std::string src = to_string(*s);
+    const size_t room = head.size() + 10 < 80 ? 80 - head.size() - 10 : 0;
+    if (src.size() > room && room > 3) src = "..." + src.substr(src.size() - (room - 3));
+    head += ", source " + src;
+  }
+  o << head << "\n";
   const double cycles = root.num("cycles");
-  o << "cycles " << fmt("%.0f", cycles) << " (" << si(root.num("seconds"), "s") << " at "
+  o << "cycles " << fmt("%.0f", cycles) << " (" << secs(root.num("seconds")) << " at "
     << units::format_frequency(root.num("clock_hz")) << ")\n";
   if (const StatsNode* core = root.find_child("core")) {
-    o << "core: " << core->u64("accesses") << " accesses (" << core->u64("reads") << " reads, " << core->u64("writes")
-      << " writes), " << core->u64("flops") << " flops, " << core->u64("window_stalls") << " miss-window stalls\n";
+    items(o, "core: ", {u(*core, "accesses") + " accesses (" + u(*core, "reads") + " reads", u(*core, "writes") + " writes)",
+                        u(*core, "window_stalls") + " miss-window stalls"});
   }
+  roofline(o, root);
   for (auto& [k, v] : root.values) {
-    if (k == "config" || k == "source" || k == "cycles" || k == "seconds" || k == "clock_hz") continue;
+    if (printed_in_header(k)) continue;
     o << k << ": " << to_string(v) << "\n";
   }
   if (const StatsNode* levels = root.find_child("levels"))
     for (auto& l : levels->children)
       if (!idle(l) || l.kind == "cache" || l.kind == "dram") level(o, l);
   for (auto& c : root.children)
-    if (c.name != "levels" && c.name != "core") { o << "\n"; generic(o, c, 0); }
+    if (c.name != "levels" && c.name != "core" && c.name != "roofline") { o << "\n"; generic(o, c, 0); }
   return o.str();
 }
 

@@ -176,7 +176,7 @@ void DinWriter::access(const Access& a) {
     ++counts_.dropped_non_global;
     return;
   }
-  static const char kinds[] = {'r', 'w', 'i'};
+  static const char kinds[] = {'r', 'w', 'i', 'w'};  // a fill is a write to din
   std::fprintf(out_, "%c %llx %llx\n", kinds[int(a.kind)], (unsigned long long)a.addr, (unsigned long long)a.bytes);
   ++counts_.records;
 }

@@ -7,7 +7,9 @@
 
 namespace ptosim {
 
-enum class AccessKind : uint8_t { Read = 0, Write = 1, Fetch = 2 };
+// Fill: a host-side write that initialises a read-only memory (a pto.load or
+// copy into `constant`); any other write to a read-only memory is an error.
+enum class AccessKind : uint8_t { Read = 0, Write = 1, Fetch = 2, Fill = 3 };
 
 // Space ids are indices into HwConfig::space_names(); 0 is always "global".
 using SpaceId = uint16_t;
@@ -24,6 +26,10 @@ struct Access {
   SpaceId space = kGlobalSpace;
   TagId tensor = 0;
   TagId region = 0;
+  // Strided pattern (scratchpads only, for the bank model): `bytes` is
+  // elem_bytes x count, elements `stride` bytes apart from addr. 0 = contiguous.
+  uint32_t elem_bytes = 0;
+  int64_t stride = 0;
 };
 
 // Compute work. op names a row of the flop cost table (config `ops:`); the

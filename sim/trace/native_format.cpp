@@ -80,19 +80,26 @@ void read_native(ByteSource& in, EventSink& sink, TraceCounts& counts) {
       }
       continue;
     }
-    if (flags >> 4) d.fail("bad record flags");
-    a.kind = AccessKind(kind);
+    if (flags >> 6) d.fail("bad record flags");
+    a.kind = (flags & 16) ? AccessKind::Fill : AccessKind(kind);
     if (flags & 8) {
       a.space = SpaceId(tag(d, d.varint()));
       a.tensor = tag(d, d.varint());
       a.region = tag(d, d.varint());
+    }
+    a.elem_bytes = 0;
+    a.stride = 0;
+    if (flags & 32) {
+      a.elem_bytes = uint32_t(d.varint());
+      const uint64_t z = d.varint();
+      a.stride = int64_t((z >> 1) ^ (~(z & 1) + 1));
     }
     const uint64_t z = d.varint();
     last_addr += (z >> 1) ^ (~(z & 1) + 1);
     a.addr = last_addr;
     if (!(flags & 4)) a.bytes = d.varint();
     ++counts.records;
-    if (a.kind == AccessKind::Write) ++counts.writes;
+    if (a.kind == AccessKind::Write || a.kind == AccessKind::Fill) ++counts.writes;
     else if (a.kind == AccessKind::Read) ++counts.reads;
     else ++counts.fetches;
     sink.access(a);
@@ -115,7 +122,10 @@ void NativeWriter::varint(uint64_t v) {
 void NativeWriter::access(const Access& a) {
   const bool same_size = a.bytes == last_size_ && counts_.records > 0;
   const bool tags = a.space != space_ || a.tensor != tensor_ || a.region != region_;
-  std::fputc(int(a.kind) | (same_size ? 4 : 0) | (tags ? 8 : 0), out_);
+  const bool fill = a.kind == AccessKind::Fill;
+  const bool strided = a.elem_bytes != 0;
+  const int kind = fill ? int(AccessKind::Write) : int(a.kind);
+  std::fputc(kind | (same_size ? 4 : 0) | (tags ? 8 : 0) | (fill ? 16 : 0) | (strided ? 32 : 0), out_);
   if (tags) {
     varint(a.space);
     varint(a.tensor);
@@ -123,6 +133,10 @@ void NativeWriter::access(const Access& a) {
     space_ = a.space;
     tensor_ = a.tensor;
     region_ = a.region;
+  }
+  if (strided) {
+    varint(a.elem_bytes);
+    varint((uint64_t(a.stride) << 1) ^ uint64_t(a.stride >> 63));
   }
   const int64_t delta = int64_t(a.addr - last_addr_);
   varint((uint64_t(delta) << 1) ^ uint64_t(delta >> 63));

@@ -3,7 +3,9 @@
 // A record starts with a flag byte:
 //   bits 0-1  kind: 0 read, 1 write, 2 fetch, 3 meta
 //   access:   bit 2 size as previous, bit 3 tags follow (space, tensor, region
-//             varints); then the zigzag varint address delta from the previous
+//             varints), bit 4 a fill (kind bits say write), bit 5 a stride
+//             follows (elem_bytes varint, zigzag stride varint, after the
+//             tags); then the zigzag varint address delta from the previous
 //             access, then the size varint unless bit 2.
 //   meta:     bits 2-7 subtype: 1 compute (flops, op, region varints),
 //             2 tensor name, 3 region name (id varint, length varint, bytes).

@@ -27,11 +27,11 @@ void expect_same(const LevelStats& a, const LevelStats& b, const std::string& wh
   EXPECT_EQ(a.capacity, b.capacity) << where;
   EXPECT_EQ(a.conflict, b.conflict) << where;
   EXPECT_EQ(a.back_invalidations, b.back_invalidations) << where;
-  ASSERT_EQ(a.by_tensor.rows().size(), b.by_tensor.rows().size()) << where;
-  for (size_t i = 0; i < a.by_tensor.rows().size(); ++i) {
-    EXPECT_EQ(a.by_tensor.rows()[i].accesses, b.by_tensor.rows()[i].accesses) << where;
-    EXPECT_EQ(a.by_tensor.rows()[i].misses, b.by_tensor.rows()[i].misses) << where;
-    EXPECT_EQ(a.by_tensor.rows()[i].bytes, b.by_tensor.rows()[i].bytes) << where;
+  ASSERT_EQ(a.by_tensor().rows().size(), b.by_tensor().rows().size()) << where;
+  for (size_t i = 0; i < a.by_tensor().rows().size(); ++i) {
+    EXPECT_EQ(a.by_tensor().rows()[i].accesses, b.by_tensor().rows()[i].accesses) << where;
+    EXPECT_EQ(a.by_tensor().rows()[i].misses, b.by_tensor().rows()[i].misses) << where;
+    EXPECT_EQ(a.by_tensor().rows()[i].bytes, b.by_tensor().rows()[i].bytes) << where;
   }
 }
 

@@ -1,0 +1,85 @@
+#include "sim/exec/allocator.h"
+
+#include <algorithm>
+#include <iterator>
+
+#include "sim/exec/dtype.h"
+
+namespace ptosim::exec {
+
+SpaceAllocator::SpaceAllocator(std::string space, SpaceId id, uint64_t base, uint64_t capacity,
+                               uint64_t alignment)
+    : space_(std::move(space)), id_(id), base_(base), capacity_(capacity), alignment_(alignment ? alignment : 1) {}
+
+uint64_t SpaceAllocator::rounded(uint64_t bytes) const {
+  if (bytes == 0) bytes = 1;  // distinct addresses even for empty tensors
+  return (bytes + alignment_ - 1) / alignment_ * alignment_;
+}
+
+uint64_t SpaceAllocator::allocate(uint64_t bytes, const std::string& tensor_name) {
+  uint64_t size = rounded(bytes);
+  auto fail = [&] {
+    throw OpError("cannot allocate '" + tensor_name + "' (" + std::to_string(bytes) + " bytes) in space '" +
+                  space_ + "': " + std::to_string(capacity_ - in_use_) + " bytes free of " +
+                  std::to_string(capacity_));
+  };
+  if (capacity_ && size > capacity_ - in_use_) fail();
+  uint64_t off = UINT64_MAX;
+  for (auto it = free_.begin(); it != free_.end(); ++it) {
+    if (it->second >= size) {
+      off = it->first;
+      uint64_t rest = it->second - size;
+      free_.erase(it);
+      if (rest) free_[off + size] = rest;
+      break;
+    }
+  }
+  if (off == UINT64_MAX) {
+    // Fragmentation can make a bounded space refuse a fitting total.
+    if (capacity_ && top_ + size > capacity_) fail();
+    off = top_;
+    top_ += size;
+  }
+  used_[off] = size;
+  in_use_ += size;
+  shadow_ += size;
+  if (in_use_ > peak_) peak_ = in_use_;
+  if (in_use_ > window_peak_) window_peak_ = in_use_;
+  if (shadow_ > window_shadow_peak_) window_shadow_peak_ = shadow_;
+  return base_ + off;
+}
+
+void SpaceAllocator::release(uint64_t addr) {
+  auto it = used_.find(addr - base_);
+  if (it == used_.end()) return;
+  shadow_ -= it->second;
+  release_early(addr);
+}
+
+void SpaceAllocator::drop_shadow(uint64_t bytes) { shadow_ -= std::min(shadow_, rounded(bytes)); }
+
+void SpaceAllocator::release_early(uint64_t addr) {
+  auto it = used_.find(addr - base_);
+  if (it == used_.end()) return;
+  uint64_t off = it->first, size = it->second;
+  used_.erase(it);
+  in_use_ -= size;
+  // Coalesce with neighbours; a block ending at top_ lowers top_.
+  auto next = free_.lower_bound(off);
+  if (next != free_.end() && off + size == next->first) {
+    size += next->second;
+    next = free_.erase(next);
+  }
+  if (next != free_.begin()) {
+    auto prev = std::prev(next);
+    if (prev->first + prev->second == off) {
+      off = prev->first;
+      size += prev->second;
+      free_.erase(prev);
+    }
+  }
+  if (off + size == top_) top_ = off;
+  else free_[off] = size;
+}
+
+}  // namespace ptosim::exec

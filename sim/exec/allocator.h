@@ -1,0 +1,51 @@
+#pragma once
+// Address ranges of one memory space: first-fit free list, aligned blocks,
+// optional capacity, peak footprint.
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "sim/trace/event.h"
+
+namespace ptosim::exec {
+
+class SpaceAllocator {
+ public:
+  // capacity 0 = unbounded.
+  SpaceAllocator(std::string space, SpaceId id, uint64_t base, uint64_t capacity, uint64_t alignment);
+
+  // Returns the base address; throws OpError when a bounded space is full:
+  // "cannot allocate 'A' (65536 bytes) in space 'shared': 4096 bytes free of 65536".
+  uint64_t allocate(uint64_t bytes, const std::string& tensor_name);
+  void release(uint64_t addr);
+  // pto.auto_reuse: give the range back now, but keep counting its bytes in
+  // the "without buffer sharing" footprint until drop_shadow().
+  void release_early(uint64_t addr);
+  void drop_shadow(uint64_t bytes);
+  // Peaks since the last reset (one auto_reuse block).
+  void reset_window() { window_peak_ = in_use_; window_shadow_peak_ = shadow_; }
+  uint64_t window_peak() const { return window_peak_; }
+  uint64_t window_shadow_peak() const { return window_shadow_peak_; }
+
+  const std::string& space() const { return space_; }
+  SpaceId id() const { return id_; }
+  uint64_t capacity() const { return capacity_; }
+  uint64_t in_use() const { return in_use_; }
+  uint64_t peak() const { return peak_; }
+  uint64_t free_bytes() const { return capacity_ ? capacity_ - in_use_ : UINT64_MAX; }
+  uint64_t alignment() const { return alignment_; }
+  uint64_t rounded(uint64_t bytes) const;
+
+ private:
+  std::string space_;
+  SpaceId id_;
+  uint64_t base_, capacity_, alignment_;
+  uint64_t in_use_ = 0, peak_ = 0;
+  uint64_t shadow_ = 0;  // in_use_ + early-released bytes still referenced
+  uint64_t window_peak_ = 0, window_shadow_peak_ = 0;
+  uint64_t top_ = 0;                      // offset above every block ever used
+  std::map<uint64_t, uint64_t> used_;     // offset -> size
+  std::map<uint64_t, uint64_t> free_;     // offset -> size, below top_, coalesced
+};
+
+}  // namespace ptosim::exec

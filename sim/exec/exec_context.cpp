@@ -1,0 +1,238 @@
+#include "sim/exec/exec_context.h"
+
+#include <algorithm>
+
+#include "sim/exec/internal.h"
+
+namespace ptosim::exec {
+
+namespace {
+constexpr uint64_t kGlobalBase = 0x10000000ull;
+// Non-global spaces get disjoint address ranges so that a din trace (which
+// has no space field) never aliases two spaces.
+uint64_t space_base(SpaceId id) { return id == 0 ? kGlobalBase : uint64_t(id) << 40; }
+}  // namespace
+
+ExecContext::ExecContext(const HwConfig& config, EventSink* sink, uint64_t max_events)
+    : config_(config), sink_(sink), max_events_(max_events) {
+  space_names_ = config.space_names();
+  if (space_names_.empty()) space_names_.push_back("global");
+  uint64_t align = std::max<uint64_t>(config.alignment, 1);
+  for (auto& cc : config.caches) align = std::max<uint64_t>(align, cc.line);
+  for (size_t i = 0; i < space_names_.size(); ++i) {
+    const std::string& n = space_names_[i];
+    // A space maps to a module; a memory module makes it an explicit space,
+    // a cache or the DRAM makes it cached like global.
+    auto sp = config.spaces.find(n);
+    const MemoryConfig* m = i == 0 ? nullptr : config.memory(sp != config.spaces.end() ? sp->second : n);
+    SpaceKind k = SpaceKind::Cached;
+    bool ro = false;
+    uint64_t cap = 0;
+    if (m) {
+      k = m->kind == "register" ? SpaceKind::Register
+          : m->kind == "constant" ? SpaceKind::Constant
+                                  : SpaceKind::Scratchpad;
+      ro = m->read_only || m->kind == "constant";
+      cap = m->size;
+    }
+    kinds_.push_back(k);
+    read_only_.push_back(ro);
+    allocators_.push_back(std::make_shared<SpaceAllocator>(n, SpaceId(i), space_base(SpaceId(i)), cap, align));
+  }
+  regions_.push_back({"", 0, {}});
+}
+
+ExecContext::~ExecContext() {
+  // Tensors may outlive the context (the interpreter's values): they keep
+  // their allocators alive through shared_ptr, nothing to do here but drop
+  // the scope states.
+  for (auto* r : reuses_) delete r;
+  delete fuse_;
+  for (auto* a : auto_reuses_) delete a;
+}
+
+SpaceId ExecContext::space_id(const std::string& name) const {
+  for (size_t i = 0; i < space_names_.size(); ++i)
+    if (space_names_[i] == name) return SpaceId(i);
+  std::string known;
+  for (auto& n : space_names_) known += (known.empty() ? "" : ", ") + n;
+  throw OpError("unknown memory space '" + name + "' (config defines: " + known + ")");
+}
+
+const std::string& ExecContext::space_name(SpaceId id) const { return space_names_.at(id); }
+
+SpaceId ExecContext::register_space() const {
+  for (size_t i = 0; i < kinds_.size(); ++i)
+    if (space_names_[i] == "register") return SpaceId(i);
+  for (size_t i = 0; i < kinds_.size(); ++i)
+    if (kinds_[i] == SpaceKind::Register) return SpaceId(i);
+  throw OpError("the hardware config has no register space");
+}
+SpaceId ExecContext::shared_space() const { return space_id("shared"); }
+SpaceId ExecContext::constant_space() const { return space_id("constant"); }
+
+SpaceId ExecContext::default_space() const { return memories_.empty() ? kGlobalSpace : memories_.back(); }
+
+SpaceId ExecContext::result_space(const Tensor* first) const {
+  if (!memories_.empty()) return memories_.back();
+  if (first && first->valid() && !read_only_[first->space()]) return first->space();
+  return kGlobalSpace;
+}
+
+TagId ExecContext::tensor_tag(const std::string& name) {
+  auto it = tensor_tags_.find(name);
+  if (it != tensor_tags_.end()) return it->second;
+  if (tensor_tags_.size() >= 65535) return 0;
+  TagId id = TagId(tensor_tags_.size() + 1);
+  tensor_tags_[name] = id;
+  if (sink_) sink_->name_tensor(id, name);
+  return id;
+}
+
+Tensor ExecContext::alloc(const Shape& shape, DType dtype, SpaceId space, const Layout& layout,
+                          const std::string& name_in, const std::string& tag_name) {
+  for (auto d : shape)
+    if (d < 0) throw OpError("negative dimension in shape " + shape_str(shape));
+  std::string name = !name_in.empty() ? name_in : !result_name_.empty() ? result_name_ : "tmp#" + std::to_string(++anon_);
+  std::string tname = !tag_name.empty() ? tag_name : !name_in.empty() || !result_name_.empty() ? name : "tmp";
+  int64_t phys = 0;
+  std::vector<DimMap> dims = layout_dims(shape, layout, &phys);
+  auto st = std::make_shared<Storage>();
+  st->dtype = dtype;
+  st->shape = shape;
+  st->layout = layout;
+  st->space = space;
+  st->space_name = space_names_.at(space);
+  st->bytes = uint64_t(phys) * dtype_size(dtype);
+  st->name = name;
+  auto& al = allocators_.at(space);
+  st->base = al->allocate(st->bytes, name);
+  st->allocator = al;
+  st->values.assign(size_t(phys), 0.0);
+  st->tag = tensor_tag(tname);
+  st->alloc_serial = ++serial_;
+  note_alloc(st);
+  return Tensor(st, shape, std::move(dims), 0);
+}
+
+void ExecContext::note_alloc(const std::shared_ptr<Storage>& st) {
+  auto& list = regions_.back().allocated;
+  if (list.size() >= 1024 && (list.size() & (list.size() - 1)) == 0) {  // prune at powers of two
+    list.erase(std::remove_if(list.begin(), list.end(), [](auto& w) { return w.expired(); }), list.end());
+  }
+  list.push_back(st);
+  for (auto* a : auto_reuses_) {
+    uint64_t size = allocators_[st->space]->rounded(st->bytes);
+    a->ranges.push_back({(uint64_t(st->space) << 48) | st->base, size});
+    a->sum_sizes += size;
+  }
+}
+
+void ExecContext::note_release(const Storage&) {}
+
+const std::string& ExecContext::current_scope_name() const { return regions_.back().name; }
+
+Tensor ExecContext::create(const TensorSpec& spec) {
+  SpaceId sp = spec.memory.empty() ? default_space() : space_id(spec.memory);
+  Tensor t = alloc(spec.shape, spec.dtype, sp, spec.layout, spec.name);
+  int64_t n = t.numel();
+  std::vector<double> v(size_t(n), 0.0);
+  if (spec.init_value) {
+    std::fill(v.begin(), v.end(), *spec.init_value);
+  } else if (spec.init == "zeros" || spec.init.empty()) {
+  } else if (spec.init == "ones") {
+    std::fill(v.begin(), v.end(), 1.0);
+  } else if (spec.init == "random") {
+    Rng rng(spec.seed);
+    for (auto& x : v) x = rng.uniform();
+  } else if (spec.init == "arange") {
+    for (int64_t i = 0; i < n; ++i) v[size_t(i)] = double(i);
+  } else {
+    throw OpError("unknown init '" + spec.init + "' (expected zeros, ones, random, arange or a number)");
+  }
+  t.from_vector(v);
+  return t;
+}
+
+// ---- scopes ----
+
+void ExecContext::scope_begin(const std::string& name) {
+  auto it = region_tags_.find(name);
+  TagId tag;
+  if (it != region_tags_.end()) {
+    tag = it->second;
+  } else {
+    tag = TagId(std::min<size_t>(region_tags_.size() + 1, 65535));
+    region_tags_[name] = tag;
+    if (sink_) sink_->name_region(tag, name);
+  }
+  regions_.push_back({name, tag, {}});
+}
+
+void ExecContext::scope_end() {
+  if (regions_.size() <= 1) throw OpError("scope_end without scope_begin");
+  Region r = std::move(regions_.back());
+  regions_.pop_back();
+  for (auto& w : r.allocated)
+    if (auto st = w.lock()) st->release(r.name);
+}
+
+void ExecContext::memory_push(const std::string& space) { memories_.push_back(space_id(space)); }
+void ExecContext::memory_pop() {
+  if (!memories_.empty()) memories_.pop_back();
+}
+
+void ExecContext::tile_push(const TileDirective& t) {
+  for (auto& [k, v] : t.sizes)
+    if (v <= 0) throw OpError("pto.tile: tile size " + k + "=" + std::to_string(v) + " must be positive");
+  TileDirective d = t;
+  if (d.into.empty()) d.into = "shared";
+  SpaceId sp = space_id(d.into);
+  if (read_only_[sp]) throw OpError("pto.tile: into='" + d.into + "' is a read-only space");
+  tiles_.push_back(d);
+}
+void ExecContext::tile_pop() {
+  if (!tiles_.empty()) tiles_.pop_back();
+}
+
+void ExecContext::parallel_begin(const std::string&, int64_t num) {
+  if (num <= 0) throw OpError("pto.parallel: num must be positive");
+  saved_cores_.push_back(core_);
+}
+void ExecContext::set_core(int64_t iteration) {
+  uint32_t n = std::max<uint32_t>(config_.core.count, 1);
+  core_ = uint32_t(uint64_t(iteration < 0 ? -iteration : iteration) % n);
+}
+void ExecContext::parallel_end() {
+  if (!saved_cores_.empty()) { core_ = saved_cores_.back(); saved_cores_.pop_back(); }
+}
+
+// ---- events / results ----
+
+void ExecContext::compute(OpKind op, double flops) {
+  if (++events_ > max_events_) event_limit();
+  if (sink_) {
+    Compute cp;
+    cp.flops = uint64_t(flops + 0.5);
+    cp.op = uint16_t(op);
+    cp.region = region();
+    sink_->compute(cp);
+  }
+}
+
+void ExecContext::event_limit() const {
+  throw OpError("event limit " + std::to_string(max_events_) + " exceeded (--max-events)");
+}
+
+ProgramResult ExecContext::take_result() {
+  for (auto& a : allocators_) {
+    SpaceFootprint f;
+    f.peak_bytes = a->peak();
+    f.capacity = a->capacity();
+    result_.footprint[a->space()] = f;
+  }
+  result_.events = events_;
+  return std::move(result_);
+}
+
+}  // namespace ptosim::exec

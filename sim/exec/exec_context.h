@@ -1,0 +1,201 @@
+#pragma once
+// The executor's state for one program run: config, event sink, allocators,
+// the scope stacks the interpreter drives (scope/profile, memory, tile,
+// reuse, fuse, auto_reuse, parallel), the event counter and the collected
+// ProgramResult. Ops (ops.h) take an ExecContext&.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "sim/config/hw_config.h"
+#include "sim/exec/allocator.h"
+#include "sim/exec/op_table.h"
+#include "sim/exec/tensor.h"
+#include "sim/frontend/frontend.h"
+#include "sim/trace/event.h"
+
+namespace ptosim::exec {
+
+// How an op's operands in a space turn into events (docs/EXEC.md).
+enum class SpaceKind : uint8_t {
+  Cached,      // global, or any space served by a cache: per element / per vector
+  Constant,    // read-only memory: per element / per vector, writes by ops are errors
+  Scratchpad,  // shared, ub, ...: bulk byte traffic (micro-kernel model)
+  Register,    // register file: bulk register bytes, no cache
+};
+
+// `with pto.tile(M=64, N=64, K=32, into="shared")`
+struct TileDirective {
+  std::map<std::string, int64_t> sizes;  // "M","N","K" | "N","F","H","W","C" | "dim_0",...
+  std::string into;                      // "" = "shared"
+  int64_t get(const std::string& dim, int64_t full) const {
+    auto it = sizes.find(dim);
+    return it == sizes.end() || it->second <= 0 ? full : std::min(it->second, full);
+  }
+};
+
+// `pto.tensor(shape, dtype, memory=, layout=, init=, seed=)`
+struct TensorSpec {
+  std::string name;
+  Shape shape;
+  DType dtype = DType::F32;
+  std::string memory;            // "" = default space (innermost pto.memory, else global)
+  Layout layout;
+  std::string init = "zeros";    // zeros | ones | random | arange | "" (use init_value)
+  std::optional<double> init_value;  // init=<float>
+  uint64_t seed = 0;
+};
+
+class ExecContext {
+ public:
+  // sink may be null: functional execution only (events are still counted
+  // for the max_events guard).
+  ExecContext(const HwConfig& config, EventSink* sink, uint64_t max_events = 2'000'000'000ull);
+  ~ExecContext();
+  ExecContext(const ExecContext&) = delete;
+  ExecContext& operator=(const ExecContext&) = delete;
+
+  const HwConfig& config() const { return config_; }
+  EventSink* sink() const { return sink_; }
+
+  // ---- spaces ----
+  SpaceId space_id(const std::string& name) const;  // OpError "unknown memory space 'x'"
+  const std::string& space_name(SpaceId id) const;
+  SpaceKind space_kind(SpaceId id) const { return kinds_.at(id); }
+  bool read_only(SpaceId id) const { return read_only_.at(id); }
+  SpaceId register_space() const;  // OpError when the config has none
+  SpaceId shared_space() const;
+  SpaceId constant_space() const;
+  // Space for results of compute ops: innermost pto.memory, else the first
+  // tensor operand's space, else global.
+  SpaceId result_space(const Tensor* first_operand) const;
+  // Space for new tensors without memory=: innermost pto.memory, else global.
+  SpaceId default_space() const;
+
+  // ---- tensors ----
+  // pto.tensor: allocate + initialise (no events).
+  Tensor create(const TensorSpec& spec);
+  // Allocate an uninitialised (zero) tensor. name "" = the current result
+  // name (set_result_name), else "<op>#<n>".
+  Tensor alloc(const Shape& shape, DType dtype, SpaceId space, const Layout& layout = {},
+               const std::string& name = "", const std::string& tag_name = "");
+  // The interpreter may say "the statement being evaluated assigns to C" so
+  // that temporaries it allocates are named (and tagged) "C". "" = auto names.
+  void set_result_name(const std::string& name) { result_name_ = name; }
+  const std::string& result_name() const { return result_name_; }
+  TagId tensor_tag(const std::string& name);  // registers with the sink once
+
+  // ---- scopes (the interpreter calls begin/end around `with` bodies; end
+  // must be called on error paths too, or the context simply destroyed) ----
+  void scope_begin(const std::string& name);  // pto.scope / pto.profile
+  void scope_end();                            // frees tensors allocated inside
+  TagId region() const { return regions_.empty() ? 0 : regions_.back().tag; }
+
+  void memory_push(const std::string& space);  // validates the name
+  void memory_pop();
+
+  void tile_push(const TileDirective& t);      // validates into=
+  void tile_pop();
+  const TileDirective* tile() const { return tiles_.empty() ? nullptr : &tiles_.back(); }
+
+  // scope: "block" -> shared, "thread" -> register, "kernel" -> constant, "global" -> hint only.
+  void reuse_begin(const std::string& tensor_name, const std::string& scope);
+  void reuse_end();
+
+  void fuse_begin();
+  // live_after: tensors still referenced after the block; only those produced
+  // inside are written back.
+  void fuse_end(const std::vector<Tensor>& live_after);
+  bool fusing() const { return fuse_ != nullptr; }
+
+  void auto_reuse_begin(const SourcePos& pos);
+  // "t is dead after the current statement": its range is released now, so
+  // the next allocation can reuse it. Using t afterwards is a use-after-free.
+  void mark_dead(const Tensor& t);
+  void auto_reuse_end();
+
+  void parallel_begin(const std::string& axis, int64_t num);
+  void set_core(int64_t iteration);  // core = iteration % core.count
+  void parallel_end();
+  uint32_t core() const { return core_; }
+
+  // ---- results ----
+  ProgramResult& result() { return result_; }
+  // Fills footprint and the event count; call once at the end of the run.
+  ProgramResult take_result();
+  uint64_t events() const { return events_; }
+
+  // ---- events (used by ops; public so the interpreter can add its own) ----
+  void access(uint64_t addr, uint64_t bytes, AccessKind kind, SpaceId space, TagId tensor) {
+    if (++events_ > max_events_) event_limit();
+    if (sink_) {
+      acc_.addr = addr; acc_.bytes = bytes; acc_.kind = kind; acc_.space = space;
+      acc_.tensor = tensor; acc_.region = region();
+      sink_->access(acc_);
+    }
+  }
+  // `count` elements of `elem_bytes` at addr, addr + stride, ... in one event
+  // (scratchpad bank model); bytes = elem_bytes * count.
+  void access_strided(uint64_t addr, uint32_t elem_bytes, uint64_t count, int64_t stride, AccessKind kind,
+                      SpaceId space, TagId tensor) {
+    if (++events_ > max_events_) event_limit();
+    if (sink_) {
+      acc_.addr = addr; acc_.bytes = uint64_t(elem_bytes) * count; acc_.kind = kind; acc_.space = space;
+      acc_.tensor = tensor; acc_.region = region(); acc_.elem_bytes = elem_bytes; acc_.stride = stride;
+      sink_->access(acc_);
+      acc_.elem_bytes = 0; acc_.stride = 0;
+    }
+  }
+  void compute(OpKind op, double flops);
+  [[noreturn]] void event_limit() const;
+
+  // ---- internals shared by the op implementations ----
+  struct FuseState;
+  struct ReuseState;
+  struct AutoReuseState;
+  FuseState* fuse_state() { return fuse_; }
+  ReuseState* reuse_for(const std::string& tensor_name);
+  void note_alloc(const std::shared_ptr<Storage>& st);
+  void note_release(const Storage& st);
+  const std::string& current_scope_name() const;
+
+ private:
+  const HwConfig& config_;
+  EventSink* sink_;
+  uint64_t max_events_;
+  uint64_t events_ = 0;
+  Access acc_;
+  std::vector<std::string> space_names_;
+  std::vector<SpaceKind> kinds_;
+  std::vector<bool> read_only_;
+  std::vector<std::shared_ptr<SpaceAllocator>> allocators_;
+  std::unordered_map<std::string, TagId> tensor_tags_;
+  std::unordered_map<std::string, TagId> region_tags_;
+  struct Region {
+    std::string name;
+    TagId tag;
+    std::vector<std::weak_ptr<Storage>> allocated;
+  };
+  std::vector<Region> regions_;  // regions_[0] is the program's top level
+  std::vector<SpaceId> memories_;
+  std::vector<TileDirective> tiles_;
+  std::vector<ReuseState*> reuses_;
+  FuseState* fuse_ = nullptr;
+  int fuse_depth_ = 0;
+  std::vector<AutoReuseState*> auto_reuses_;
+  std::string result_name_;
+  uint64_t serial_ = 0;
+  uint64_t anon_ = 0;
+  uint32_t core_ = 0;
+  std::vector<uint32_t> saved_cores_;
+  ProgramResult result_;
+  friend struct OpsInternal;
+};
+
+}  // namespace ptosim::exec

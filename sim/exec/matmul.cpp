@@ -1,0 +1,195 @@
+#include <algorithm>
+
+#include "sim/exec/internal.h"
+#include "sim/exec/matmul_internal.h"
+
+namespace ptosim::exec {
+
+using namespace detail;
+
+namespace detail {
+
+// 1-D operands become [1, K] / [K, 1] views (a stride-0 unit dim).
+static Tensor as_matrix(const Tensor& t, bool is_a) {
+  if (t.rank() >= 2) return t;
+  if (t.rank() == 0) throw OpError("matmul: operand '" + t.name() + "' is a scalar (0-d)");
+  DimMap unit;
+  unit.size = 1;
+  std::vector<DimMap> dims = t.dims();
+  Shape shape = t.shape();
+  if (is_a) { dims.insert(dims.begin(), unit); shape.insert(shape.begin(), 1); }
+  else { dims.push_back(unit); shape.push_back(1); }
+  return Tensor(t.storage(), shape, dims, t.offset());
+}
+
+MatmulPlan plan_matmul(const Tensor& a, const Tensor& b) {
+  a.check_live();
+  b.check_live();
+  MatmulPlan p;
+  p.a = as_matrix(a, true);
+  p.b = as_matrix(b, false);
+  const Shape& as = p.a.shape();
+  const Shape& bs = p.b.shape();
+  p.M = as[as.size() - 2];
+  p.K = as[as.size() - 1];
+  p.N = bs[bs.size() - 1];
+  if (bs[bs.size() - 2] != p.K)
+    throw OpError("matmul: shapes " + shape_str(a.shape()) + " and " + shape_str(b.shape()) +
+                  " not aligned: " + std::to_string(p.K) + " (last dim of a) != " +
+                  std::to_string(bs[bs.size() - 2]) + " (second-to-last dim of b)");
+  p.batch = broadcast_shapes(Shape(as.begin(), as.end() - 2), Shape(bs.begin(), bs.end() - 2));
+  p.full = p.batch;
+  p.full.push_back(p.M);
+  p.full.push_back(p.N);
+  p.result = p.batch;
+  if (a.rank() >= 2) p.result.push_back(p.M);
+  if (b.rank() >= 2) p.result.push_back(p.N);
+  return p;
+}
+
+Tensor batch_view(const Tensor& t, size_t nbatch, const std::vector<int64_t>& bi) {
+  std::vector<IndexItem> items;
+  size_t tb = size_t(t.rank()) - 2;
+  for (size_t d = 0; d < tb; ++d) {
+    size_t od = d + (nbatch - tb);
+    items.push_back(IndexItem::at(t.shape()[d] == 1 ? 0 : bi[od]));
+  }
+  return t.index(items);
+}
+
+void matmul_values(const MatmulPlan& p, const Tensor& out, bool accumulate, bool exact) {
+  std::vector<double> A(size_t(p.M * p.K)), B(size_t(p.K * p.N)), C(size_t(p.N));
+  DType dt = out.dtype();
+  for_each_batch(p.batch, [&](const std::vector<int64_t>& bi) {
+    Tensor av = batch_view(p.a, p.batch.size(), bi), bv = batch_view(p.b, p.batch.size(), bi);
+    Tensor cv = batch_view(out, p.batch.size(), bi);
+    A = av.to_vector();
+    B = bv.to_vector();
+    Indexer cx(cv);
+    auto& dv = out.storage()->values;
+    for (int64_t i = 0; i < p.M; ++i) {
+      int64_t row = cx.row(&i);
+      for (int64_t j = 0; j < p.N; ++j) C[size_t(j)] = accumulate ? dv[size_t(row + cx.inner()[size_t(j)])] : 0.0;
+      const double* ar = &A[size_t(i * p.K)];
+      for (int64_t k = 0; k < p.K; ++k) {
+        double x = ar[k];
+        const double* br = &B[size_t(k * p.N)];
+        for (int64_t j = 0; j < p.N; ++j) C[size_t(j)] += x * br[j];
+      }
+      for (int64_t j = 0; j < p.N; ++j) dv[size_t(row + cx.inner()[size_t(j)])] = exact ? C[size_t(j)] : round_to(dt, C[size_t(j)]);
+    }
+  });
+}
+
+namespace {
+
+struct Seg {
+  uint64_t off;    // bytes from the row/column base
+  uint64_t bytes;
+};
+
+// Accesses of one operand along k, per chunk of V k-steps: contiguous
+// elements merge up to vector_bytes.
+void k_segments(const std::vector<int64_t>& tab, uint32_t es, int64_t K, int64_t V, uint64_t vb,
+                std::vector<Seg>& segs, std::vector<size_t>& chunk_begin) {
+  for (int64_t k0 = 0; k0 < K; k0 += V) {
+    chunk_begin.push_back(segs.size());
+    int64_t k1 = std::min(K, k0 + V);
+    bool open = false;
+    uint64_t s = 0, e = 0;
+    for (int64_t k = k0; k < k1; ++k) {
+      uint64_t a = uint64_t(tab[size_t(k)]) * es;
+      if (open && a >= s && a + es <= e) continue;
+      if (open && a == e && e - s + es <= vb) { e += es; continue; }
+      if (open) segs.push_back({s, e - s});
+      s = a; e = a + es; open = true;
+    }
+    if (open) segs.push_back({s, e - s});
+  }
+  chunk_begin.push_back(segs.size());
+}
+
+}  // namespace
+
+void matmul_events(ExecContext& c, const MatmulPlan& p, const Tensor& out, bool accumulate) {
+  Mode ma = natural_mode(c, p.a), mb = natural_mode(c, p.b), mc = natural_mode(c, out);
+  uint64_t vb = vector_bytes(c);
+  int64_t M = p.M, N = p.N, K = p.K;
+  bool ea = ma == Mode::Element, eb = mb == Mode::Element, ec = mc == Mode::Element;
+  for_each_batch(p.batch, [&](const std::vector<int64_t>& bi) {
+    Tensor av = batch_view(p.a, p.batch.size(), bi), bv = batch_view(p.b, p.batch.size(), bi);
+    Tensor cv = batch_view(out, p.batch.size(), bi);
+    if (!ea) emit_bulk(c, av, AccessKind::Read, ceil_div(uint64_t(N), kNR));
+    if (!eb) emit_bulk(c, bv, AccessKind::Read, ceil_div(uint64_t(M), kMR));
+    if (!ec && accumulate) emit_bulk(c, cv, AccessKind::Read, 1);
+    if (ea || eb || ec) {
+      Indexer ax(av), bx(bv), cx(cv);
+      int64_t V = std::max<int64_t>(1, int64_t(vb / std::max(ax.es, bx.es)));
+      std::vector<int64_t> btab(static_cast<size_t>(K));
+      for (int64_t k = 0; k < K; ++k) btab[size_t(k)] = bx.tab[0][size_t(k)];
+      std::vector<Seg> sa, sb;
+      std::vector<size_t> ca, cb;
+      k_segments(ax.tab[1], ax.es, K, V, vb, sa, ca);
+      k_segments(btab, bx.es, K, V, vb, sb, cb);
+      size_t chunks = ca.size() - 1;
+      SpaceId spa = av.space(), spb = bv.space(), spc = cv.space();
+      TagId ta = av.tag(), tb = bv.tag(), tc = cv.tag();
+      uint64_t ces = cx.es;
+      for (int64_t i = 0; i < M; ++i) {
+        uint64_t rowa = ax.addr(ax.offset + ax.tab[0][size_t(i)]);
+        int64_t rowc = cx.offset + cx.tab[0][size_t(i)];
+        for (int64_t j = 0; j < N; ++j) {
+          uint64_t colb = bx.addr(bx.offset + bx.tab[1][size_t(j)]);
+          uint64_t caddr = cx.addr(rowc + cx.tab[1][size_t(j)]);
+          if (ec && accumulate) c.access(caddr, ces, AccessKind::Read, spc, tc);
+          for (size_t ch = 0; ch < chunks; ++ch) {
+            if (ea)
+              for (size_t s = ca[ch]; s < ca[ch + 1]; ++s)
+                c.access(rowa + sa[s].off, sa[s].bytes, AccessKind::Read, spa, ta);
+            if (eb)
+              for (size_t s = cb[ch]; s < cb[ch + 1]; ++s)
+                c.access(colb + sb[s].off, sb[s].bytes, AccessKind::Read, spb, tb);
+          }
+          if (ec) c.access(caddr, ces, AccessKind::Write, spc, tc);
+        }
+      }
+    }
+    if (!ec) emit_bulk(c, cv, AccessKind::Write, 1);
+  });
+  double flops = double(numel(p.batch)) * double(M) * double(N) * double(K) * op_cost(c.config(), OpKind::Matmul);
+  if (flops > 0) c.compute(OpKind::Matmul, flops);
+}
+
+bool tiled_matmul(const ExecContext& c) {
+  const TileDirective* t = c.tile();
+  return t && (t->sizes.count("M") || t->sizes.count("N") || t->sizes.count("K"));
+}
+
+}  // namespace detail
+
+Tensor matmul(ExecContext& c, const Tensor& a, const Tensor& b) {
+  MatmulPlan p = plan_matmul(a, b);
+  Tensor out = alloc_result(c, p.full, promote(a.dtype(), b.dtype()), c.result_space(&a), "matmul");
+  check_writable(c, out, "pto.matmul");
+  matmul_values(p, out, false);
+  if (tiled_matmul(c)) matmul_tiled_events(c, p, out, false);
+  else matmul_events(c, p, out, false);
+  if (p.result != p.full) return *out.reshape_view(p.result);
+  return out;
+}
+
+void matmul_acc(ExecContext& c, const Tensor& acc, const Tensor& a, const Tensor& b) {
+  acc.check_live();
+  MatmulPlan p = plan_matmul(a, b);
+  if (acc.shape() != p.result && acc.shape() != p.full)
+    throw OpError("matmul_acc: accumulator shape " + shape_str(acc.shape()) + " != result shape " +
+                  shape_str(p.result));
+  check_writable(c, acc, "pto.matmul_acc");
+  Tensor accf = acc.shape() == p.full ? acc : *acc.reshape_view(p.full);
+  if (!accf.valid()) throw OpError("matmul_acc: accumulator view cannot be reshaped");
+  matmul_values(p, accf, true);
+  if (tiled_matmul(c)) matmul_tiled_events(c, p, accf, true);
+  else matmul_events(c, p, accf, true);
+}
+
+}  // namespace ptosim::exec

@@ -1,0 +1,143 @@
+// pto.ref.*: double-precision references. No events; results are global
+// float32 tensors whose stored values are the unrounded doubles.
+#include <cmath>
+
+#include "sim/exec/internal.h"
+#include "sim/exec/matmul_internal.h"
+
+namespace ptosim::exec::ref {
+
+using namespace detail;
+
+namespace {
+Tensor ref_alloc(ExecContext& c, const Shape& shape, const char* op) {
+  return c.alloc(shape, DType::F32, kGlobalSpace, {}, std::string("ref.") + op, std::string("ref.") + op);
+}
+// Fresh allocations are row-major and dense: logical index == value index.
+void put(const Tensor& t, const std::vector<double>& v) { t.storage()->values = v; }
+
+Tensor softmax_exact(ExecContext& c, const Tensor& x, int axis_in) {
+  x.check_live();
+  int axis = norm_axis(axis_in, x.rank(), "ref.softmax");
+  Tensor out = ref_alloc(c, x.shape(), "softmax");
+  if (x.rank() == 0) { put(out, {1.0}); return out; }
+  std::vector<int> perm;
+  for (int d = 0; d < x.rank(); ++d)
+    if (d != axis) perm.push_back(d);
+  perm.push_back(axis);
+  Tensor xt = x.transpose(perm), ot = out.transpose(perm);
+  std::vector<double> v = xt.to_vector(), o(v.size());
+  int64_t R = x.shape()[size_t(axis)];
+  for (int64_t r = 0; R && r < int64_t(v.size()) / R; ++r) {
+    const double* p = &v[size_t(r * R)];
+    double m = -INFINITY, s = 0;
+    for (int64_t k = 0; k < R; ++k) m = std::max(m, p[k]);
+    for (int64_t k = 0; k < R; ++k) s += std::exp(p[k] - m);
+    for (int64_t k = 0; k < R; ++k) o[size_t(r * R + k)] = std::exp(p[k] - m) / s;
+  }
+  // Write through the permuted view without rounding.
+  Indexer ox(ot);
+  auto& dv = out.storage()->values;
+  int64_t len = inner_len(ot.shape()), n = 0;
+  for_each_row(ot.shape(), [&](const int64_t* outer, int64_t) {
+    int64_t row = ox.row(outer);
+    for (int64_t j = 0; j < len; ++j) dv[size_t(row + ox.inner()[size_t(j)])] = o[size_t(n++)];
+  });
+  return out;
+}
+}  // namespace
+
+Tensor matmul(ExecContext& c, const Tensor& a, const Tensor& b) {
+  MatmulPlan p = plan_matmul(a, b);
+  Tensor out = ref_alloc(c, p.full, "matmul");
+  matmul_values(p, out, false, true);
+  if (p.result != p.full) return *out.reshape_view(p.result);
+  return out;
+}
+
+Tensor conv2d(ExecContext& c, const Tensor& in, const Tensor& w, int64_t stride, int64_t padding) {
+  in.check_live();
+  w.check_live();
+  if (in.rank() != 4 || w.rank() != 4) throw OpError("ref.conv2d: input and weight must be 4-D");
+  int64_t N = in.shape()[0], C = in.shape()[1], H = in.shape()[2], W = in.shape()[3];
+  int64_t F = w.shape()[0], KH = w.shape()[2], KW = w.shape()[3];
+  if (w.shape()[1] != C) throw OpError("ref.conv2d: channel mismatch");
+  if (stride <= 0 || padding < 0) throw OpError("ref.conv2d: bad stride or padding");
+  if (H + 2 * padding < KH || W + 2 * padding < KW) throw OpError("ref.conv2d: kernel larger than padded input");
+  int64_t OH = (H + 2 * padding - KH) / stride + 1, OW = (W + 2 * padding - KW) / stride + 1;
+  std::vector<double> I = in.to_vector(), Wt = w.to_vector(), O(size_t(N * F * OH * OW), 0.0);
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t f = 0; f < F; ++f)
+      for (int64_t oh = 0; oh < OH; ++oh)
+        for (int64_t ow = 0; ow < OW; ++ow) {
+          double acc = 0;
+          for (int64_t ch = 0; ch < C; ++ch)
+            for (int64_t i = 0; i < KH; ++i)
+              for (int64_t j = 0; j < KW; ++j) {
+                int64_t ih = oh * stride - padding + i, iw = ow * stride - padding + j;
+                if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;
+                acc += I[size_t(((n * C + ch) * H + ih) * W + iw)] * Wt[size_t(((f * C + ch) * KH + i) * KW + j)];
+              }
+          O[size_t(((n * F + f) * OH + oh) * OW + ow)] = acc;
+        }
+  Tensor out = ref_alloc(c, {N, F, OH, OW}, "conv2d");
+  put(out, O);
+  return out;
+}
+
+Tensor softmax(ExecContext& c, const Tensor& x, int axis) { return softmax_exact(c, x, axis); }
+
+Tensor gelu(ExecContext& c, const Tensor& x) {
+  x.check_live();
+  std::vector<double> v = x.to_vector();
+  for (auto& e : v) e = apply_unary(OpKind::Gelu, e);
+  Tensor out = ref_alloc(c, x.shape(), "gelu");
+  put(out, v);
+  return out;
+}
+
+Tensor layer_norm(ExecContext& c, const Tensor& x, const Tensor& gamma, const Tensor& beta, double eps) {
+  x.check_live();
+  gamma.check_live();
+  beta.check_live();
+  if (x.rank() == 0) throw OpError("ref.layer_norm: x must have at least one dimension");
+  int64_t D = x.shape().back();
+  auto vec = [&](const Tensor& t, const char* what) {
+    if (t.numel() != D)
+      throw OpError(std::string("ref.layer_norm: ") + what + " has " + std::to_string(t.numel()) +
+                    " elements, expected " + std::to_string(D) + " (the last axis of x)");
+    return t.to_vector();
+  };
+  std::vector<double> g = vec(gamma, "gamma"), b = vec(beta, "beta"), v = x.to_vector();
+  for (int64_t r = 0; D && r < int64_t(v.size()) / D; ++r) {
+    double* p = &v[size_t(r * D)];
+    double m = 0, var = 0;
+    for (int64_t k = 0; k < D; ++k) m += p[k];
+    m /= double(D);
+    for (int64_t k = 0; k < D; ++k) var += (p[k] - m) * (p[k] - m);
+    var /= double(D);
+    double inv = 1.0 / std::sqrt(var + eps);
+    for (int64_t k = 0; k < D; ++k) p[k] = (p[k] - m) * inv * g[size_t(k)] + b[size_t(k)];
+  }
+  Tensor out = ref_alloc(c, x.shape(), "layer_norm");
+  put(out, v);
+  return out;
+}
+
+Tensor attention(ExecContext& c, const Tensor& q, const Tensor& k, const Tensor& v, std::optional<double> scale) {
+  q.check_live();
+  k.check_live();
+  v.check_live();
+  if (q.rank() < 2 || k.rank() < 2 || v.rank() < 2) throw OpError("ref.attention: operands must be [..., L, D]");
+  double s = scale ? *scale : 1.0 / std::sqrt(double(q.shape().back()));
+  std::vector<int> perm;
+  for (int d = 0; d < k.rank(); ++d) perm.push_back(d);
+  std::swap(perm[perm.size() - 1], perm[perm.size() - 2]);
+  Tensor scores = ref::matmul(c, q, k.transpose(perm));
+  for (auto& e : scores.storage()->values) e *= s;
+  Tensor prob = softmax_exact(c, scores, -1);
+  Tensor out = ref::matmul(c, prob, v);
+  return out;
+}
+
+}  // namespace ptosim::exec::ref

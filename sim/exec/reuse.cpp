@@ -1,0 +1,88 @@
+// pto.reuse: tiles of a named tensor loaded inside the scope stay resident in
+// the space the reuse scope maps to; later loads of the same tile are served
+// from there.
+#include "sim/exec/internal.h"
+
+namespace ptosim::exec {
+
+void ExecContext::reuse_begin(const std::string& tensor_name, const std::string& scope) {
+  auto* r = new ReuseState;
+  r->tensor = tensor_name;
+  r->scope = scope;
+  try {
+    if (scope == "block") r->space = shared_space();
+    else if (scope == "thread") r->space = register_space();
+    else if (scope == "kernel") r->space = constant_space();
+    else if (scope == "global") r->hint_only = true;
+    else throw OpError("pto.reuse: unknown scope '" + scope + "' (expected block, thread, kernel or global)");
+  } catch (...) {
+    delete r;
+    throw;
+  }
+  ProgramResult::Reuse entry;
+  entry.tensor = tensor_name;
+  entry.scope = scope;
+  result_.reuse.push_back(entry);
+  r->result_index = result_.reuse.size() - 1;
+  reuses_.push_back(r);
+}
+
+void ExecContext::reuse_end() {
+  if (reuses_.empty()) return;
+  delete reuses_.back();  // drops the resident tiles (freed unless still referenced)
+  reuses_.pop_back();
+}
+
+ExecContext::ReuseState* ExecContext::reuse_for(const std::string& tensor_name) {
+  for (auto it = reuses_.rbegin(); it != reuses_.rend(); ++it)
+    if ((*it)->tensor == tensor_name) return *it;
+  return nullptr;
+}
+
+namespace detail {
+
+namespace {
+std::string view_key(const Tensor& v) {
+  std::string k = std::to_string(v.storage()->alloc_serial) + "@" + std::to_string(v.offset());
+  for (size_t d = 0; d < v.shape().size(); ++d) {
+    auto& m = v.dims()[d];
+    k += ":" + std::to_string(m.size) + "," + std::to_string(m.stride) + "," + std::to_string(m.start);
+  }
+  return k;
+}
+}  // namespace
+
+Tensor tile_load(ExecContext& c, const Tensor& view, const Tensor& buffer_in) {
+  auto* r = c.reuse_for(view.name());
+  Tensor buffer = buffer_in;
+  auto plain = [&]() {
+    copy_values(view, buffer);
+    move_events(c, view, buffer);
+    return buffer;
+  };
+  if (!r || r->hint_only) return plain();
+  auto& entry = c.result().reuse[r->result_index];
+  std::string key = view_key(view);
+  auto it = r->resident.find(key);
+  if (it != r->resident.end() && !it->second.freed()) {
+    ++entry.hits;
+    copy_values(view, it->second);  // keep values exact even if the source changed; costs no events
+    return it->second;
+  }
+  Tensor res;
+  try {
+    res = c.alloc(view.shape(), view.dtype(), r->space, {}, view.name() + ".resident", view.name());
+  } catch (const OpError&) {
+    ++entry.fallbacks;
+    entry.fallback_bytes += uint64_t(view.numel()) * view.elem_size();
+    if (!buffer.valid()) buffer = alloc_result(c, view.shape(), view.dtype(), r->space, "load");
+    return plain();
+  }
+  copy_values(view, res);
+  move_events(c, view, res);
+  r->resident[key] = res;
+  return res;
+}
+
+}  // namespace detail
+}  // namespace ptosim::exec

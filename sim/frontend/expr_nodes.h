@@ -1,0 +1,301 @@
+#pragma once
+// Compiled expression nodes. Hot paths (names, constants, scalar arithmetic,
+// scalar tensor elements) are inline; the rest lives in expr_nodes.cpp.
+#include <string>
+#include <vector>
+
+#include "sim/exec/ops.h"
+#include "sim/frontend/interp.h"
+
+namespace ptosim::frontend {
+
+struct ConstNode : Node {
+  Value v;
+  ConstNode(Pos p, Value val) : Node(p), v(std::move(val)) {}
+  Value eval(Frame&) override { return v; }
+  int64_t eval_int(Frame& f) override { return v.tag == VT::Int ? v.i : Node::eval_int(f); }
+  const Value* peek(Frame&) override { return &v; }
+};
+
+[[noreturn]] void undefined_name(Pos pos, const std::string& name, bool local);
+
+template <bool Local>
+struct NameNode : Node {
+  int slot;
+  std::string name;
+  NameNode(Pos p, int s, std::string n) : Node(p), slot(s), name(std::move(n)) {}
+  const Value& get(Frame& f) {
+    const Value& v = Local ? f.locals[slot] : f.globals[slot];
+    if (__builtin_expect(v.tag == VT::Undef, 0)) undefined_name(pos, name, Local);
+    return v;
+  }
+  Value eval(Frame& f) override { return get(f); }
+  int64_t eval_int(Frame& f) override {
+    const Value& v = get(f);
+    return v.tag == VT::Int ? v.i : Node::eval_int(f);
+  }
+  const Value* peek(Frame& f) override { return &get(f); }
+};
+
+struct BinaryNode : Node {
+  BinOp op;
+  NodeP l, r;
+  BinaryNode(Pos p, BinOp o, NodeP a, NodeP b) : Node(p), op(o), l(std::move(a)), r(std::move(b)) {}
+  Value eval(Frame& f) override {
+    Value a = l->eval(f);
+    Value b = r->eval(f);
+    if (a.tag == VT::Float && b.tag == VT::Float) {
+      switch (op) {
+        case BinOp::Add: return Value::number(a.f + b.f);
+        case BinOp::Sub: return Value::number(a.f - b.f);
+        case BinOp::Mul: return Value::number(a.f * b.f);
+        default: break;
+      }
+    }
+    return binary_op(*f.in, op, a, b, pos);
+  }
+};
+
+struct UnaryNode : Node {
+  UnOp op;
+  NodeP x;
+  UnaryNode(Pos p, UnOp o, NodeP e) : Node(p), op(o), x(std::move(e)) {}
+  Value eval(Frame& f) override { return unary_op(*f.in, op, x->eval(f), pos); }
+  bool eval_bool(Frame& f) override {
+    if (op == UnOp::Not) return !x->eval_bool(f);
+    return Node::eval_bool(f);
+  }
+};
+
+struct CompareNode : Node {
+  std::vector<CmpOp> ops;
+  std::vector<NodeP> items;
+  std::vector<Pos> op_pos;
+  CompareNode(Pos p) : Node(p) {}
+  bool eval_bool(Frame& f) override {
+    Value a = items[0]->eval(f);
+    for (size_t k = 0; k < ops.size(); ++k) {
+      Value b = items[k + 1]->eval(f);
+      if (a.is_int() && b.is_int() && ops[k] <= CmpOp::Ge) {
+        bool r;
+        switch (ops[k]) {
+          case CmpOp::Eq: r = a.i == b.i; break;
+          case CmpOp::Ne: r = a.i != b.i; break;
+          case CmpOp::Lt: r = a.i < b.i; break;
+          case CmpOp::Le: r = a.i <= b.i; break;
+          case CmpOp::Gt: r = a.i > b.i; break;
+          default: r = a.i >= b.i; break;
+        }
+        if (!r) return false;
+      } else if (!compare_op(ops[k], a, b, op_pos[k])) {
+        return false;
+      }
+      a = std::move(b);
+    }
+    return true;
+  }
+  Value eval(Frame& f) override { return Value::boolean(eval_bool(f)); }
+};
+
+// `a and b` / `a or b` return an operand, as in Python.
+struct LogicNode : Node {
+  bool is_and;
+  NodeP l, r;
+  LogicNode(Pos p, bool a, NodeP x, NodeP y) : Node(p), is_and(a), l(std::move(x)), r(std::move(y)) {}
+  Value eval(Frame& f) override {
+    Value a = l->eval(f);
+    bool t = truthy(a, l->pos);
+    if (is_and ? !t : t) return a;
+    return r->eval(f);
+  }
+  bool eval_bool(Frame& f) override {
+    bool t = l->eval_bool(f);
+    if (is_and ? !t : t) return t;
+    return r->eval_bool(f);
+  }
+};
+
+struct IfElseNode : Node {
+  NodeP cond, yes, no;
+  IfElseNode(Pos p, NodeP c, NodeP y, NodeP n) : Node(p), cond(std::move(c)), yes(std::move(y)), no(std::move(n)) {}
+  Value eval(Frame& f) override { return cond->eval_bool(f) ? yes->eval(f) : no->eval(f); }
+};
+
+struct SeqNode : Node {
+  bool tuple;
+  std::vector<NodeP> items;
+  SeqNode(Pos p, bool t) : Node(p), tuple(t) {}
+  Value eval(Frame& f) override {
+    std::vector<Value> v;
+    v.reserve(items.size());
+    for (auto& n : items) v.push_back(n->eval(f));
+    return tuple ? Value::tuple(std::move(v)) : Value::list(std::move(v));
+  }
+};
+
+struct AttrNode : Node {
+  NodeP obj;
+  std::string name;
+  AttrNode(Pos p, NodeP o, std::string n) : Node(p), obj(std::move(o)), name(std::move(n)) {}
+  Value eval(Frame& f) override { return get_attribute(*f.in, obj->eval(f), name, pos); }
+};
+
+// A call of a builtin known at compile time: arguments already mapped to
+// parameter slots.
+struct CallBuiltinNode : Node {
+  const BuiltinDef* def;
+  std::vector<NodeP> args;   // by parameter index; null = absent
+  std::vector<Pos> arg_pos;
+  std::vector<NodeP> rest;
+  std::vector<std::string> extra_kw;
+  std::vector<NodeP> extra_kw_nodes;
+  std::vector<Pos> extra_kw_pos;
+  CallBuiltinNode(Pos p, const BuiltinDef* d) : Node(p), def(d) {}
+  Value eval(Frame& f) override;
+};
+
+struct CallNode : Node {
+  NodeP callee;
+  std::vector<NodeP> args;
+  std::vector<std::string> kw_names;
+  std::vector<NodeP> kw_nodes;
+  std::vector<Pos> kw_pos;
+  CallNode(Pos p, NodeP c) : Node(p), callee(std::move(c)) {}
+  Value eval(Frame& f) override;
+};
+
+// Where a subscript index comes from: resolved at compile time so that the
+// common `A[i, k]` reads two slots without a virtual call.
+struct IndexSrc {
+  enum Kind : uint8_t { Const, Global, Local, Expr, Slice } kind = Expr;
+  int slot = 0;
+  int64_t c = 0;
+  NodeP node;                  // Expr (also the slow path for Global/Local)
+  NodeP start, stop, step;     // Slice parts (may be null)
+  Pos pos;
+  int64_t get(Frame& f) const {
+    const Value* v;
+    switch (kind) {
+      case Const: return c;
+      case Global: v = &f.globals[slot]; break;
+      case Local: v = &f.locals[slot]; break;
+      default: return node->eval_int(f);
+    }
+    if (__builtin_expect(v->tag == VT::Int, 1)) return v->i;
+    return node->eval_int(f);
+  }
+};
+
+// The address map of one tensor view, cached by a subscript node for the
+// view it saw last: element access then costs a few multiply-adds.
+struct ElemCache {
+  uint64_t id = 0;  // TensorObj::id this is for; 0 = empty
+  exec::Storage* st = nullptr;
+  int64_t offset = 0;
+  int64_t size[8] = {};
+  int64_t stride[8] = {};
+  uint32_t es = 0;
+};
+
+// The element path shared by reads, writes and augmented writes.
+struct Subscript {
+  NodeP obj;
+  IndexSrc::Kind obj_kind = IndexSrc::Expr;  // Global / Local: obj is a plain name
+  int obj_slot = 0;
+  std::vector<IndexSrc> idx;
+  bool has_slice = false;
+  Pos pos;  // the '['
+  mutable ElemCache cache;
+
+  // The subscripted object when it is a defined name, without a virtual call.
+  const Value* obj_ref(Frame& f) const {
+    const Value* v = obj_kind == IndexSrc::Global ? &f.globals[obj_slot]
+                     : obj_kind == IndexSrc::Local ? &f.locals[obj_slot]
+                                                   : nullptr;
+    return v && v->tag != VT::Undef ? v : nullptr;
+  }
+
+  bool fill_cache(const TensorObj& to) const;
+
+  // Physical index of a scalar element of a live tensor with a linear view,
+  // or -1: take the general path (which also reports the errors).
+  int64_t fast_phys(Frame& f, const Value& o) const {
+    const TensorObj& to = *static_cast<const TensorObj*>(o.o);
+    if (__builtin_expect(to.id != cache.id, 0) && !fill_cache(to)) return -1;
+    if (__builtin_expect(cache.st->freed, 0)) return -1;
+    const int n = int(idx.size());
+    int64_t phys = cache.offset;
+    for (int k = 0; k < n; ++k) {
+      int64_t v = idx[size_t(k)].get(f);
+      const int64_t size = cache.size[k];
+      if (v < 0) v += size;
+      if (__builtin_expect(uint64_t(v) >= uint64_t(size), 0)) return -1;
+      phys += v * cache.stride[k];
+    }
+    return phys;
+  }
+
+  // Physical element index of t[idx...], or -1 when this is not a plain
+  // element access of a live tensor (take the slow path).
+  int64_t element(Frame& f, const exec::Tensor& t, int64_t* vals) const {
+    const int n = int(idx.size());
+    if (has_slice || n != t.rank()) return -1;
+    const auto& shape = t.shape();
+    const auto& dims = t.dims();
+    int64_t phys = t.offset();
+    for (int k = 0; k < n; ++k) {
+      int64_t v = idx[k].get(f);
+      vals[k] = v;
+      int64_t size = shape[k];
+      if (v < 0) v += size;
+      if (__builtin_expect(uint64_t(v) >= uint64_t(size), 0)) out_of_bounds(k, vals[k], size);
+      phys += dims[k].contrib(v);
+    }
+    return phys;
+  }
+  [[noreturn]] void out_of_bounds(int k, int64_t v, int64_t size) const;
+  // Builds exec index items (evaluating every index / slice part).
+  std::vector<exec::IndexItem> items(Frame& f) const;
+  exec::Tensor view(Frame& f, const exec::Tensor& t) const;
+  Value read(Frame& f, const Value& o) const;           // any object
+  void write(Frame& f, const Value& o, Value v) const;  // `o[idx] = v`
+  void augment(Frame& f, const Value& o, BinOp op, Node& rhs) const;  // `o[idx] op= rhs`
+};
+
+inline double elem_value(const exec::Storage& st, int64_t phys) { return st.values[size_t(phys)]; }
+inline Value elem_to_value(exec::DType dt, double v) {
+  if (dt == exec::DType::I32 || dt == exec::DType::I8) return Value::integer(int64_t(v));
+  return Value::number(v);
+}
+inline double store_round(exec::DType dt, double v) {
+  if (dt == exec::DType::F32) return double(float(v));
+  return exec::round_to(dt, v);
+}
+
+struct SubscriptNode : Node {
+  Subscript s;
+  explicit SubscriptNode(Pos p) : Node(p) {}
+  Value eval(Frame& f) override {
+    const Value* o = s.obj_ref(f);
+    if (o && o->tag == VT::Tensor) {
+      exec::ExecContext& ctx = f.in->ctx;
+      if (!ctx.fusing()) {
+        int64_t phys = s.fast_phys(f, *o);
+        if (phys >= 0) {
+          const ElemCache& c = s.cache;
+          const exec::Storage& st = *c.st;
+          try {
+            ctx.access(st.base + uint64_t(phys) * c.es, c.es, AccessKind::Read, st.space, st.tag);
+          } catch (const exec::OpError& e) {
+            fail(pos, e.what());
+          }
+          return elem_to_value(st.dtype, elem_value(st, phys));
+        }
+      }
+    }
+    return slow(f);
+  }
+  Value slow(Frame& f);
+};
+
+}  // namespace ptosim::frontend

@@ -1,0 +1,167 @@
+#pragma once
+// The executable form of a program: a tree of compiled nodes (closures)
+// whose names are already resolved to slots. Expression nodes return Values;
+// statement nodes return how control leaves them.
+#include <cstdint>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "sim/exec/exec_context.h"
+#include "sim/frontend/ast.h"
+#include "sim/frontend/errors.h"
+#include "sim/frontend/value.h"
+
+namespace ptosim::frontend {
+
+struct Interp;
+
+struct Frame {
+  Interp* in;
+  Value* globals;
+  Value* locals;  // == globals at top level
+  Value ret;
+};
+
+struct Node {
+  Pos pos;
+  explicit Node(Pos p) : pos(p) {}
+  virtual ~Node() = default;
+  virtual Value eval(Frame& f) = 0;
+  // Index arithmetic is the hot path of naive kernels: nodes that know they
+  // produce an int override this to skip building a Value.
+  virtual int64_t eval_int(Frame& f);
+  virtual bool eval_bool(Frame& f);
+  // Name nodes hand out their slot, so reading a tensor costs no refcount.
+  virtual const Value* peek(Frame&) { return nullptr; }
+};
+using NodeP = std::unique_ptr<Node>;
+
+enum class Flow : uint8_t { Normal, Break, Continue, Return };
+
+struct SNode {
+  Pos pos;
+  explicit SNode(Pos p) : pos(p) {}
+  virtual ~SNode() = default;
+  virtual Flow exec(Frame& f) = 0;
+};
+using SNodeP = std::unique_ptr<SNode>;
+
+struct BlockNode {
+  std::vector<SNodeP> stmts;
+  Flow exec(Frame& f) const;
+};
+
+struct CompiledFunction {
+  std::string name;
+  Pos pos;
+  std::vector<std::string> params;
+  std::vector<NodeP> defaults;  // one per param; null when required
+  int nlocals = 0;
+  std::vector<std::string> local_names;
+  BlockNode body;
+};
+
+struct FuncObj : Obj {
+  const CompiledFunction* fn = nullptr;
+  std::vector<Value> defaults;  // evaluated when `def` runs, as in Python
+};
+inline FuncObj* Value::as_func() const { return static_cast<FuncObj*>(o); }
+
+// Arguments of a builtin call, laid out by parameter index. Absent optional
+// arguments are Undef.
+struct Args {
+  Value* v = nullptr;
+  const Pos* arg_pos = nullptr;
+  int n = 0;
+  std::vector<Value> rest;                                  // variadic extras
+  std::vector<std::pair<std::string, Value>> extra_kw;      // builtins taking **kwargs
+  std::vector<Pos> extra_kw_pos;
+  Pos pos;  // the call
+  bool has(int k) const { return v[k].tag != VT::Undef && v[k].tag != VT::None; }
+  const Value& operator[](int k) const { return v[k]; }
+  Pos at(int k) const { return arg_pos[k].line ? arg_pos[k] : pos; }
+};
+
+using BuiltinFn = Value (*)(Interp& in, Args& a);
+
+struct BuiltinDef {
+  std::string name;  // as the user writes it: "min", "pto.matmul"
+  std::vector<std::string> params;
+  int required = 0;
+  bool variadic = false;    // extra positionals go to Args::rest
+  bool any_kwargs = false;  // unknown keywords go to Args::extra_kw
+  int positional = -1;      // params fillable by position (-1 = all); the rest are keyword-only
+  BuiltinFn fn = nullptr;
+  int scope_kind = 0;       // != 0: only valid as a `with` item (see ScopeKind)
+};
+
+enum ScopeKind : int { kNotScope = 0, kScope, kMemory, kTile, kReuse, kAutoReuse, kFuse, kParallel };
+
+// Looks up `min`, `print`, ... and `pto.X` / `pto.ref.X`; null when unknown.
+const BuiltinDef* find_builtin(const std::string& name);
+const BuiltinDef* find_pto(const std::string& name);
+const BuiltinDef* find_pto_ref(const std::string& name);
+// Names of everything under pto. (for "did you mean" style messages).
+std::vector<std::string> pto_names();
+
+// Maps call-site arguments to parameter slots. Throws ProgramError with the
+// position of the offending argument.
+struct ArgBinding {
+  std::vector<int> kw_slot;  // per keyword: param index, or -1 = extra kw
+  int npos = 0;
+};
+ArgBinding bind_args(const BuiltinDef& def, int npos, const std::vector<std::string>& kw_names,
+                     const std::vector<Pos>& kw_pos, Pos call_pos);
+
+struct Interp {
+  exec::ExecContext& ctx;
+  const Source& src;
+  std::ostream& out;
+  uint64_t steps = 0;       // loop iterations + calls: the budget of pure-compute loops
+  uint64_t step_limit = 0;
+  int depth = 0;            // user function call depth
+  std::vector<Value> globals;
+
+  Interp(exec::ExecContext& c, const Source& s, std::ostream& o) : ctx(c), src(s), out(o) {}
+  [[noreturn]] void step_limit_hit(Pos pos) const;
+  SourcePos source_pos(Pos p) const { return SourcePos{src.path(), p.line, p.col}; }
+};
+
+inline void count_step(Frame& f, Pos pos) {
+  if (++f.in->steps > f.in->step_limit) f.in->step_limit_hit(pos);
+}
+
+// Scalar/tensor semantics shared by the nodes (arith.cpp).
+Value binary_op(Interp& in, BinOp op, const Value& a, const Value& b, Pos pos);
+Value unary_op(Interp& in, UnOp op, const Value& a, Pos pos);
+bool compare_op(CmpOp op, const Value& a, const Value& b, Pos pos);
+bool truthy(const Value& v, Pos pos);
+// Calls a function or builtin value with already evaluated arguments.
+Value call_value(Interp& in, const Value& callee, std::vector<Value>& pos_args,
+                 const std::vector<std::string>& kw_names, std::vector<Value>& kw_vals,
+                 const std::vector<Pos>& kw_pos, Pos call_pos);
+Value call_function(Interp& in, FuncObj* fn, std::vector<Value>& pos_args,
+                    const std::vector<std::string>& kw_names, std::vector<Value>& kw_vals, Pos call_pos);
+// obj.name at run time (tensor attributes, pto.X on a module value).
+Value get_attribute(Interp& in, const Value& obj, const std::string& name, Pos pos);
+
+// Conversions used by the builtins; each fails with a message at pos.
+int64_t to_int(const Value& v, Pos pos, const char* what);
+double to_double(const Value& v, Pos pos, const char* what);
+exec::Shape to_shape(const Value& v, Pos pos, const char* what);
+const exec::Tensor& to_tensor(const Value& v, Pos pos, const char* what);
+std::string to_string_arg(const Value& v, Pos pos, const char* what);
+
+// Runs `body` and turns executor errors into program errors at pos.
+template <class F>
+auto at_pos(Pos pos, F&& body) -> decltype(body()) {
+  try {
+    return body();
+  } catch (const exec::OpError& e) {
+    fail(pos, e.what());
+  }
+}
+
+}  // namespace ptosim::frontend

@@ -1,0 +1,94 @@
+// run_program: read, parse, compile, bind -D parameters, execute.
+#include <cerrno>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "sim/exec/ops.h"
+#include "sim/frontend/compiler.h"
+#include "sim/frontend/frontend.h"
+#include "sim/frontend/parser.h"
+#include "sim/frontend/run_text.h"
+
+namespace ptosim {
+
+namespace {
+
+using namespace frontend;
+
+// -D values: int, then float, then True/False, else a string.
+Value parse_define(const std::string& s) {
+  if (!s.empty()) {
+    char* end = nullptr;
+    errno = 0;
+    long long i = strtoll(s.c_str(), &end, 0);
+    if (*end == '\0' && errno == 0) return Value::integer(i);
+    end = nullptr;
+    double d = strtod(s.c_str(), &end);
+    if (*end == '\0') return Value::number(d);
+  }
+  if (s == "True") return Value::boolean(true);
+  if (s == "False") return Value::boolean(false);
+  if (s == "None") return Value::none();
+  return Value::str(s);
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(SourcePos{path, 0, 0}, "", "cannot open program file");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+ProgramResult run_program_text(const std::string& path, const std::string& text, const HwConfig& config,
+                               const ProgramOptions& options, EventSink* sink) {
+  Source src(path, text);
+  std::unique_ptr<Program> prog;
+  try {
+    Module m = parse_program(text);
+    prog = compile_program(m);
+  } catch (const ProgramError& e) {
+    throw src.error(e);
+  }
+  for (auto& [name, value] : options.defines) {
+    auto it = prog->params.find(name);
+    if (it == prog->params.end()) {
+      std::string known;
+      for (auto& [n, p] : prog->params) known += (known.empty() ? "" : ", ") + n;
+      throw InputError(SourcePos{path, 0, 0}, "-D " + name,
+                       "unknown parameter '" + name + "' (the program declares: " +
+                           (known.empty() ? std::string("no parameters") : known) + ")");
+    }
+    it->second->override_value = parse_define(value);
+  }
+
+  exec::ExecContext ctx(config, sink, options.max_events);
+  std::ostream& out = options.print_stream ? *options.print_stream : std::cout;
+  Interp in(ctx, src, out);
+  in.step_limit = std::max<uint64_t>(options.max_events, 1'000'000);
+  in.globals.resize(prog->global_names.size());
+  Frame f{&in, in.globals.data(), in.globals.data(), Value()};
+  try {
+    prog->main.exec(f);
+  } catch (const ProgramError& e) {
+    throw src.error(e);
+  } catch (const exec::OpError& e) {
+    throw src.error(Pos{}, e.what());
+  } catch (const std::bad_alloc&) {
+    throw src.error(Pos{}, "out of memory while running the program");
+  }
+  // Drop the program's references first so that footprints are final.
+  in.globals.clear();
+  return ctx.take_result();
+}
+
+ProgramResult run_program(const std::string& path, const HwConfig& config, const ProgramOptions& options,
+                          EventSink* sink) {
+  return run_program_text(path, read_file(path), config, options, sink);
+}
+
+}  // namespace ptosim

@@ -1,0 +1,329 @@
+// The `pto.` namespace: every name a program can call, bound to the executor
+// (sim/exec/ops.h). Argument conversion and its error messages live here;
+// the semantics live in the executor.
+#include <cmath>
+#include <map>
+
+#include "sim/exec/ops.h"
+#include "sim/frontend/interp.h"
+
+namespace ptosim::frontend {
+
+namespace {
+
+using exec::OpKind;
+
+constexpr int64_t kMaxElements = int64_t(1) << 31;
+
+const exec::Tensor& T(Args& a, int k, const char* what) { return to_tensor(a[k], a.at(k), what); }
+
+std::string mem(Args& a, int k) { return a.has(k) ? to_string_arg(a[k], a.at(k), "memory") : std::string(); }
+
+exec::DType dtype_arg(Args& a, int k) {
+  if (!a.has(k)) return exec::DType::F32;
+  const Value& v = a[k];
+  if (v.tag == VT::DType) return exec::DType(v.i);
+  if (v.tag == VT::Str)
+    if (auto d = exec::dtype_from_name(v.as_str())) return *d;
+  fail(a.at(k), "bad dtype " + to_repr(v) +
+                    " (expected pto.float32, pto.float16, pto.bfloat16, pto.int32 or pto.int8)");
+}
+
+exec::Shape shape_arg(Args& a, int k, const char* what) {
+  exec::Shape s = to_shape(a[k], a.at(k), what);
+  int64_t n = 1;
+  for (int64_t d : s) {
+    if (d > kMaxElements || (n *= std::max<int64_t>(d, 1)) > kMaxElements)
+      fail(a.at(k), std::string(what) + " " + exec::shape_str(s) + " is too large (limit 2^31 elements)");
+  }
+  return s;
+}
+
+std::optional<int> axis_arg(Args& a, int k) {
+  if (!a.has(k)) return std::nullopt;
+  return int(to_int(a[k], a.at(k), "axis"));
+}
+
+exec::Operand operand_arg(Args& a, int k) {
+  const Value& v = a[k];
+  if (v.tag == VT::Tensor) return exec::Operand(v.as_tensor());
+  if (v.is_number()) return exec::Operand(v.as_double());
+  fail(a.at(k), std::string("operand must be a tensor or a number, not ") + type_name(v));
+}
+
+Value tensor(exec::Tensor t) { return Value::tensor(std::move(t)); }
+
+// ---- construction --------------------------------------------------------
+Value p_tensor(Interp& in, Args& a) {
+  exec::TensorSpec spec;
+  spec.shape = shape_arg(a, 0, "shape");
+  spec.dtype = dtype_arg(a, 1);
+  spec.memory = mem(a, 2);
+  if (a.has(3)) {
+    if (a[3].tag == VT::Layout) spec.layout = a[3].as_layout();
+    else spec.layout = exec::layout_from_name(to_string_arg(a[3], a.at(3), "layout"));
+  }
+  if (a.has(4)) {
+    if (a[4].tag == VT::Str) {
+      spec.init = a[4].as_str();
+      if (spec.init != "zeros" && spec.init != "ones" && spec.init != "random" && spec.init != "arange")
+        fail(a.at(4), "unknown init '" + spec.init + "' (expected \"zeros\", \"ones\", \"random\", \"arange\" or a number)");
+    } else if (a[4].is_number()) {
+      spec.init = "";
+      spec.init_value = a[4].as_double();
+    } else {
+      fail(a.at(4), std::string("init must be a string or a number, not ") + type_name(a[4]));
+    }
+  }
+  if (a.has(5)) {
+    int64_t seed = to_int(a[5], a.at(5), "seed");
+    spec.seed = uint64_t(seed);
+  }
+  if (a.has(6)) spec.name = to_string_arg(a[6], a.at(6), "name");
+  return tensor(in.ctx.create(spec));
+}
+
+Value p_blocked(Interp&, Args& a) {
+  exec::Shape b = to_shape(a[0], a.at(0), "block shape");
+  for (int64_t x : b)
+    if (x <= 0) fail(a.at(0), "block sizes must be positive");
+  return Value::layout(exec::Layout::blocked(b));
+}
+Value p_vectorized(Interp&, Args& a) {
+  int64_t w = to_int(a[0], a.at(0), "vector width");
+  if (w <= 0) fail(a.at(0), "vector width must be positive, got " + std::to_string(w));
+  return Value::layout(exec::Layout::vectorized(w));
+}
+
+Value p_zeros(Interp& in, Args& a) { return tensor(exec::zeros(in.ctx, shape_arg(a, 0, "shape"), dtype_arg(a, 1), mem(a, 2))); }
+Value p_ones(Interp& in, Args& a) { return tensor(exec::ones(in.ctx, shape_arg(a, 0, "shape"), dtype_arg(a, 1), mem(a, 2))); }
+Value p_full(Interp& in, Args& a) {
+  double v = to_double(a[1], a.at(1), "fill value");
+  return tensor(exec::full(in.ctx, shape_arg(a, 0, "shape"), v, dtype_arg(a, 2), mem(a, 3)));
+}
+
+// ---- data movement -------------------------------------------------------
+Value p_load(Interp& in, Args& a) { return tensor(exec::load(in.ctx, T(a, 0, "load source"), mem(a, 1))); }
+Value p_copy(Interp& in, Args& a) { return tensor(exec::copy(in.ctx, T(a, 0, "copy source"), mem(a, 1))); }
+Value p_store(Interp& in, Args& a) {
+  exec::store(in.ctx, T(a, 0, "store source"), T(a, 1, "store destination"));
+  return Value::none();
+}
+Value p_layout_transform(Interp& in, Args& a) {
+  std::vector<int64_t> block;
+  if (a.has(3)) block = to_shape(a[3], a.at(3), "block_shape");
+  int64_t width = a.has(4) ? to_int(a[4], a.at(4), "vector_width") : 0;
+  return tensor(exec::layout_transform(in.ctx, T(a, 0, "layout_transform input"),
+                                       to_string_arg(a[1], a.at(1), "from_layout"),
+                                       to_string_arg(a[2], a.at(2), "to_layout"), block, width));
+}
+Value p_reshape(Interp& in, Args& a) {
+  exec::Shape s;
+  const Value& v = a[1];
+  if (v.is_int()) {
+    s.push_back(v.i);
+  } else if (v.tag == VT::List || v.tag == VT::Tuple) {
+    for (const Value& x : v.items()) s.push_back(to_int(x, a.at(1), "shape entry"));
+  } else {
+    fail(a.at(1), std::string("shape must be a list of integers, not ") + type_name(v));
+  }
+  return tensor(exec::reshape(in.ctx, T(a, 0, "reshape input"), s));
+}
+Value p_transpose(Interp& in, Args& a) {
+  std::vector<int> perm;
+  if (a.has(1)) {
+    const Value& v = a[1];
+    if (v.tag != VT::List && v.tag != VT::Tuple) fail(a.at(1), "perm must be a list of axes");
+    for (const Value& x : v.items()) perm.push_back(int(to_int(x, a.at(1), "axis")));
+  }
+  return tensor(exec::transpose(in.ctx, T(a, 0, "transpose input"), perm));
+}
+
+// ---- compute -------------------------------------------------------------
+template <OpKind K>
+Value p_binary(Interp& in, Args& a) {
+  if (a[0].tag != VT::Tensor && a[1].tag != VT::Tensor)
+    fail(a.pos, std::string("pto.") + exec::op_info(K).name + " needs at least one tensor operand");
+  return tensor(exec::binary(in.ctx, K, operand_arg(a, 0), operand_arg(a, 1)));
+}
+template <OpKind K>
+Value p_unary(Interp& in, Args& a) {
+  if (a[0].tag != VT::Tensor) {
+    double x = to_double(a[0], a.at(0), "operand");
+    return Value::number(exec::apply_unary(K, x));
+  }
+  return tensor(exec::unary(in.ctx, K, operand_arg(a, 0)));
+}
+template <OpKind K>
+Value p_reduce(Interp& in, Args& a) {
+  bool keep = a.has(2) && truthy(a[2], a.at(2));
+  return tensor(exec::reduce(in.ctx, K, T(a, 0, "reduction input"), axis_arg(a, 1), keep));
+}
+Value p_softmax(Interp& in, Args& a) {
+  return tensor(exec::softmax(in.ctx, T(a, 0, "softmax input"), axis_arg(a, 1).value_or(-1)));
+}
+Value p_matmul(Interp& in, Args& a) { return tensor(exec::matmul(in.ctx, T(a, 0, "matmul a"), T(a, 1, "matmul b"))); }
+Value p_matmul_acc(Interp& in, Args& a) {
+  exec::matmul_acc(in.ctx, T(a, 0, "matmul_acc acc"), T(a, 1, "matmul_acc a"), T(a, 2, "matmul_acc b"));
+  return Value::none();
+}
+int64_t int_arg(Args& a, int k, int64_t dflt, const char* what) { return a.has(k) ? to_int(a[k], a.at(k), what) : dflt; }
+Value p_conv2d(Interp& in, Args& a) {
+  return tensor(exec::conv2d(in.ctx, T(a, 0, "conv2d input"), T(a, 1, "conv2d weight"), int_arg(a, 2, 1, "stride"),
+                             int_arg(a, 3, 0, "padding")));
+}
+Value p_im2col(Interp& in, Args& a) {
+  return tensor(exec::im2col(in.ctx, T(a, 0, "im2col input"), to_int(a[1], a.at(1), "kh"), to_int(a[2], a.at(2), "kw"),
+                             int_arg(a, 3, 1, "stride"), int_arg(a, 4, 0, "padding")));
+}
+
+// ---- checking ------------------------------------------------------------
+Value p_check(Interp& in, Args& a) {
+  double rtol = a.has(2) ? to_double(a[2], a.at(2), "rtol") : 1e-4;
+  double atol = a.has(3) ? to_double(a[3], a.at(3), "atol") : 1e-5;
+  exec::Tensor act = T(a, 0, "check actual");
+  exec::Tensor exp;
+  if (a[1].tag == VT::Tensor) {
+    exp = a[1].as_tensor();
+  } else {
+    // A scalar expectation is compared against every element.
+    double v = to_double(a[1], a.at(1), "check expected");
+    exp = exec::full(in.ctx, act.shape(), v, exec::DType::F32, "");
+  }
+  CheckOutcome c = exec::check(in.ctx, act, exp, rtol, atol, in.source_pos(a.pos));
+  return Value::boolean(c.passed);
+}
+Value p_output(Interp& in, Args& a) {
+  std::string name = a.has(1) ? to_string_arg(a[1], a.at(1), "name") : "";
+  exec::output(in.ctx, T(a, 0, "output"), name);
+  for (size_t k = 0; k < a.rest.size(); ++k) {
+    if (a.rest[k].tag != VT::Tensor) fail(a.pos, "pto.output arguments must be tensors");
+    exec::output(in.ctx, a.rest[k].as_tensor(), "");
+  }
+  return Value::none();
+}
+
+// ---- references ----------------------------------------------------------
+Value r_matmul(Interp& in, Args& a) { return tensor(exec::ref::matmul(in.ctx, T(a, 0, "a"), T(a, 1, "b"))); }
+Value r_conv2d(Interp& in, Args& a) {
+  return tensor(exec::ref::conv2d(in.ctx, T(a, 0, "input"), T(a, 1, "weight"), int_arg(a, 2, 1, "stride"),
+                                  int_arg(a, 3, 0, "padding")));
+}
+Value r_softmax(Interp& in, Args& a) {
+  return tensor(exec::ref::softmax(in.ctx, T(a, 0, "x"), axis_arg(a, 1).value_or(-1)));
+}
+Value r_gelu(Interp& in, Args& a) { return tensor(exec::ref::gelu(in.ctx, T(a, 0, "x"))); }
+Value r_layer_norm(Interp& in, Args& a) {
+  double eps = a.has(3) ? to_double(a[3], a.at(3), "eps") : 1e-5;
+  return tensor(exec::ref::layer_norm(in.ctx, T(a, 0, "x"), T(a, 1, "gamma"), T(a, 2, "beta"), eps));
+}
+Value r_attention(Interp& in, Args& a) {
+  std::optional<double> scale;
+  if (a.has(3)) scale = to_double(a[3], a.at(3), "scale");
+  return tensor(exec::ref::attention(in.ctx, T(a, 0, "q"), T(a, 1, "k"), T(a, 2, "v"), scale));
+}
+
+struct Tables {
+  std::map<std::string, BuiltinDef> pto, ref;
+};
+
+Tables make_tables() {
+  Tables t;
+  auto add = [](std::map<std::string, BuiltinDef>& m, const std::string& prefix, const std::string& name,
+                std::vector<std::string> params, int required, BuiltinFn fn, int scope = kNotScope) {
+    BuiltinDef d;
+    d.name = prefix + name;
+    d.params = std::move(params);
+    d.required = required;
+    d.fn = fn;
+    d.scope_kind = scope;
+    m[name] = d;
+  };
+  auto& p = t.pto;
+  const std::string P = "pto.";
+  add(p, P, "tensor", {"shape", "dtype", "memory", "layout", "init", "seed", "name"}, 1, p_tensor);
+  add(p, P, "blocked", {"block"}, 1, p_blocked);
+  add(p, P, "vectorized", {"width"}, 1, p_vectorized);
+  add(p, P, "zeros", {"shape", "dtype", "memory"}, 1, p_zeros);
+  add(p, P, "ones", {"shape", "dtype", "memory"}, 1, p_ones);
+  add(p, P, "full", {"shape", "value", "dtype", "memory"}, 2, p_full);
+  add(p, P, "load", {"view", "memory"}, 1, p_load);
+  add(p, P, "copy", {"x", "memory"}, 1, p_copy);
+  add(p, P, "store", {"src", "dst"}, 2, p_store);
+  add(p, P, "layout_transform", {"x", "from_layout", "to_layout", "block_shape", "vector_width"}, 3,
+      p_layout_transform);
+  add(p, P, "reshape", {"x", "shape"}, 2, p_reshape);
+  add(p, P, "transpose", {"x", "perm"}, 1, p_transpose);
+  add(p, P, "add", {"a", "b"}, 2, p_binary<OpKind::Add>);
+  add(p, P, "subtract", {"a", "b"}, 2, p_binary<OpKind::Subtract>);
+  add(p, P, "multiply", {"a", "b"}, 2, p_binary<OpKind::Multiply>);
+  add(p, P, "divide", {"a", "b"}, 2, p_binary<OpKind::Divide>);
+  add(p, P, "maximum", {"a", "b"}, 2, p_binary<OpKind::Maximum>);
+  add(p, P, "minimum", {"a", "b"}, 2, p_binary<OpKind::Minimum>);
+  add(p, P, "exp", {"x"}, 1, p_unary<OpKind::Exp>);
+  add(p, P, "log", {"x"}, 1, p_unary<OpKind::Log>);
+  add(p, P, "sqrt", {"x"}, 1, p_unary<OpKind::Sqrt>);
+  add(p, P, "rsqrt", {"x"}, 1, p_unary<OpKind::Rsqrt>);
+  add(p, P, "tanh", {"x"}, 1, p_unary<OpKind::Tanh>);
+  add(p, P, "sigmoid", {"x"}, 1, p_unary<OpKind::Sigmoid>);
+  add(p, P, "relu", {"x"}, 1, p_unary<OpKind::Relu>);
+  add(p, P, "gelu", {"x"}, 1, p_unary<OpKind::Gelu>);
+  add(p, P, "square", {"x"}, 1, p_unary<OpKind::Square>);
+  add(p, P, "neg", {"x"}, 1, p_unary<OpKind::Neg>);
+  add(p, P, "abs", {"x"}, 1, p_unary<OpKind::Abs>);
+  add(p, P, "reduce_sum", {"x", "axis", "keepdims"}, 1, p_reduce<OpKind::ReduceSum>);
+  add(p, P, "reduce_mean", {"x", "axis", "keepdims"}, 1, p_reduce<OpKind::ReduceMean>);
+  add(p, P, "reduce_max", {"x", "axis", "keepdims"}, 1, p_reduce<OpKind::ReduceMax>);
+  add(p, P, "softmax", {"x", "axis"}, 1, p_softmax);
+  add(p, P, "matmul", {"a", "b"}, 2, p_matmul);
+  add(p, P, "matmul_acc", {"acc", "a", "b"}, 3, p_matmul_acc);
+  add(p, P, "conv2d", {"input", "weight", "stride", "padding"}, 2, p_conv2d);
+  add(p, P, "im2col", {"input", "kh", "kw", "stride", "padding"}, 3, p_im2col);
+  add(p, P, "check", {"actual", "expected", "rtol", "atol"}, 2, p_check);
+  add(p, P, "output", {"x", "name"}, 1, p_output);
+  p["output"].variadic = true;
+  p["output"].positional = 1;
+  add(p, P, "scope", {"name"}, 1, nullptr, kScope);
+  add(p, P, "profile", {"name"}, 1, nullptr, kScope);
+  add(p, P, "memory", {"space"}, 1, nullptr, kMemory);
+  add(p, P, "tile", {"into"}, 0, nullptr, kTile);
+  p["tile"].any_kwargs = true;
+  p["tile"].positional = 0;
+  add(p, P, "reuse", {"tensor", "scope"}, 1, nullptr, kReuse);
+  add(p, P, "auto_reuse", {}, 0, nullptr, kAutoReuse);
+  add(p, P, "fuse", {}, 0, nullptr, kFuse);
+  add(p, P, "parallel", {"axis", "num"}, 0, nullptr, kParallel);
+
+  auto& r = t.ref;
+  const std::string R = "pto.ref.";
+  add(r, R, "matmul", {"a", "b"}, 2, r_matmul);
+  add(r, R, "conv2d", {"input", "weight", "stride", "padding"}, 2, r_conv2d);
+  add(r, R, "softmax", {"x", "axis"}, 1, r_softmax);
+  add(r, R, "gelu", {"x"}, 1, r_gelu);
+  add(r, R, "layer_norm", {"x", "gamma", "beta", "eps"}, 3, r_layer_norm);
+  add(r, R, "attention", {"q", "k", "v", "scale"}, 3, r_attention);
+  return t;
+}
+
+const Tables& tables() {
+  static const Tables t = make_tables();
+  return t;
+}
+
+}  // namespace
+
+const BuiltinDef* find_pto(const std::string& name) {
+  auto it = tables().pto.find(name);
+  return it == tables().pto.end() ? nullptr : &it->second;
+}
+const BuiltinDef* find_pto_ref(const std::string& name) {
+  auto it = tables().ref.find(name);
+  return it == tables().ref.end() ? nullptr : &it->second;
+}
+std::vector<std::string> pto_names() {
+  std::vector<std::string> out;
+  for (auto& [n, d] : tables().pto) out.push_back(n);
+  return out;
+}
+
+}  // namespace ptosim::frontend

@@ -1,0 +1,258 @@
+#include "sim/frontend/stmt_nodes.h"
+
+namespace ptosim::frontend {
+
+Flow BlockNode::exec(Frame& f) const {
+  size_t k = 0;
+  try {
+    for (; k < stmts.size(); ++k) {
+      Flow fl = stmts[k]->exec(f);
+      if (fl != Flow::Normal) return fl;
+    }
+  } catch (const exec::OpError& e) {
+    // Safety net: nodes that call the executor position their own errors.
+    fail(stmts[k]->pos, e.what());
+  }
+  return Flow::Normal;
+}
+
+void SubscriptTarget::assign(Frame& f, Value v) {
+  Value tmp;
+  const Value* o = s.obj->peek(f);
+  if (!o) {
+    tmp = s.obj->eval(f);
+    o = &tmp;
+  }
+  s.write(f, *o, std::move(v));
+}
+
+void TupleTarget::assign(Frame& f, Value v) {
+  if (v.tag != VT::Tuple && v.tag != VT::List)
+    fail(pos, std::string("cannot unpack a value of type '") + type_name(v) + "' into " +
+                  std::to_string(items.size()) + " names");
+  // Copy first: the targets may rebind the sequence being unpacked.
+  std::vector<Value> vals = v.items();
+  if (vals.size() != items.size())
+    fail(pos, "cannot unpack " + std::to_string(vals.size()) + " values into " + std::to_string(items.size()) +
+                  " targets");
+  for (size_t k = 0; k < items.size(); ++k) items[k]->assign(f, std::move(vals[k]));
+}
+
+Flow AssignStmt::exec(Frame& f) {
+  exec::ExecContext& ctx = f.in->ctx;
+  if (!result_name.empty()) ctx.set_result_name(result_name);
+  Value v = value->eval(f);
+  if (!result_name.empty()) ctx.set_result_name("");
+  for (size_t k = 0; k + 1 < targets.size(); ++k) targets[k]->assign(f, v);
+  targets.back()->assign(f, std::move(v));
+  return Flow::Normal;
+}
+
+Flow AugNameStmt::exec(Frame& f) {
+  Value& slot = ref.get(f);
+  if (slot.tag == VT::Undef) undefined_name(pos, name, ref.local);
+  Value r = value->eval(f);
+  if (slot.tag == VT::Tensor && (op == BinOp::Add || op == BinOp::Sub || op == BinOp::Mul || op == BinOp::Div)) {
+    // NumPy semantics: `x += y` updates the tensor in place (aliases see it).
+    exec::OpKind k = op == BinOp::Add   ? exec::OpKind::Add
+                     : op == BinOp::Sub ? exec::OpKind::Subtract
+                     : op == BinOp::Mul ? exec::OpKind::Multiply
+                                        : exec::OpKind::Divide;
+    if (r.tag != VT::Tensor && !r.is_number())
+      fail(value->pos, std::string("unsupported operand type for ") + binop_symbol(op) + "=: '" + type_name(r) + "'");
+    exec::Operand src = r.tag == VT::Tensor ? exec::Operand(r.as_tensor()) : exec::Operand(r.as_double());
+    Value keep = slot;  // the assign must not see the tensor disappear
+    at_pos(pos, [&] { exec::assign(f.in->ctx, keep.as_tensor(), src, k); });
+    return Flow::Normal;
+  }
+  if (slot.tag == VT::Int && r.tag == VT::Int && op == BinOp::Add) {
+    int64_t s;
+    if (!__builtin_add_overflow(slot.i, r.i, &s)) {
+      slot.i = s;
+      return Flow::Normal;
+    }
+  }
+  if (slot.tag == VT::Float && r.tag == VT::Float && op == BinOp::Add) {
+    slot.f += r.f;
+    return Flow::Normal;
+  }
+  Value res = binary_op(*f.in, op, slot, r, pos);
+  ref.get(f) = std::move(res);
+  return Flow::Normal;
+}
+
+Flow ForRangeStmt::exec(Frame& f) {
+  int64_t a = start ? start->eval_int(f) : 0;
+  int64_t b = stop->eval_int(f);
+  int64_t s = step ? step->eval_int(f) : 1;
+  if (s == 0) fail(step->pos, "range() step must not be zero");
+  Interp& in = *f.in;
+  int64_t iter = 0;
+  for (int64_t v = a; s > 0 ? v < b : v > b;) {
+    var.get(f).set_int(v);
+    if (__builtin_expect(++in.steps > in.step_limit, 0)) in.step_limit_hit(pos);
+    if (parallel) in.ctx.set_core(iter++);
+    Flow fl = body.exec(f);
+    if (fl == Flow::Break) break;
+    if (fl == Flow::Return) return fl;
+    if (__builtin_add_overflow(v, s, &v)) break;
+  }
+  return Flow::Normal;
+}
+
+Flow ForIterStmt::exec(Frame& f) {
+  Value it = iter->eval(f);
+  std::vector<Value> items;
+  if (it.tag == VT::List || it.tag == VT::Tuple) {
+    items = it.items();  // iterate over a snapshot, as mutation during iteration is undefined anyway
+  } else if (it.tag == VT::Str) {
+    for (char c : it.as_str()) items.push_back(Value::str(std::string(1, c)));
+  } else if (it.tag == VT::Tensor) {
+    fail(iter->pos, "iterating over a tensor is not supported; use for i in range(x.shape[0])");
+  } else {
+    fail(iter->pos, std::string("'") + type_name(it) + "' object is not iterable");
+  }
+  Interp& in = *f.in;
+  int64_t n = 0;
+  for (Value& v : items) {
+    if (++in.steps > in.step_limit) in.step_limit_hit(pos);
+    if (parallel) in.ctx.set_core(n++);
+    target->assign(f, std::move(v));
+    Flow fl = body.exec(f);
+    if (fl == Flow::Break) break;
+    if (fl == Flow::Return) return fl;
+  }
+  return Flow::Normal;
+}
+
+Flow DefStmt::exec(Frame& f) {
+  auto* fo = new FuncObj;
+  fo->fn = fn;
+  Value v = Value::object(VT::Func, fo);
+  fo->defaults.resize(fn->params.size());
+  for (size_t k = 0; k < fn->params.size(); ++k)
+    if (fn->defaults[k]) fo->defaults[k] = fn->defaults[k]->eval(f);
+  target.get(f) = std::move(v);
+  return Flow::Normal;
+}
+
+Flow AssertStmt::exec(Frame& f) {
+  if (cond->eval_bool(f)) return Flow::Normal;
+  std::string msg = "assertion failed";
+  if (message) msg += ": " + to_str(message->eval(f));
+  fail(pos, msg);
+}
+
+void WithStmt::begin(Frame& f, const ScopeItem& it) {
+  Value vals[8];
+  for (size_t k = 0; k < it.args.size(); ++k)
+    if (it.args[k]) vals[k] = it.args[k]->eval(f);
+  Args a;
+  a.v = vals;
+  a.arg_pos = it.arg_pos.data();
+  a.n = int(it.args.size());
+  a.pos = it.pos;
+  exec::ExecContext& ctx = f.in->ctx;
+  auto opt_str = [&](int k, const char* what, const char* dflt) {
+    return a.has(k) ? to_string_arg(a[k], a.at(k), what) : std::string(dflt);
+  };
+  at_pos(it.pos, [&] {
+    switch (it.def->scope_kind) {
+      case kScope:
+        ctx.scope_begin(to_string_arg(a[0], a.at(0), "scope name"));
+        break;
+      case kMemory:
+        ctx.memory_push(to_string_arg(a[0], a.at(0), "memory space"));
+        break;
+      case kTile: {
+        exec::TileDirective t;
+        t.into = opt_str(0, "into", "");
+        for (size_t k = 0; k < it.extra_kw.size(); ++k) {
+          Value v = it.extra_kw_nodes[k]->eval(f);
+          int64_t n = to_int(v, it.extra_kw_pos[k], ("tile size " + it.extra_kw[k]).c_str());
+          if (n <= 0) fail(it.extra_kw_pos[k], "tile size " + it.extra_kw[k] + " must be positive, got " +
+                                                   std::to_string(n));
+          t.sizes[it.extra_kw[k]] = n;
+        }
+        ctx.tile_push(t);
+        break;
+      }
+      case kReuse: {
+        std::string name;
+        if (a[0].tag == VT::Tensor) name = a[0].as_tensor().name();
+        else name = to_string_arg(a[0], a.at(0), "reuse tensor name");
+        std::string scope = opt_str(1, "reuse scope", "block");
+        if (scope != "block" && scope != "thread" && scope != "kernel" && scope != "global")
+          fail(a.at(1), "unknown reuse scope '" + scope + "' (expected block, thread, kernel or global)");
+        ctx.reuse_begin(name, scope);
+        break;
+      }
+      case kAutoReuse:
+        ctx.auto_reuse_begin(f.in->source_pos(it.pos));
+        break;
+      case kFuse:
+        ctx.fuse_begin();
+        break;
+      case kParallel: {
+        std::string axis = opt_str(0, "axis", "block");
+        int64_t num = a.has(1) ? to_int(a[1], a.at(1), "num") : int64_t(ctx.config().core.count);
+        if (num <= 0) fail(a.at(1), "pto.parallel num must be positive, got " + std::to_string(num));
+        ctx.parallel_begin(axis, num);
+        break;
+      }
+      default:
+        fail(it.pos, it.def->name + " is not a scope");
+    }
+  });
+}
+
+void WithStmt::end(Frame& f, const ScopeItem& it) {
+  exec::ExecContext& ctx = f.in->ctx;
+  at_pos(it.pos, [&] {
+    switch (it.def->scope_kind) {
+      case kScope: ctx.scope_end(); break;
+      case kMemory: ctx.memory_pop(); break;
+      case kTile: ctx.tile_pop(); break;
+      case kReuse: ctx.reuse_end(); break;
+      case kAutoReuse: ctx.auto_reuse_end(); break;
+      case kFuse: {
+        std::vector<exec::Tensor> live;
+        for (const SlotRef& r : live_after) {
+          const Value& v = r.get(f);
+          if (v.tag == VT::Tensor) live.push_back(v.as_tensor());
+        }
+        ctx.fuse_end(live);
+        break;
+      }
+      case kParallel: ctx.parallel_end(); break;
+      default: break;
+    }
+  });
+}
+
+Flow WithStmt::exec(Frame& f) {
+  size_t begun = 0;
+  for (; begun < items.size(); ++begun) begin(f, items[begun]);
+  Flow fl = Flow::Normal;
+  if (!auto_reuse) {
+    fl = body.exec(f);
+  } else {
+    for (size_t k = 0; k < body.stmts.size(); ++k) {
+      try {
+        fl = body.stmts[k]->exec(f);
+      } catch (const exec::OpError& e) {
+        fail(body.stmts[k]->pos, e.what());
+      }
+      if (fl != Flow::Normal) break;
+      for (const SlotRef& r : dead_after[k]) {
+        const Value& v = r.get(f);
+        if (v.tag == VT::Tensor && !v.as_tensor().freed())
+          at_pos(body.stmts[k]->pos, [&] { f.in->ctx.mark_dead(v.as_tensor()); });
+      }
+    }
+  }
+  while (begun > 0) end(f, items[--begun]);
+  return fl;
+}
+
+}  // namespace ptosim::frontend

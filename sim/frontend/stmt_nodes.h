@@ -1,0 +1,195 @@
+#pragma once
+// Compiled statements and assignment targets.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/frontend/expr_nodes.h"
+
+namespace ptosim::frontend {
+
+struct Target {
+  Pos pos;
+  explicit Target(Pos p) : pos(p) {}
+  virtual ~Target() = default;
+  virtual void assign(Frame& f, Value v) = 0;
+};
+using TargetP = std::unique_ptr<Target>;
+
+template <bool Local>
+struct NameTarget : Target {
+  int slot;
+  NameTarget(Pos p, int s) : Target(p), slot(s) {}
+  void assign(Frame& f, Value v) override { (Local ? f.locals : f.globals)[slot] = std::move(v); }
+};
+
+struct SubscriptTarget : Target {
+  Subscript s;
+  explicit SubscriptTarget(Pos p) : Target(p) {}
+  void assign(Frame& f, Value v) override;
+};
+
+struct TupleTarget : Target {
+  std::vector<TargetP> items;
+  explicit TupleTarget(Pos p) : Target(p) {}
+  void assign(Frame& f, Value v) override;
+};
+
+// A slot reference that may be global or local.
+struct SlotRef {
+  bool local = false;
+  int slot = 0;
+  Value& get(Frame& f) const { return (local ? f.locals : f.globals)[slot]; }
+};
+
+struct ExprStmt : SNode {
+  NodeP e;
+  ExprStmt(Pos p, NodeP x) : SNode(p), e(std::move(x)) {}
+  Flow exec(Frame& f) override {
+    e->eval(f);
+    return Flow::Normal;
+  }
+};
+
+struct AssignStmt : SNode {
+  std::vector<TargetP> targets;
+  NodeP value;
+  std::string result_name;  // names tensors the right-hand side allocates
+  AssignStmt(Pos p) : SNode(p) {}
+  Flow exec(Frame& f) override;
+};
+
+template <bool Local>
+struct AssignNameStmt : SNode {
+  int slot;
+  NodeP value;
+  AssignNameStmt(Pos p, int s, NodeP v) : SNode(p), slot(s), value(std::move(v)) {}
+  Flow exec(Frame& f) override {
+    (Local ? f.locals : f.globals)[slot] = value->eval(f);
+    return Flow::Normal;
+  }
+};
+
+struct AugNameStmt : SNode {
+  SlotRef ref;
+  std::string name;
+  BinOp op;
+  NodeP value;
+  AugNameStmt(Pos p) : SNode(p) {}
+  Flow exec(Frame& f) override;
+};
+
+struct AugSubscriptStmt : SNode {
+  Subscript s;
+  BinOp op;
+  NodeP value;
+  AugSubscriptStmt(Pos p) : SNode(p) {}
+  Flow exec(Frame& f) override {
+    if (const Value* o = s.obj_ref(f)) {
+      s.augment(f, *o, op, *value);
+      return Flow::Normal;
+    }
+    Value tmp;
+    const Value* o = s.obj->peek(f);
+    if (!o) {
+      tmp = s.obj->eval(f);
+      o = &tmp;
+    }
+    s.augment(f, *o, op, *value);
+    return Flow::Normal;
+  }
+};
+
+struct ForRangeStmt : SNode {
+  SlotRef var;
+  NodeP start, stop, step;  // start/step may be null
+  BlockNode body;
+  bool parallel = false;    // directly inside `with pto.parallel`
+  ForRangeStmt(Pos p) : SNode(p) {}
+  Flow exec(Frame& f) override;
+};
+
+struct ForIterStmt : SNode {
+  TargetP target;
+  NodeP iter;
+  BlockNode body;
+  bool parallel = false;
+  ForIterStmt(Pos p) : SNode(p) {}
+  Flow exec(Frame& f) override;
+};
+
+struct IfStmt : SNode {
+  NodeP cond;
+  BlockNode body, orelse;
+  IfStmt(Pos p) : SNode(p) {}
+  Flow exec(Frame& f) override {
+    if (cond->eval_bool(f)) return body.exec(f);
+    return orelse.exec(f);
+  }
+};
+
+struct FlowStmt : SNode {
+  Flow flow;
+  FlowStmt(Pos p, Flow fl) : SNode(p), flow(fl) {}
+  Flow exec(Frame&) override { return flow; }
+};
+
+struct ReturnStmt : SNode {
+  NodeP value;
+  ReturnStmt(Pos p, NodeP v) : SNode(p), value(std::move(v)) {}
+  Flow exec(Frame& f) override {
+    f.ret = value ? value->eval(f) : Value::none();
+    return Flow::Return;
+  }
+};
+
+struct DefStmt : SNode {
+  SlotRef target;
+  const CompiledFunction* fn = nullptr;
+  DefStmt(Pos p) : SNode(p) {}
+  Flow exec(Frame& f) override;
+};
+
+struct AssertStmt : SNode {
+  NodeP cond, message;
+  AssertStmt(Pos p) : SNode(p) {}
+  Flow exec(Frame& f) override;
+};
+
+struct ParamStmt : SNode {
+  int slot = 0;
+  std::string name;
+  NodeP value;
+  Value override_value;  // from -D; Undef when not given
+  ParamStmt(Pos p) : SNode(p) {}
+  Flow exec(Frame& f) override {
+    f.globals[slot] = override_value.defined() ? override_value : value->eval(f);
+    return Flow::Normal;
+  }
+};
+
+struct ScopeItem {
+  const BuiltinDef* def = nullptr;
+  Pos pos;
+  std::vector<NodeP> args;  // by parameter index
+  std::vector<Pos> arg_pos;
+  std::vector<std::string> extra_kw;
+  std::vector<NodeP> extra_kw_nodes;
+  std::vector<Pos> extra_kw_pos;
+};
+
+struct WithStmt : SNode {
+  std::vector<ScopeItem> items;
+  BlockNode body;
+  std::vector<SlotRef> live_after;               // pto.fuse: names read after the block
+  std::vector<std::vector<SlotRef>> dead_after;  // pto.auto_reuse: per body statement
+  bool auto_reuse = false;
+  WithStmt(Pos p) : SNode(p) {}
+  Flow exec(Frame& f) override;
+
+ private:
+  void begin(Frame& f, const ScopeItem& it);
+  void end(Frame& f, const ScopeItem& it);
+};
+
+}  // namespace ptosim::frontend

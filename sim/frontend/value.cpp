@@ -1,0 +1,122 @@
+#include "sim/frontend/value.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "sim/frontend/interp.h"
+
+namespace ptosim::frontend {
+
+Value Value::str(std::string s) {
+  auto* o = new StrObj;
+  o->s = std::move(s);
+  return object(VT::Str, o);
+}
+Value Value::list(std::vector<Value> items) {
+  auto* o = new ListObj;
+  o->items = std::move(items);
+  return object(VT::List, o);
+}
+Value Value::tuple(std::vector<Value> items) {
+  auto* o = new ListObj;
+  o->items = std::move(items);
+  return object(VT::Tuple, o);
+}
+Value Value::tensor(exec::Tensor t) {
+  static uint64_t next_id = 0;
+  auto* o = new TensorObj;
+  o->t = std::move(t);
+  o->id = ++next_id;
+  return object(VT::Tensor, o);
+}
+Value Value::layout(exec::Layout l) {
+  auto* o = new LayoutObj;
+  o->l = std::move(l);
+  return object(VT::Layout, o);
+}
+
+const char* type_name(const Value& v) {
+  switch (v.tag) {
+    case VT::Undef: return "undefined";
+    case VT::None: return "None";
+    case VT::Bool: return "bool";
+    case VT::Int: return "int";
+    case VT::Float: return "float";
+    case VT::DType: return "dtype";
+    case VT::Module: return "module";
+    case VT::Builtin: return "builtin function";
+    case VT::Str: return "str";
+    case VT::List: return "list";
+    case VT::Tuple: return "tuple";
+    case VT::Tensor: return "tensor";
+    case VT::Layout: return "layout";
+    case VT::Func: return "function";
+  }
+  return "?";
+}
+
+std::string format_float(double d) {
+  if (std::isnan(d)) return "nan";
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  char buf[64];
+  // Shortest representation that reads back to the same double, like Python's repr.
+  for (int prec = 1; prec <= 17; ++prec) {
+    snprintf(buf, sizeof buf, "%.*g", prec, d);
+    if (strtod(buf, nullptr) == d) break;
+  }
+  std::string s = buf;
+  if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
+  return s;
+}
+
+static std::string seq_str(const Value& v) {
+  bool tuple = v.tag == VT::Tuple;
+  std::string s = tuple ? "(" : "[";
+  const auto& it = v.items();
+  for (size_t k = 0; k < it.size(); ++k) {
+    if (k) s += ", ";
+    s += to_repr(it[k]);
+  }
+  if (tuple && it.size() == 1) s += ",";
+  return s + (tuple ? ")" : "]");
+}
+
+std::string to_str(const Value& v) {
+  switch (v.tag) {
+    case VT::Undef: return "<undefined>";
+    case VT::None: return "None";
+    case VT::Bool: return v.i ? "True" : "False";
+    case VT::Int: return std::to_string(v.i);
+    case VT::Float: return format_float(v.f);
+    case VT::DType: return std::string("pto.") + exec::dtype_name(exec::DType(v.i));
+    case VT::Module: return v.i == 0 ? "<module pto>" : "<module pto.ref>";
+    case VT::Builtin: return "<built-in function " + v.b->name + ">";
+    case VT::Str: return v.as_str();
+    case VT::List: case VT::Tuple: return seq_str(v);
+    case VT::Tensor: {
+      const exec::Tensor& t = v.as_tensor();
+      return "tensor(" + t.name() + ", " + exec::shape_str(t.shape()) + ", " + exec::dtype_name(t.dtype()) +
+             ", " + t.space_name() + ")";
+    }
+    case VT::Layout: return v.as_layout().str();
+    case VT::Func: return "<function " + v.as_func()->fn->name + ">";
+  }
+  return "?";
+}
+
+std::string to_repr(const Value& v) {
+  if (v.tag != VT::Str) return to_str(v);
+  std::string s = "'";
+  for (char c : v.as_str()) {
+    if (c == '\'' || c == '\\') s += '\\';
+    if (c == '\n') {
+      s += "\\n";
+      continue;
+    }
+    s += c;
+  }
+  return s + "'";
+}
+
+}  // namespace ptosim::frontend
