@@ -3,28 +3,32 @@
 // lines, looks them up, applies the write policy, sends fills, writebacks and
 // write-throughs to the level below, back-invalidates the levels above when it
 // is inclusive, and counts everything (with 3C classification of misses).
+//
+// This is the interface; cache_level_impl.h implements it once per
+// replacement policy (so the per-line path is compiled with the policy
+// inlined), and make_cache_level() picks the implementation by name.
 #include <memory>
+#include <string>
 #include <vector>
 
-#include "models/cache/cache_array.h"
 #include "models/cache/level_stats.h"
 #include "models/cache/mem_port.h"
-#include "models/cache/miss_classifier.h"
 #include "sim/config/hw_config.h"
 
 namespace ptosim {
 
 class CacheLevel : public MemPort {
  public:
-  explicit CacheLevel(const CacheConfig& config);
+  ~CacheLevel() override = default;
 
   void connect_below(MemPort* below) { below_ = below; }
   // Levels above this one (nearest first); an inclusive level invalidates their copies.
   void set_levels_above(std::vector<CacheLevel*> above) { above_ = std::move(above); }
 
-  void request(const MemRequest& r) override;
+  // request() (from MemPort) serves a read or write of any size.
   // Writes every dirty line below (ascending address order), counted as writebacks.
-  void flush();
+  virtual void flush() = 0;
+  virtual bool contains(uint64_t addr) const = 0;
 
   // Per-line outcome of the last request, for the timing skin (slots of the
   // first kMaxRecorded lines: enough for any fill of a level above).
@@ -39,22 +43,27 @@ class CacheLevel : public MemPort {
 
   const CacheConfig& config() const { return config_; }
   const LevelStats& stats() const { return stats_; }
-  bool contains(uint64_t addr) const { return array_->contains(addr >> line_shift_); }
+  uint64_t slots() const { return config_.sets() * config_.ways; }
 
- private:
-  void access_line(uint64_t line, uint64_t bytes, const MemRequest& r);
-  void evict(const ArrayResult& res);
+ protected:
+  explicit CacheLevel(const CacheConfig& config);
+  virtual bool invalidate_line(uint64_t line, bool* was_dirty) = 0;
+  // Invalidates the copies above of this level's `line`; true if one was dirty.
   bool invalidate_above(uint64_t line);
-  void send_below(uint64_t addr, uint64_t bytes, bool write, TagId tensor, TagId region);
+  void send_below(uint64_t addr, uint64_t bytes, bool write, TagId tensor, TagId region) {
+    below_->request(MemRequest{addr, bytes, write, tensor, region});
+  }
 
   CacheConfig config_;
   uint32_t line_shift_;
-  std::unique_ptr<CacheArray> array_;
-  MissClassifier classifier_;
   MemPort* below_ = nullptr;
   std::vector<CacheLevel*> above_;
   LevelStats stats_;
   LastRequest last_;
 };
+
+// Throws std::invalid_argument for an unknown replacement policy.
+std::unique_ptr<CacheLevel> make_cache_level(const CacheConfig& config);
+std::vector<std::string> replacement_policy_names();
 
 }  // namespace ptosim

@@ -10,7 +10,7 @@ CacheModule::CacheModule(sc_core::sc_module_name name, const CacheConfig& config
     : sc_module(name),
       up("up"),
       down("down"),
-      logic_(config),
+      logic_(make_cache_level(config)),
       latency_fs_(uint64_t(std::llround(1e15 / clock_hz * config.latency))),
       fs_per_byte_(1e15 / clock_hz / config.bandwidth),
       ready_(config.sets() * config.ways, 0),
@@ -18,7 +18,7 @@ CacheModule::CacheModule(sc_core::sc_module_name name, const CacheConfig& config
       clock_hz_(clock_hz) {
   up.bind(*this);
   down.bind(*this);
-  logic_.connect_below(this);
+  logic_->connect_below(this);
 }
 
 uint64_t CacheModule::access_at(const MemRequest& r, uint64_t arrive, uint64_t now) {
@@ -32,8 +32,8 @@ uint64_t CacheModule::access_at(const MemRequest& r, uint64_t arrive, uint64_t n
   fill_done_ = 0;
   // Misses wait for a free MSHR before their fills go below.
   mshrs_.retire(start);
-  logic_.request(r);
-  const CacheLevel::LastRequest& last = logic_.last();
+  logic_->request(r);
+  const CacheLevel::LastRequest& last = logic_->last();
   if (last.misses && fill_done_ > done) done = fill_done_;
   for (uint32_t i = 0; i < last.recorded; ++i) {
     const uint64_t slot = last.slot[i];
@@ -89,14 +89,14 @@ void CacheModule::request(const MemRequest& r) {
 void CacheModule::flush(const sc_time& at) {
   now_ = sc_core::sc_time_stamp().value();
   issue_ = now_ + at.value();
-  logic_.flush();
+  logic_->flush();
 }
 
 void CacheModule::report(StatsNode& parent, const TagNames& names, double seconds) const {
-  StatsNode& n = add_level_stats(parent, name(), "cache", logic_.stats(), names, true);
-  const LevelStats& s = logic_.stats();
+  StatsNode& n = add_level_stats(parent, name(), "cache", logic_->stats(), names, true);
+  const LevelStats& s = logic_->stats();
   const double bytes = double(s.bytes_read + s.bytes_written);
-  const double peak = logic_.config().bandwidth * clock_hz_;
+  const double peak = logic_->config().bandwidth * clock_hz_;
   n.set("bandwidth_bytes_per_s", seconds > 0 ? bytes / seconds : 0.0);
   n.set("peak_bandwidth_bytes_per_s", peak);
   n.set("utilization", seconds > 0 ? double(busy_total_) * 1e-15 / seconds : 0.0);

@@ -30,8 +30,8 @@ class CacheModule : public sc_core::sc_module, public LtTarget, public LtInitiat
   // while the kernel's time is `now` (fs); returns when its data is there.
   uint64_t access_at(const MemRequest& r, uint64_t arrive, uint64_t now);
 
-  CacheLevel& logic() { return logic_; }
-  const CacheLevel& logic() const { return logic_; }
+  CacheLevel& logic() { return *logic_; }
+  const CacheLevel& logic() const { return *logic_; }
   uint64_t hit_latency_fs() const { return latency_fs_; }
   // Writes back every dirty line; `at` is the offset from now at which it happens.
   void flush(const sc_core::sc_time& at);
@@ -40,7 +40,7 @@ class CacheModule : public sc_core::sc_module, public LtTarget, public LtInitiat
  private:
   void request(const MemRequest& r) override;  // what the logic sends below
 
-  CacheLevel logic_;
+  std::unique_ptr<CacheLevel> logic_;
   uint64_t latency_fs_;
   double fs_per_byte_;
   uint64_t busy_until_ = 0, busy_total_ = 0;  // fs

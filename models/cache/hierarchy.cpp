@@ -15,7 +15,7 @@ void link_levels_above(const std::vector<CacheLevel*>& levels) {
 CacheHierarchy::CacheHierarchy(const std::vector<CacheConfig>& configs) {
   std::vector<CacheLevel*> raw;
   for (auto& c : configs) {
-    levels_.push_back(std::make_unique<CacheLevel>(c));
+    levels_.push_back(make_cache_level(c));
     raw.push_back(levels_.back().get());
   }
   link_levels_above(raw);

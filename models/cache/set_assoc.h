@@ -1,22 +1,28 @@
 #pragma once
 // A set-associative tag store with the replacement policy as a template
 // parameter, so that the per-access path has no virtual calls inside it.
+// access() looks a line up; on a miss with allocate it reserves a way (an
+// invalid way first, lowest index; else the policy's victim, which is removed
+// and returned). The caller writes the victim back, fetches the line, then
+// calls install(): so nothing that happens below in between (a
+// back-invalidation) can touch the new line.
 // Sets are indexed by line % sets (a mask when sets is a power of two), so
 // non-power-of-two set counts such as an 11-way 35.75 MiB L3 work.
 #include <algorithm>
+#include <vector>
 
 #include "models/cache/cache_array.h"
 
 namespace ptosim {
 
 template <class Policy>
-class SetAssocArray final : public CacheArray {
+class SetAssocArray {
  public:
   SetAssocArray(uint64_t sets, uint32_t ways, uint64_t seed)
       : sets_(sets), ways_(ways), mask_((sets & (sets - 1)) == 0 ? sets - 1 : 0), pow2_((sets & (sets - 1)) == 0),
         tags_(sets * ways, 0), dirty_(sets * ways, 0), owner_(sets * ways), policy_(sets, ways, seed) {}
 
-  ArrayResult access(uint64_t line, bool dirty, bool allocate) override {
+  ArrayResult access(uint64_t line, bool dirty, bool allocate) {
     const uint32_t ways = ways_;
     const uint64_t set = set_of(line);
     const uint64_t base = set * ways;
@@ -49,14 +55,14 @@ class SetAssocArray final : public CacheArray {
     return r;
   }
 
-  void install(uint64_t slot, uint64_t line, bool dirty, LineOwner owner) override {
+  void install(uint64_t slot, uint64_t line, bool dirty, LineOwner owner) {
     tags_[slot] = line + 1;
     dirty_[slot] = dirty;
     owner_[slot] = owner;
     policy_.on_fill(slot / ways_, uint32_t(slot % ways_));
   }
 
-  bool invalidate(uint64_t line, bool* was_dirty) override {
+  bool invalidate(uint64_t line, bool* was_dirty) {
     const uint64_t set = set_of(line);
     for (uint32_t w = 0; w < ways_; ++w) {
       const uint64_t i = set * ways_ + w;
@@ -70,16 +76,16 @@ class SetAssocArray final : public CacheArray {
     return false;
   }
 
-  bool contains(uint64_t line) const override {
+  bool contains(uint64_t line) const {
     const uint64_t set = set_of(line);
     for (uint32_t w = 0; w < ways_; ++w)
       if (tags_[set * ways_ + w] == line + 1) return true;
     return false;
   }
 
-  uint64_t slots() const override { return tags_.size(); }
+  uint64_t slots() const { return tags_.size(); }
 
-  std::vector<uint64_t> dirty_lines() const override {
+  std::vector<uint64_t> dirty_lines() const {
     std::vector<uint64_t> out;
     for (uint64_t i = 0; i < tags_.size(); ++i)
       if (tags_[i] && dirty_[i]) out.push_back(tags_[i] - 1);
@@ -87,7 +93,7 @@ class SetAssocArray final : public CacheArray {
     return out;
   }
 
-  bool clean(uint64_t line, LineOwner* owner) override {
+  bool clean(uint64_t line, LineOwner* owner) {
     const uint64_t set = set_of(line);
     for (uint32_t w = 0; w < ways_; ++w) {
       const uint64_t i = set * ways_ + w;

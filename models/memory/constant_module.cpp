@@ -20,7 +20,7 @@ ConstantModule::ConstantModule(sc_core::sc_module_name name, const MemoryConfig&
       backed_(backed || cache),
       miss_time_(sc_time(miss_seconds, sc_core::SC_SEC)) {
   if (cache) {
-    cache_ = std::make_unique<CacheLevel>(constant_cache_config(*cache, config.name));
+    cache_ = make_cache_level(constant_cache_config(*cache, config.name));
     cache_->connect_below(this);
   }
 }

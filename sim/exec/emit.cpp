@@ -147,19 +147,7 @@ void emit_reg(ExecContext& c, const Tensor& t, AccessKind kind, uint64_t bytes) 
 
 void emit_vectors(ExecContext& c, const Tensor& t, AccessKind kind) {
   if (t.numel() == 0) return;
-  uint64_t vb = vector_bytes(c);
-  Indexer ix(t);
-  Coalescer co(c, kind, t, vb);
-  int64_t len = inner_len(t.shape());
-  int64_t V = std::max<int64_t>(1, int64_t(vb / ix.es));
-  for_each_row(t.shape(), [&](const int64_t* outer, int64_t) {
-    int64_t row = ix.row(outer);
-    for (int64_t j0 = 0; j0 < len; j0 += V) {
-      int64_t j1 = std::min(len, j0 + V);
-      for (int64_t j = j0; j < j1; ++j) co.add(ix.addr(row + ix.inner()[size_t(j)]), ix.es);
-      co.flush();
-    }
-  });
+  vector_rows(c, t, kind, [](int64_t) {});
 }
 
 void emit_whole(ExecContext& c, const Tensor& t, AccessKind kind, Mode m) {

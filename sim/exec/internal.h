@@ -198,6 +198,27 @@ void copy_values(const Tensor& src, const Tensor& dst);
 Tensor alloc_result(ExecContext& c, const Shape& shape, DType dtype, SpaceId space, const char* hint);
 
 uint64_t vector_bytes(const ExecContext& c);
+
+// The element-mode walk behind emit_vectors: t in logical order, row by row,
+// one (coalesced) access per chunk of vector_bytes along the row;
+// after_row(row_len) is called at the end of each row.
+template <class F>
+void vector_rows(ExecContext& c, const Tensor& t, AccessKind kind, F&& after_row) {
+  uint64_t vb = vector_bytes(c);
+  Indexer ix(t);
+  Coalescer co(c, kind, t, vb);
+  int64_t len = inner_len(t.shape());
+  int64_t V = std::max<int64_t>(1, int64_t(vb / ix.es));
+  for_each_row(t.shape(), [&](const int64_t* outer, int64_t) {
+    int64_t row = ix.row(outer);
+    for (int64_t j0 = 0; j0 < len; j0 += V) {
+      int64_t j1 = std::min(len, j0 + V);
+      for (int64_t j = j0; j < j1; ++j) co.add(ix.addr(row + ix.inner()[size_t(j)]), ix.es);
+      co.flush();
+    }
+    after_row(len);
+  });
+}
 inline uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 int norm_axis(int axis, int rank, const char* op);
 

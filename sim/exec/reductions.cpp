@@ -23,19 +23,8 @@ Tensor reduce_order(const Tensor& x, std::optional<int> axis) {
 // `per_row` is called after each row (e.g. to write the row's result).
 template <class F>
 void row_reads(ExecContext& c, const Tensor& xt, int64_t row_len, F&& per_row) {
-  uint64_t vb = vector_bytes(c);
-  Indexer ix(xt);
-  Coalescer co(c, AccessKind::Read, xt, vb);
-  int64_t len = inner_len(xt.shape());
-  int64_t V = std::max<int64_t>(1, int64_t(vb / ix.es));
   int64_t done = 0;
-  for_each_row(xt.shape(), [&](const int64_t* outer, int64_t) {
-    int64_t r = ix.row(outer);
-    for (int64_t j0 = 0; j0 < len; j0 += V) {
-      int64_t j1 = std::min(len, j0 + V);
-      for (int64_t j = j0; j < j1; ++j) co.add(ix.addr(r + ix.inner()[size_t(j)]), ix.es);
-      co.flush();
-    }
+  vector_rows(c, xt, AccessKind::Read, [&](int64_t len) {
     done += len;
     if (row_len > 0 && done % row_len == 0) per_row(done / row_len - 1);
   });

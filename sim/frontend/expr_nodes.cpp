@@ -218,11 +218,7 @@ Value SubscriptNode::slow(Frame& f) {
     if (!st.freed && !ctx.fusing() && t.rank() <= 8) {
       int64_t vals[8];
       int64_t phys = s.element(f, t, vals);
-      if (phys >= 0) {
-        const uint32_t es = exec::dtype_size(st.dtype);
-        at_pos(pos, [&] { ctx.access(st.base + uint64_t(phys) * es, es, AccessKind::Read, st.space, st.tag); });
-        return elem_to_value(st.dtype, elem_value(st, phys));
-      }
+      if (phys >= 0) return read_elem(ctx, st, phys, exec::dtype_size(st.dtype), pos);
     }
   }
   return s.read(f, *o);
@@ -344,40 +340,43 @@ static exec::Operand to_operand(const Value& v, Pos pos) {
   fail(pos, std::string("cannot store a value of type '") + type_name(v) + "' into a tensor");
 }
 
-[[noreturn]] static void read_only(const exec::Tensor& t, Pos pos) {
-  fail(pos, "cannot write to tensor '" + t.name() + "': space '" + t.space_name() + "' is read-only");
+void read_only_elem(const exec::Storage& st, Pos pos) {
+  fail(pos, "cannot write to tensor '" + st.name + "': space '" + st.space_name + "' is read-only");
+}
+
+void freed_elem(const exec::Storage& st, Pos pos) { fail(pos, "use of freed tensor '" + st.name + "'"); }
+
+double augment_value(Interp& in, BinOp op, exec::DType dt, double old, const Value& r, Pos pos) {
+  Value res = binary_op(in, op, elem_to_value(dt, old), r, pos);
+  if (!res.is_number()) fail(pos, "cannot assign a tensor to a single element (use a slice)");
+  return res.as_double();
+}
+
+Subscript::ElemRef Subscript::element_ref(Frame& f, const Value& o) const {
+  if (o.tag != VT::Tensor || f.in->ctx.fusing()) return {};
+  int64_t phys = fast_phys(f, o);
+  if (phys >= 0) return {cache.st, phys, cache.es};
+  const exec::Tensor& t = o.as_tensor();
+  exec::Storage& st = *t.storage();
+  int64_t vals[8];
+  if (t.rank() > 8 || st.freed) return {};
+  phys = element(f, t, vals);
+  if (phys < 0) return {};
+  return {&st, phys, exec::dtype_size(st.dtype)};
 }
 
 void Subscript::write(Frame& f, const Value& o, Value v) const {
-  if (o.tag == VT::Tensor && v.is_number() && !f.in->ctx.fusing()) {
-    int64_t phys = fast_phys(f, o);
-    exec::ExecContext& ctx = f.in->ctx;
-    if (phys >= 0 && !ctx.read_only(cache.st->space)) {
-      exec::Storage& st = *cache.st;
-      at_pos(pos, [&] { ctx.access(st.base + uint64_t(phys) * cache.es, cache.es, AccessKind::Write, st.space, st.tag); });
-      st.values[size_t(phys)] = store_round(st.dtype, v.as_double());
-      return;
+  if (ElemRef e = element_ref(f, o); e.phys >= 0) {
+    if (!v.is_number()) {
+      if (v.tag == VT::Tensor) fail(pos, "cannot assign a tensor to a single element (use a slice)");
+      fail(pos, std::string("cannot store a value of type '") + type_name(v) + "' into a tensor");
     }
+    write_elem(f.in->ctx, *e.st, e.phys, e.es, v.as_double(), pos);
+    return;
   }
   if (o.tag == VT::Tensor) {
     const exec::Tensor& t = o.as_tensor();
     exec::ExecContext& ctx = f.in->ctx;
-    const exec::Storage& st = *t.storage();
-    int64_t vals[8];
-    if (t.rank() <= 8 && !st.freed && !ctx.fusing()) {
-      int64_t phys = element(f, t, vals);
-      if (phys >= 0) {
-        if (!v.is_number()) {
-          if (v.tag == VT::Tensor) fail(pos, "cannot assign a tensor to a single element (use a slice)");
-          fail(pos, std::string("cannot store a value of type '") + type_name(v) + "' into a tensor");
-        }
-        if (ctx.read_only(st.space)) read_only(t, pos);
-        const uint32_t es = exec::dtype_size(st.dtype);
-        at_pos(pos, [&] { ctx.access(st.base + uint64_t(phys) * es, es, AccessKind::Write, st.space, st.tag); });
-        t.storage()->values[size_t(phys)] = store_round(st.dtype, v.as_double());
-        return;
-      }
-    }
     if (!has_slice && int(idx.size()) == t.rank()) {
       std::vector<int64_t> iv;
       for (const IndexSrc& s : idx) iv.push_back(s.get(f));
@@ -410,74 +409,13 @@ static exec::OpKind aug_kind(BinOp op) {
 }
 
 void Subscript::augment(Frame& f, const Value& o, BinOp op, Node& rhs) const {
-  if (o.tag == VT::Tensor && !f.in->ctx.fusing()) {
-    int64_t phys = fast_phys(f, o);
-    exec::ExecContext& ctx = f.in->ctx;
-    if (phys >= 0 && !ctx.read_only(cache.st->space)) {
-      exec::Storage& st = *cache.st;
-      const uint32_t es = cache.es;
-      const uint64_t addr = st.base + uint64_t(phys) * es;
-      try {
-        ctx.access(addr, es, AccessKind::Read, st.space, st.tag);
-      } catch (const exec::OpError& e) {
-        fail(pos, e.what());
-      }
-      Value r = rhs.eval(f);
-      double old = elem_value(st, phys), nv;
-      if (r.tag == VT::Float && op == BinOp::Add && st.dtype != exec::DType::I32 && st.dtype != exec::DType::I8) {
-        nv = old + r.f;
-      } else {
-        Value res = binary_op(*f.in, op, elem_to_value(st.dtype, old), r, pos);
-        if (!res.is_number()) fail(pos, "cannot assign a tensor to a single element (use a slice)");
-        nv = res.as_double();
-      }
-      // The right-hand side may have ended the tensor's life (e.g. a call
-      // that left a scope); the slow path below reports that properly.
-      if (__builtin_expect(st.freed, 0)) fail(pos, "use of freed tensor '" + st.name + "'");
-      try {
-        ctx.access(addr, es, AccessKind::Write, st.space, st.tag);
-      } catch (const exec::OpError& e) {
-        fail(pos, e.what());
-      }
-      st.values[size_t(phys)] = store_round(st.dtype, nv);
-      return;
-    }
+  if (ElemRef e = element_ref(f, o); e.phys >= 0) {
+    augment_elem(f, *e.st, e.phys, e.es, op, rhs, pos);
+    return;
   }
   if (o.tag == VT::Tensor) {
     const exec::Tensor& t = o.as_tensor();
     exec::ExecContext& ctx = f.in->ctx;
-    const exec::Storage& st = *t.storage();
-    int64_t vals[8];
-    if (t.rank() <= 8 && !st.freed && !ctx.fusing()) {
-      int64_t phys = element(f, t, vals);
-      if (phys >= 0) {
-        const uint32_t es = exec::dtype_size(st.dtype);
-        const uint64_t addr = st.base + uint64_t(phys) * es;
-        try {
-          ctx.access(addr, es, AccessKind::Read, st.space, st.tag);
-        } catch (const exec::OpError& e) {
-          fail(pos, e.what());
-        }
-        Value old = elem_to_value(st.dtype, elem_value(st, phys));
-        Value r = rhs.eval(f);
-        double nv;
-        if (old.tag == VT::Float && r.tag == VT::Float && op == BinOp::Add) {
-          nv = old.f + r.f;
-        } else {
-          Value res = binary_op(*f.in, op, old, r, pos);
-          if (!res.is_number()) fail(pos, "cannot assign a tensor to a single element (use a slice)");
-          nv = res.as_double();
-        }
-        if (__builtin_expect(ctx.read_only(st.space), 0)) read_only(t, pos);
-        try {
-          ctx.access(addr, es, AccessKind::Write, st.space, st.tag);
-        } catch (const exec::OpError& e) {
-          fail(pos, e.what());
-        }
-        t.storage()->values[size_t(phys)] = store_round(st.dtype, nv);
-        return;
-      }
-    }
     if (!has_slice && int(idx.size()) == t.rank()) {
       std::vector<int64_t> iv;
       for (const IndexSrc& s : idx) iv.push_back(s.get(f));

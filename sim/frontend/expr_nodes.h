@@ -254,6 +254,16 @@ struct Subscript {
     return phys;
   }
   [[noreturn]] void out_of_bounds(int k, int64_t v, int64_t size) const;
+  // The one storage element `o[idx]` names, for a write or an augmented
+  // write: the cached address map first, then the general computation (which
+  // raises the index errors). phys < 0: not a single element of a live
+  // tensor outside a fused region.
+  struct ElemRef {
+    exec::Storage* st = nullptr;
+    int64_t phys = -1;
+    uint32_t es = 0;
+  };
+  ElemRef element_ref(Frame& f, const Value& o) const;
   // Builds exec index items (evaluating every index / slice part).
   std::vector<exec::IndexItem> items(Frame& f) const;
   exec::Tensor view(Frame& f, const exec::Tensor& t) const;
@@ -272,6 +282,56 @@ inline double store_round(exec::DType dt, double v) {
   return exec::round_to(dt, v);
 }
 
+// The element paths of every subscript node (general, cached and fast)
+// end in these: one element `phys` (es bytes) of a live storage. Executor
+// errors (the event limit) become program errors at pos.
+inline void elem_event(exec::ExecContext& ctx, const exec::Storage& st, int64_t phys, uint32_t es, AccessKind kind,
+                       Pos pos) {
+  try {
+    ctx.access(st.base + uint64_t(phys) * es, es, kind, st.space, st.tag);
+  } catch (const exec::OpError& e) {
+    fail(pos, e.what());
+  }
+}
+
+// `st[phys]`: one read event, the element's value.
+inline Value read_elem(exec::ExecContext& ctx, const exec::Storage& st, int64_t phys, uint32_t es, Pos pos) {
+  elem_event(ctx, st, phys, es, AccessKind::Read, pos);
+  return elem_to_value(st.dtype, elem_value(st, phys));
+}
+
+// The cold parts of the element paths, out of line.
+[[noreturn]] void read_only_elem(const exec::Storage& st, Pos pos);
+[[noreturn]] void freed_elem(const exec::Storage& st, Pos pos);
+double augment_value(Interp& in, BinOp op, exec::DType dt, double old, const Value& r, Pos pos);
+
+// `st[phys] = v`: one write event (an error in a read-only space), v rounded
+// to the dtype.
+inline void write_elem(exec::ExecContext& ctx, exec::Storage& st, int64_t phys, uint32_t es, double v, Pos pos) {
+  if (__builtin_expect(ctx.read_only(st.space), 0)) read_only_elem(st, pos);
+  elem_event(ctx, st, phys, es, AccessKind::Write, pos);
+  st.values[size_t(phys)] = store_round(st.dtype, v);
+}
+
+// `st[phys] op= rhs`, in Python's order: the element is read (one read
+// event), then rhs evaluated, then combined and written back (one write).
+inline void augment_elem(Frame& f, exec::Storage& st, int64_t phys, uint32_t es, BinOp op, Node& rhs, Pos pos) {
+  exec::ExecContext& ctx = f.in->ctx;
+  elem_event(ctx, st, phys, es, AccessKind::Read, pos);
+  const double old = elem_value(st, phys);
+  Value r = rhs.eval(f);
+  const double nv =
+      __builtin_expect(r.tag == VT::Float && op == BinOp::Add && st.dtype != exec::DType::I32 &&
+                           st.dtype != exec::DType::I8,
+                       1)
+          ? old + r.f
+          : augment_value(*f.in, op, st.dtype, old, r, pos);
+  // The right-hand side may have ended the tensor's life (e.g. a call that
+  // left a scope).
+  if (__builtin_expect(st.freed, 0)) freed_elem(st, pos);
+  write_elem(ctx, st, phys, es, nv, pos);
+}
+
 struct SubscriptNode : Node {
   Subscript s;
   explicit SubscriptNode(Pos p) : Node(p) {}
@@ -281,16 +341,7 @@ struct SubscriptNode : Node {
       exec::ExecContext& ctx = f.in->ctx;
       if (!ctx.fusing()) {
         int64_t phys = s.fast_phys(f, *o);
-        if (phys >= 0) {
-          const ElemCache& c = s.cache;
-          const exec::Storage& st = *c.st;
-          try {
-            ctx.access(st.base + uint64_t(phys) * c.es, c.es, AccessKind::Read, st.space, st.tag);
-          } catch (const exec::OpError& e) {
-            fail(pos, e.what());
-          }
-          return elem_to_value(st.dtype, elem_value(st, phys));
-        }
+        if (phys >= 0) return read_elem(ctx, *s.cache.st, phys, s.cache.es, pos);
       }
     }
     return slow(f);

@@ -45,51 +45,19 @@ struct FastReadNode : SubscriptNode {
     exec::ExecContext& ctx = f.in->ctx;
     int64_t p = fe.phys(f, s);
     if (__builtin_expect(p < 0 || ctx.fusing(), 0)) return SubscriptNode::eval(f);
-    const ElemCache& c = s.cache;
-    const exec::Storage& st = *c.st;
-    try {
-      ctx.access(st.base + uint64_t(p) * c.es, c.es, AccessKind::Read, st.space, st.tag);
-    } catch (const exec::OpError& e) {
-      fail(pos, e.what());
-    }
-    return elem_to_value(st.dtype, elem_value(st, p));
+    return read_elem(ctx, *s.cache.st, p, s.cache.es, pos);
   }
 };
 
+// Errors are reported at the '[' (s.pos), as on the general path.
 template <int N>
 struct FastAugStmt : AugSubscriptStmt {
   FastElem<N> fe;
   explicit FastAugStmt(Pos p) : AugSubscriptStmt(p) {}
   Flow exec(Frame& f) override {
-    exec::ExecContext& ctx = f.in->ctx;
     int64_t p = fe.phys(f, s);
-    if (__builtin_expect(p < 0 || ctx.fusing() || op != BinOp::Add, 0)) return AugSubscriptStmt::exec(f);
-    const ElemCache& c = s.cache;
-    exec::Storage& st = *c.st;
-    if (__builtin_expect(ctx.read_only(st.space) || st.dtype == exec::DType::I32 || st.dtype == exec::DType::I8, 0))
-      return AugSubscriptStmt::exec(f);
-    const uint64_t addr = st.base + uint64_t(p) * c.es;
-    try {
-      ctx.access(addr, c.es, AccessKind::Read, st.space, st.tag);
-    } catch (const exec::OpError& e) {
-      fail(pos, e.what());
-    }
-    Value r = value->eval(f);
-    double nv;
-    if (__builtin_expect(r.tag == VT::Float, 1)) {
-      nv = elem_value(st, p) + r.f;
-    } else {
-      Value res = binary_op(*f.in, op, Value::number(elem_value(st, p)), r, pos);
-      if (!res.is_number()) fail(pos, "cannot assign a tensor to a single element (use a slice)");
-      nv = res.as_double();
-    }
-    if (__builtin_expect(st.freed, 0)) fail(pos, "use of freed tensor '" + st.name + "'");
-    try {
-      ctx.access(addr, c.es, AccessKind::Write, st.space, st.tag);
-    } catch (const exec::OpError& e) {
-      fail(pos, e.what());
-    }
-    st.values[size_t(p)] = store_round(st.dtype, nv);
+    if (__builtin_expect(p < 0 || f.in->ctx.fusing(), 0)) return AugSubscriptStmt::exec(f);
+    augment_elem(f, *s.cache.st, p, s.cache.es, op, *value, s.pos);
     return Flow::Normal;
   }
 };

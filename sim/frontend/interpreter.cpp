@@ -57,11 +57,18 @@ ProgramResult run_program_text(const std::string& path, const std::string& text,
   for (auto& [name, value] : options.defines) {
     auto it = prog->params.find(name);
     if (it == prog->params.end()) {
+      // A -D name has no place in the text: point at the first `param`
+      // statement (where it would be declared), or 1:1 when there is none.
       std::string known;
-      for (auto& [n, p] : prog->params) known += (known.empty() ? "" : ", ") + n;
-      throw InputError(SourcePos{path, 0, 0}, "-D " + name,
-                       "unknown parameter '" + name + "' (the program declares: " +
-                           (known.empty() ? std::string("no parameters") : known) + ")");
+      Pos first{1, 1};
+      bool any = false;
+      for (auto& [n, p] : prog->params) {
+        known += (known.empty() ? "" : ", ") + n;
+        if (!any || p->pos.line < first.line || (p->pos.line == first.line && p->pos.col < first.col)) first = p->pos;
+        any = true;
+      }
+      throw src.error(first, "unknown parameter '" + name + "' given with -D (the program declares: " +
+                                 (known.empty() ? std::string("no parameters") : known) + ")");
     }
     it->second->override_value = parse_define(value);
   }

@@ -4,10 +4,6 @@
 
 namespace ptosim::exec::test {
 
-namespace {
-uint64_t count_if_space(const Recorder& r, SpaceId s, AccessKind k) { return r.count(s, k); }
-}  // namespace
-
 TEST(Fill, LoadIntoConstantIsFillNotWrite) {
   HwConfig cfg = small_config();
   Recorder rec;
@@ -16,7 +12,7 @@ TEST(Fill, LoadIntoConstantIsFillNotWrite) {
   rec.clear();
   Tensor k = load(c, A, "constant");
   SpaceId cs = c.constant_space();
-  EXPECT_EQ(count_if_space(rec, cs, AccessKind::Write), 0u);
+  EXPECT_EQ(rec.count(cs, AccessKind::Write), 0u);
   EXPECT_EQ(rec.bytes(cs, AccessKind::Fill), 8u * 8 * 4);
   EXPECT_EQ(rec.bytes(kGlobalSpace, AccessKind::Read), 8u * 8 * 4);
   EXPECT_EQ(k.to_vector(), A.to_vector());

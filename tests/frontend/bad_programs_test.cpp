@@ -79,6 +79,9 @@ const Bad kBad[] = {
      "index 4 is out of bounds for dimension 0 with size 4"},
     {"index_oob_aug", "A = pto.tensor([4, 8])\ni = 0\nj = -9\nA[i, j] += 1.0\n", "t.pto:4:6",
      "index -9 is out of bounds for dimension 1 with size 8"},
+    // `A[i] += x` (fast path) and `A[0] += x` (general path) both point at the '['.
+    {"aug_bad_operand_fast", "A = pto.tensor([4])\ni = 0\nA[i] += \"a\"\n", "t.pto:3:2", "unsupported operand types for +"},
+    {"aug_bad_operand", "A = pto.tensor([4])\nA[0] += \"a\"\n", "t.pto:2:2", "unsupported operand types for +"},
     {"too_many_indices", "A = pto.tensor([4])\nx = A[1, 2]\n", "t.pto:2:6", "too many indices"},
     {"float_index", "A = pto.tensor([4])\nx = A[1.5]\n", "t.pto:2:7", "expected an integer, found float"},
     {"shape_mismatch", "A = pto.tensor([4, 8])\nB = pto.tensor([4, 8])\nC = pto.matmul(A, B)\n", "t.pto:3:5", "matmul"},
@@ -135,15 +138,19 @@ TEST(BadProgramLimits, IterationLimitStopsPureComputeLoop) {
 }
 
 TEST(BadProgramLimits, UnknownDefine) {
-  try {
-    run_text("param M = 4\n", {{"N", "3"}});
-    FAIL() << "no error";
-  } catch (const InputError& e) {
-    std::string err = e.what();
-    EXPECT_EQ(err.rfind("t.pto: ", 0), 0u) << err;
-    EXPECT_NE(err.find("unknown parameter 'N'"), std::string::npos) << err;
-    EXPECT_NE(err.find("M"), std::string::npos) << err;
-  }
+  EXPECT_EQ(error_of("param M = 4\n", {{"N", "3"}}),
+            "t.pto:1:1: unknown parameter 'N' given with -D (the program declares: M)\nparam M = 4\n^");
+}
+
+TEST(BadProgramLimits, UnknownDefinePointsAtFirstParam) {
+  // The first `param` in the text, not the first name in alphabetical order.
+  EXPECT_EQ(error_of("x = 1\n\nparam N = 4\nparam M = 2\n", {{"Q", "3"}}),
+            "t.pto:3:1: unknown parameter 'Q' given with -D (the program declares: M, N)\nparam N = 4\n^");
+}
+
+TEST(BadProgramLimits, UnknownDefineWithoutParams) {
+  EXPECT_EQ(error_of("x = 1\n", {{"Q", "3"}}),
+            "t.pto:1:1: unknown parameter 'Q' given with -D (the program declares: no parameters)\nx = 1\n^");
 }
 
 TEST(BadProgramLimits, DeepNestingIsAnErrorNotACrash) {

@@ -10,15 +10,19 @@
 
 namespace ptosim::testing {
 
+// Counts events. A Fill (the write that initialises a read-only memory) is a
+// write, as the hierarchy treats it; `fills` counts those writes separately.
 struct CountingSink : EventSink {
-  uint64_t reads = 0, writes = 0, read_bytes = 0, write_bytes = 0, flops = 0;
+  uint64_t reads = 0, writes = 0, fills = 0, read_bytes = 0, write_bytes = 0, flops = 0;
   uint64_t global_read_bytes = 0, global_write_bytes = 0;
   std::vector<Access> log;
   bool keep = false;
   void access(const Access& a) override {
-    (a.kind == AccessKind::Write ? writes : reads)++;
-    (a.kind == AccessKind::Write ? write_bytes : read_bytes) += a.bytes;
-    if (a.space == kGlobalSpace) (a.kind == AccessKind::Write ? global_write_bytes : global_read_bytes) += a.bytes;
+    const bool write = a.kind == AccessKind::Write || a.kind == AccessKind::Fill;
+    fills += a.kind == AccessKind::Fill;
+    (write ? writes : reads)++;
+    (write ? write_bytes : read_bytes) += a.bytes;
+    if (a.space == kGlobalSpace) (write ? global_write_bytes : global_read_bytes) += a.bytes;
     if (keep) log.push_back(a);
   }
   void compute(const Compute& c) override { flops += c.flops; }

@@ -108,6 +108,32 @@ TEST(Tensors, ScalarAccessCostsOneAccessEach) {
   EXPECT_EQ(r.result.events, 3u);
 }
 
+TEST(Tensors, AugmentedElementReadsBeforeRightHandSide) {
+  // Python's order for `C[i] += g()`: C[i] is read, then g() runs, then the
+  // sum is stored, so what g() wrote into C[i] is overwritten. Same on the
+  // fast path (variable index) and the general one (literal index).
+  const char* p =
+      "C = pto.zeros([2])\n"
+      "def g(k):\n"
+      "    C[k] = 5.0\n"
+      "    return 1.0\n"
+      "i = 0\n"
+      "C[i] += g(i)\n"
+      "C[1] += g(1)\n"
+      "print(C[0], C[1])\n";
+  EXPECT_EQ(run_text(p).out, "1.0 1.0\n");
+}
+
+TEST(Tensors, FillOfConstantCountsAsWrite) {
+  ProgramRun r = run_text("A = pto.tensor([8, 8])\nK = pto.load(A, memory=\"constant\")\n");
+  EXPECT_GT(r.sink.fills, 0u);
+  EXPECT_EQ(r.sink.writes, r.sink.fills);
+  EXPECT_EQ(r.sink.write_bytes, 8u * 8 * 4);
+  EXPECT_EQ(r.sink.read_bytes, 8u * 8 * 4);
+  EXPECT_EQ(r.sink.global_read_bytes, 8u * 8 * 4);
+  EXPECT_EQ(r.sink.global_write_bytes, 0u);
+}
+
 TEST(Tensors, ViewsCostNothing) {
   ProgramRun r = run_text("A = pto.tensor([64, 64])\nv = A[8:16, :]\nw = v[2:4, 10:20]\nt = pto.transpose(A)\n", {}, 1000);
   EXPECT_EQ(r.sink.reads + r.sink.writes, 0u);

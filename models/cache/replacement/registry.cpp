@@ -1,24 +1,25 @@
-// Maps a config's `replacement:` name to a tag store compiled with that policy.
-// Adding a policy: write its header next to this file and add one line here.
+// Maps a config's `replacement:` name to a cache level compiled with that
+// policy. Adding a policy: write its header next to this file and add one
+// line here.
 #include <functional>
 #include <map>
 #include <stdexcept>
 
+#include "models/cache/cache_level_impl.h"
 #include "models/cache/replacement/fifo.h"
 #include "models/cache/replacement/lru.h"
 #include "models/cache/replacement/plru.h"
 #include "models/cache/replacement/random.h"
 #include "models/cache/replacement/srrip.h"
-#include "models/cache/set_assoc.h"
 
 namespace ptosim {
 namespace {
 
-using Factory = std::function<std::unique_ptr<CacheArray>(uint64_t, uint32_t, uint64_t)>;
+using Factory = std::function<std::unique_ptr<CacheLevel>(const CacheConfig&)>;
 
 template <class P>
 Factory factory() {
-  return [](uint64_t sets, uint32_t ways, uint64_t seed) { return std::make_unique<SetAssocArray<P>>(sets, ways, seed); };
+  return [](const CacheConfig& c) { return std::make_unique<CacheLevelImpl<P>>(c); };
 }
 
 const std::map<std::string, Factory>& registry() {
@@ -32,10 +33,10 @@ const std::map<std::string, Factory>& registry() {
 
 }  // namespace
 
-std::unique_ptr<CacheArray> make_cache_array(const std::string& policy, uint64_t sets, uint32_t ways, uint64_t seed) {
-  auto it = registry().find(policy);
-  if (it == registry().end()) throw std::invalid_argument("unknown replacement policy '" + policy + "'");
-  return it->second(sets, ways, seed);
+std::unique_ptr<CacheLevel> make_cache_level(const CacheConfig& config) {
+  auto it = registry().find(config.replacement);
+  if (it == registry().end()) throw std::invalid_argument("unknown replacement policy '" + config.replacement + "'");
+  return it->second(config);
 }
 
 std::vector<std::string> replacement_policy_names() {
