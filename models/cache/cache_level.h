@@ -29,6 +29,11 @@ class CacheLevel : public MemPort {
   // Writes every dirty line below (ascending address order), counted as writebacks.
   virtual void flush() = 0;
   virtual bool contains(uint64_t addr) const = 0;
+  // The hit fast path: serves a request that fits in one line, hits, and
+  // needs nothing from below (not a write-through write), exactly as
+  // request() would, and returns its slot; otherwise changes nothing and
+  // returns false. last() describes request() calls only.
+  virtual bool try_hit(const MemRequest& r, uint64_t* slot) = 0;
 
   // Per-line outcome of the last request, for the timing skin (slots of the
   // first kMaxRecorded lines: enough for any fill of a level above).

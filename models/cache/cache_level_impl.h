@@ -48,6 +48,19 @@ class CacheLevelImpl final : public CacheLevel {
 
   bool contains(uint64_t addr) const override { return array_.contains(addr >> line_shift_); }
 
+  bool try_hit(const MemRequest& r, uint64_t* slot) override {
+    const uint64_t bytes = r.bytes ? r.bytes : 1;
+    const uint64_t line = r.addr >> line_shift_;
+    if (((r.addr + bytes - 1) >> line_shift_) != line) return false;
+    if (r.write && !config_.write_back) return false;  // the write goes below too
+    const int64_t s = array_.hit(line, r.write);
+    if (s < 0) return false;
+    stats_.count(r.write, true, bytes, r.tensor, r.region);
+    classifier_.hit(line, uint64_t(s));
+    *slot = uint64_t(s);
+    return true;
+  }
+
  protected:
   bool invalidate_line(uint64_t line, bool* was_dirty) override { return array_.invalidate(line, was_dirty); }
 

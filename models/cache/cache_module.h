@@ -29,6 +29,25 @@ class CacheModule : public sc_core::sc_module, public LtTarget, public LtInitiat
   // The same without TLM: a request arriving at absolute time `arrive` (fs)
   // while the kernel's time is `now` (fs); returns when its data is there.
   uint64_t access_at(const MemRequest& r, uint64_t arrive, uint64_t now);
+  // The hit fast path of access_at: true (and *done) only if `r` hits in one
+  // line and needs nothing from below; otherwise nothing has changed.
+  bool try_hit_at(const MemRequest& r, uint64_t arrive, uint64_t* done) {
+    uint64_t slot;
+    if (!logic_->try_hit(r, &slot)) return false;
+    const uint64_t start = arrive > busy_until_ ? arrive : busy_until_;
+    const uint64_t busy = uint64_t(double(r.bytes) * fs_per_byte_);
+    busy_until_ = start + busy;
+    busy_total_ += busy;
+    uint64_t d = start + latency_fs_;
+    if (ready_[slot] > d) {  // the line's fill is still on its way: merge
+      d = ready_[slot];
+      ++merges_;
+    }
+    latency_sum_ += d - arrive;
+    ++requests_;
+    *done = d;
+    return true;
+  }
 
   CacheLevel& logic() { return *logic_; }
   const CacheLevel& logic() const { return *logic_; }

@@ -14,23 +14,28 @@ struct TagCounters {
   uint64_t bytes = 0;
 };
 
-// Per tensor / per region break-down; ids are small and dense.
+// Per tensor / per region break-down; ids are small and dense, so a row is
+// an array index (the first rows are preallocated: no check per access).
 class TagTable {
  public:
+  TagTable() : rows_(kPreallocated) {}
   TagCounters& operator[](TagId id) {
     if (id >= rows_.size()) rows_.resize(size_t(id) + 1);
     return rows_[id];
   }
+  void add(TagId id, bool hit, uint64_t bytes) {
+    TagCounters& r = id < kPreallocated ? rows_[id] : (*this)[id];
+    ++r.accesses;
+    r.misses += !hit;
+    r.bytes += bytes;
+  }
   const std::vector<TagCounters>& rows() const { return rows_; }
 
  private:
+  static constexpr size_t kPreallocated = 64;
   std::vector<TagCounters> rows_;
 };
 
-// Per-tag rows are kept lazily: the counters run untagged, and whenever the
-// tags of the traffic change, the difference since the last change is added
-// to the rows of the tags that were current. A long run of one tensor's
-// traffic (or an untagged trace) therefore costs no per-access row updates.
 struct LevelStats {
   uint64_t reads = 0, writes = 0;
   uint64_t read_hits = 0, write_hits = 0;
@@ -45,34 +50,28 @@ struct LevelStats {
   double miss_rate() const { return accesses() ? double(misses()) / double(accesses()) : 0.0; }
 
   void count(bool write, bool hit, uint64_t bytes, TagId tensor, TagId region) {
-    if (tensor != tensor_ || region != region_) retag(tensor, region);
     if (write) { ++writes; bytes_written += bytes; (hit ? write_hits : write_misses)++; }
     else { ++reads; bytes_read += bytes; (hit ? read_hits : read_misses)++; }
+    // Untagged traffic (id 0, all of a replayed din trace) is not counted
+    // per row: row 0 is whatever the tagged rows leave of the totals.
+    if (tensor) by_tensor_.add(tensor, hit, bytes);
+    if (region) by_region_.add(region, hit, bytes);
   }
 
-  const TagTable& by_tensor() const { settle(); return by_tensor_; }
-  const TagTable& by_region() const { settle(); return by_region_; }
+  const TagTable& by_tensor() const { return settled(by_tensor_); }
+  const TagTable& by_region() const { return settled(by_region_); }
 
  private:
-  void retag(TagId tensor, TagId region) {
-    settle();
-    tensor_ = tensor;
-    region_ = region;
-  }
-  void settle() const {
-    const TagCounters now{accesses(), misses(), bytes_read + bytes_written};
-    const TagCounters d{now.accesses - mark_.accesses, now.misses - mark_.misses, now.bytes - mark_.bytes};
-    if (d.accesses == 0) return;
-    for (TagCounters* row : {&by_tensor_[tensor_], &by_region_[region_]}) {
-      row->accesses += d.accesses;
-      row->misses += d.misses;
-      row->bytes += d.bytes;
+  const TagTable& settled(TagTable& t) const {
+    TagCounters rest{accesses(), misses(), bytes_read + bytes_written};
+    for (size_t id = 1; id < t.rows().size(); ++id) {
+      rest.accesses -= t.rows()[id].accesses;
+      rest.misses -= t.rows()[id].misses;
+      rest.bytes -= t.rows()[id].bytes;
     }
-    mark_ = now;
+    t[0] = rest;
+    return t;
   }
-
-  TagId tensor_ = 0, region_ = 0;
-  mutable TagCounters mark_;
   mutable TagTable by_tensor_, by_region_;
 };
 

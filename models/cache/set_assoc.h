@@ -55,6 +55,24 @@ class SetAssocArray {
     return r;
   }
 
+  // A lookup that changes nothing on a miss: on a hit, updates the policy
+  // (and dirty bit) like access() and returns the slot; else -1.
+  int64_t hit(uint64_t line, bool dirty) {
+    const uint32_t ways = ways_;
+    const uint64_t set = set_of(line);
+    const uint64_t base = set * ways;
+    const uint64_t* t = &tags_[base];
+    const uint64_t key = line + 1;
+    for (uint32_t w = 0; w < ways; ++w) {
+      if (t[w] == key) {
+        policy_.on_hit(set, w);
+        if (dirty) dirty_[base + w] = 1;
+        return int64_t(base + w);
+      }
+    }
+    return -1;
+  }
+
   void install(uint64_t slot, uint64_t line, bool dirty, LineOwner owner) {
     tags_[slot] = line + 1;
     dirty_[slot] = dirty;

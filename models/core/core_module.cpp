@@ -86,32 +86,33 @@ void CoreModule::access(const Access& a) {
   }
 }
 
-// When the next access may issue: the next issue slot, or, if every miss
-// slot is taken and this access would miss too, when the earliest frees.
-uint64_t CoreModule::issue_slot(const Route& r, uint64_t addr) {
+void CoreModule::issue_cached(const Route& r, uint64_t addr, uint64_t bytes, bool write, TagId tensor, TagId region) {
+  const MemRequest req{addr, bytes, write, tensor, region};
   uint64_t t = issue_at_;
   window_.retire(t);
-  if (r.cache && window_.full() && !r.cache->logic().contains(addr)) {
-    stall_fs_ += window_.earliest() - t;
-    t = window_.earliest();
-    window_.pop();
-    ++window_stalls_;
-  }
-  return t;
-}
-
-void CoreModule::issue_cached(const Route& r, uint64_t addr, uint64_t bytes, bool write, TagId tensor, TagId region) {
-  const uint64_t t = issue_slot(r, addr);
   sync(t);
-  const uint64_t done = r.cache->access_at(MemRequest{addr, bytes, write, tensor, region}, t, now_fs_);
-  if (done - t > r.hit_fs) window_.push(done);
+  uint64_t done;
+  // A hit never waits for a miss slot, so try it first: it doubles as the
+  // probe of whether this access would miss.
+  if (!r.cache->try_hit_at(req, t, &done)) {
+    if (window_.full()) {
+      stall_fs_ += window_.earliest() - t;
+      t = window_.earliest();
+      window_.pop();
+      ++window_stalls_;
+    }
+    sync(t);  // t may have moved past the quantum
+    done = r.cache->access_at(req, t, now_fs_);
+    if (done - t > r.hit_fs) window_.push(done);
+  }
   if (done > end_) end_ = done;
   issue_at_ = t + issue_interval_fs_;
   ++line_requests_;
 }
 
+// Scratchpads and other TLM routes take bulk transfers and hold no miss slot.
 void CoreModule::issue_tlm(const Route& r, const Access& a) {
-  const uint64_t t = issue_slot(r, a.addr);
+  const uint64_t t = issue_at_;
   sync(t);
   payload_.set_pattern(a.kind == AccessKind::Fill, a.elem_bytes, a.stride);
   const bool write = a.kind == AccessKind::Write || a.kind == AccessKind::Fill;

@@ -63,7 +63,6 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   void run();
   void issue_cached(const Route& r, uint64_t addr, uint64_t bytes, bool write, TagId tensor, TagId region);
   void issue_tlm(const Route& r, const Access& a);
-  uint64_t issue_slot(const Route& r, uint64_t addr);
   void sync(uint64_t t);
 
   const HwConfig& config_;
