@@ -12,36 +12,14 @@ import subprocess
 import sys
 import tempfile
 
-PTO_SIM, SRC = sys.argv[1], sys.argv[2]
+from harness import Harness, level
+
+H = Harness("pto-sim-cli-")
+PTO_SIM, SRC, ENV, tmp = H.pto_sim, H.src, H.env, H.tmp
+run, check, write = H.run, H.check, H.write
+
+
 TINY = os.path.join(SRC, "configs", "tiny.yaml")
-ENV = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
-passed, failed = 0, 0
-tmp = tempfile.mkdtemp(prefix="pto-sim-cli-")
-
-
-def run(*args, stdin=None):
-    p = subprocess.run([PTO_SIM, *args], input=stdin, capture_output=True, text=True, env=ENV, timeout=120)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name}: {detail}")
-
-
-def write(name, text):
-    path = os.path.join(tmp, name)
-    with open(path, "w") as f:
-        f.write(text)
-    return path
-
-
-def level(report, name):
-    return next(l for l in report["levels"] if l["name"] == name)
 
 
 # A hand-computed trace on configs/tiny.yaml (L1: 4 sets x 2 ways x 32 B,
@@ -160,5 +138,4 @@ for args in (["run", "--trace", trace, "--format", "xml"], ["run", "--bogus"], [
     code, out, err = run(*args)
     check(f"bad CLI {args}", code == 2 and err.strip() != "", (code, err))
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+H.finish()

@@ -15,35 +15,13 @@ import subprocess
 import sys
 import tempfile
 
-PTO_SIM, SRC = sys.argv[1], sys.argv[2]
-ENV = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
-passed, failed = 0, 0
-tmp = tempfile.mkdtemp(prefix="pto-sim-prog-")
+from harness import Harness, level
+
+H = Harness("pto-sim-prog-")
+PTO_SIM, SRC, ENV, tmp = H.pto_sim, H.src, H.env, H.tmp
+run, check, write = H.run, H.check, H.write
 
 
-def run(*args, timeout=120):
-    try:
-        p = subprocess.run([PTO_SIM, *args], capture_output=True, text=True, env=ENV, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return -1, "", f"timed out after {timeout} s"
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name}: {str(detail)[:2000]}")
-    return cond
-
-
-def write(name, text):
-    path = os.path.join(tmp, name)
-    with open(path, "w") as f:
-        f.write(text)
-    return path
 
 
 def run_json(*args):
@@ -54,10 +32,6 @@ def run_json(*args):
     except json.JSONDecodeError as e:
         return code, None, f"{err}\nbad JSON: {e}"
     return code, rep, err
-
-
-def level(report, name):
-    return next((l for l in report["levels"] if l["name"] == name), None)
 
 
 # A config whose L1 line is 64 B, with the explicit spaces the small programs use.
@@ -334,5 +308,4 @@ if check("scalar program runs", code == 0 and rep, err):
     l1 = level(rep, "L1")
     check("two scalar reads = 2 L1 reads of 4 B", l1["reads"] == 2 and l1["bytes_read"] == 8, l1)
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+H.finish()

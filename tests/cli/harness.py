@@ -1,0 +1,44 @@
+"""Shared helpers of the end-to-end test scripts: run the binary, record
+checks, write temp files, print the closing "N passed, N failed" line."""
+import os
+import subprocess
+import sys
+import tempfile
+
+
+class Harness:
+    def __init__(self, prefix):
+        self.pto_sim, self.src = sys.argv[1], sys.argv[2]
+        self.env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+        self.passed = self.failed = 0
+        self.tmp = tempfile.mkdtemp(prefix=prefix)
+
+    def run(self, *args, stdin=None, timeout=120):
+        try:
+            p = subprocess.run([self.pto_sim, *args], input=stdin, capture_output=True, text=True, env=self.env,
+                               timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return -1, "", f"timed out after {timeout} s"
+        return p.returncode, p.stdout, p.stderr
+
+    def check(self, name, cond, detail=""):
+        if cond:
+            self.passed += 1
+        else:
+            self.failed += 1
+            print(f"FAIL {name}: {str(detail)[:2000]}")
+        return cond
+
+    def write(self, name, text):
+        path = os.path.join(self.tmp, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def finish(self):
+        print(f"{self.passed} passed, {self.failed} failed")
+        sys.exit(1 if self.failed else 0)
+
+
+def level(report, name):
+    return next(l for l in report["levels"] if l["name"] == name)
