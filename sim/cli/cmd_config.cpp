@@ -13,8 +13,8 @@ void add_config(CLI::App& app, Action& action) {
   show->add_option("FILE", file, "YAML hardware config");
   show->callback([&action] {
     action = [] {
-      std::cout << "# " << (file.empty() ? "built-in default config" : file) << ", every default filled in\n"
-                << to_yaml(load_config_or_default(file));
+      const std::string yaml = to_yaml(load_config_or_default(file));  // fails before printing anything
+      std::cout << "# " << (file.empty() ? "built-in default config" : file) << ", every default filled in\n" << yaml;
       return 0;
     };
   });

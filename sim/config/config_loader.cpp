@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "sim/common/read_file.h"
 #include "sim/config/units.h"
 
 namespace ptosim {
@@ -340,11 +341,7 @@ HwConfig parse_config(const std::string& text, const std::string& file) {
 }
 
 HwConfig load_config_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError({path, 0, 0}, "", "cannot open config file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_config(ss.str(), path);
+  return parse_config(read_input_file(path, "config"), path);
 }
 
 HwConfig default_config() { return parse_config(default_config_text(), "<default>"); }

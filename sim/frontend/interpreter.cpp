@@ -8,6 +8,7 @@
 #include "sim/exec/ops.h"
 #include "sim/frontend/compiler.h"
 #include "sim/frontend/frontend.h"
+#include "sim/common/read_file.h"
 #include "sim/frontend/parser.h"
 #include "sim/frontend/run_text.h"
 
@@ -34,13 +35,7 @@ Value parse_define(const std::string& s) {
   return Value::str(s);
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(SourcePos{path, 0, 0}, "", "cannot open program file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string read_file(const std::string& path) { return read_input_file(path, "program"); }
 
 }  // namespace
 

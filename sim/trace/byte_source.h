@@ -38,7 +38,10 @@ class ByteSource {
     if (buf_.size() < n) buf_.resize(n);
     while (end_ < n && !eof_) {
       size_t got = std::fread(buf_.data() + end_, 1, buf_.size() - end_, f_);
-      if (got == 0) eof_ = true;
+      if (got == 0) {
+        if (std::ferror(f_)) throw InputError({path_, 0, 0}, "", "cannot read trace file (is it a directory?)");
+        eof_ = true;
+      }
       end_ += got;
     }
     return end_ - pos_;
