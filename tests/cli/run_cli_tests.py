@@ -132,6 +132,13 @@ check("unknown key exit 2", code == 2 and err.strip() == f"{badcfg}:2: caches[0]
 code, out, err = run("config", "show", "/nonexistent.yaml")
 check("missing config exit 2", code == 2 and "cannot open config file" in err, (code, err))
 
+# directories are not inputs
+for args, msg in [(["run", "--trace", tmp], f"{tmp}: cannot read trace file (is it a directory?)"),
+                  (["config", "show", tmp], f"{tmp}: cannot open config file: it is a directory"),
+                  (["run", tmp], f"{tmp}: cannot open program file: it is a directory")]:
+    code, out, err = run(*args)
+    check(f"directory {args[:2]}", code == 2 and out == "" and err.strip() == msg, (code, out[:200], err))
+
 # CLI flag errors
 for args in (["run", "--trace", trace, "--format", "xml"], ["run", "--bogus"], ["nosuch"], ["run"],
              ["run", "--trace", "/nonexistent.din"]):
