@@ -48,7 +48,6 @@ class CacheLevel : public MemPort {
 
   const CacheConfig& config() const { return config_; }
   const LevelStats& stats() const { return stats_; }
-  uint64_t slots() const { return config_.sets() * config_.ways; }
 
  protected:
   explicit CacheLevel(const CacheConfig& config);
@@ -69,6 +68,5 @@ class CacheLevel : public MemPort {
 
 // Throws std::invalid_argument for an unknown replacement policy.
 std::unique_ptr<CacheLevel> make_cache_level(const CacheConfig& config);
-std::vector<std::string> replacement_policy_names();
 
 }  // namespace ptosim

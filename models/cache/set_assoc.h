@@ -101,8 +101,6 @@ class SetAssocArray {
     return false;
   }
 
-  uint64_t slots() const { return tags_.size(); }
-
   std::vector<uint64_t> dirty_lines() const {
     std::vector<uint64_t> out;
     for (uint64_t i = 0; i < tags_.size(); ++i)

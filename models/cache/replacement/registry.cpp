@@ -39,10 +39,4 @@ std::unique_ptr<CacheLevel> make_cache_level(const CacheConfig& config) {
   return it->second(config);
 }
 
-std::vector<std::string> replacement_policy_names() {
-  std::vector<std::string> names;
-  for (auto& [name, f] : registry()) names.push_back(name);
-  return names;
-}
-
 }  // namespace ptosim
