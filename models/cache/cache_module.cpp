@@ -62,12 +62,18 @@ void CacheModule::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-void CacheModule::request(const MemRequest& r) {
+// Sends `r` below at absolute time `at`; returns when it is done there.
+uint64_t CacheModule::send(const MemRequest& r, uint64_t at) {
+  if (direct_below_) return direct_below_->access_at(r, at, now_);
   tlm::tlm_generic_payload& t = below_.set(r.addr, r.bytes, r.write, r.tensor, r.region);
-  const uint64_t now = now_;
+  sc_time delay = sc_time::from_value(at - now_);
+  down->b_transport(t, delay);
+  return now_ + delay.value();
+}
+
+void CacheModule::request(const MemRequest& r) {
   if (r.write) {  // posted
-    sc_time posted = sc_time::from_value(issue_ - now);
-    down->b_transport(t, posted);
+    send(r, issue_);
     return;
   }
   // A fill needs an MSHR for as long as it is on its way.
@@ -79,9 +85,7 @@ void CacheModule::request(const MemRequest& r) {
     }
     mshrs_.pop();
   }
-  sc_time delay = sc_time::from_value(at - now);
-  down->b_transport(t, delay);
-  const uint64_t done = now + delay.value();
+  const uint64_t done = send(r, at);
   mshrs_.push(done);
   if (done > fill_done_) fill_done_ = done;
 }

@@ -49,6 +49,10 @@ class CacheModule : public sc_core::sc_module, public LtTarget, public LtInitiat
     return true;
   }
 
+  // The level below is a CacheModule too (bound to `down`): call it directly,
+  // as the core calls L1, instead of converting times for a TLM call.
+  void set_direct_below(CacheModule* below) { direct_below_ = below; }
+
   CacheLevel& logic() { return *logic_; }
   const CacheLevel& logic() const { return *logic_; }
   uint64_t hit_latency_fs() const { return latency_fs_; }
@@ -58,6 +62,7 @@ class CacheModule : public sc_core::sc_module, public LtTarget, public LtInitiat
 
  private:
   void request(const MemRequest& r) override;  // what the logic sends below
+  uint64_t send(const MemRequest& r, uint64_t at);
 
   std::unique_ptr<CacheLevel> logic_;
   uint64_t latency_fs_;
@@ -69,6 +74,7 @@ class CacheModule : public sc_core::sc_module, public LtTarget, public LtInitiat
   uint64_t fill_done_ = 0;       // latest fill completion of that request
   uint64_t issue_ = 0;           // when that request's misses go below
   TaggedPayload below_;
+  CacheModule* direct_below_ = nullptr;
   uint64_t latency_sum_ = 0, requests_ = 0, merges_ = 0, mshr_stalls_ = 0;
   double clock_hz_;
 };

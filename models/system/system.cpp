@@ -32,7 +32,10 @@ System::System(const HwConfig& config) : config_(config) {
   std::vector<CacheLevel*> levels;
   for (size_t i = 0; i < caches_.size(); ++i) {
     levels.push_back(&caches_[i]->logic());
-    if (i + 1 < caches_.size()) caches_[i]->down.bind(caches_[i + 1]->up);
+    if (i + 1 < caches_.size()) {
+      caches_[i]->down.bind(caches_[i + 1]->up);
+      caches_[i]->set_direct_below(caches_[i + 1].get());
+    }
     else caches_[i]->down.bind(dram_->up);
   }
   link_levels_above(levels);
