@@ -42,7 +42,7 @@ class CacheLevel : public MemPort {
   struct LastRequest {
     uint32_t lines = 0, misses = 0, recorded = 0;
     uint64_t slot[kMaxRecorded];
-    bool hit[kMaxRecorded];
+    uint32_t hit[kMaxRecorded];  // a flag; not bool (char stores alias everything)
   };
   const LastRequest& last() const { return last_; }
 

@@ -23,7 +23,7 @@ CacheModule::CacheModule(sc_core::sc_module_name name, const CacheConfig& config
 
 uint64_t CacheModule::access_at(const MemRequest& r, uint64_t arrive, uint64_t now) {
   const uint64_t start = arrive > busy_until_ ? arrive : busy_until_;
-  const uint64_t busy = uint64_t(double(r.bytes) * fs_per_byte_);
+  const uint64_t busy = busy_for(r.bytes);
   busy_until_ = start + busy;
   busy_total_ += busy;
   uint64_t done = start + latency_fs_;

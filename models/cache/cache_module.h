@@ -35,7 +35,7 @@ class CacheModule : public sc_core::sc_module, public LtTarget, public LtInitiat
     uint64_t slot;
     if (!logic_->try_hit(r, &slot)) return false;
     const uint64_t start = arrive > busy_until_ ? arrive : busy_until_;
-    const uint64_t busy = uint64_t(double(r.bytes) * fs_per_byte_);
+    const uint64_t busy = busy_for(r.bytes);
     busy_until_ = start + busy;
     busy_total_ += busy;
     uint64_t d = start + latency_fs_;
@@ -61,6 +61,14 @@ class CacheModule : public sc_core::sc_module, public LtTarget, public LtInitiat
   void report(StatsNode& parent, const TagNames& names, double seconds) const;
 
  private:
+  // The port time of `bytes`; the last answer is kept (sizes repeat).
+  uint64_t busy_for(uint64_t bytes) {
+    if (bytes != busy_bytes_) {
+      busy_bytes_ = bytes;
+      busy_fs_ = uint64_t(double(bytes) * fs_per_byte_);
+    }
+    return busy_fs_;
+  }
   void request(const MemRequest& r) override;  // what the logic sends below
   uint64_t send(const MemRequest& r, uint64_t at);
 
@@ -68,6 +76,7 @@ class CacheModule : public sc_core::sc_module, public LtTarget, public LtInitiat
   uint64_t latency_fs_;
   double fs_per_byte_;
   uint64_t busy_until_ = 0, busy_total_ = 0;  // fs
+  uint64_t busy_bytes_ = ~0ull, busy_fs_ = 0;  // busy_for()'s last answer (none yet)
   std::vector<uint64_t> ready_;  // per slot: when the line's fill arrives (fs)
   CompletionWindow mshrs_;
   uint64_t now_ = 0;             // kernel time of the request being served

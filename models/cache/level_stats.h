@@ -49,19 +49,29 @@ struct LevelStats {
   uint64_t misses() const { return read_misses + write_misses; }
   double miss_rate() const { return accesses() ? double(misses()) / double(accesses()) : 0.0; }
 
+#if defined(__GNUC__)
+  __attribute__((always_inline))
+#endif
   void count(bool write, bool hit, uint64_t bytes, TagId tensor, TagId region) {
     if (write) { ++writes; bytes_written += bytes; (hit ? write_hits : write_misses)++; }
     else { ++reads; bytes_read += bytes; (hit ? read_hits : read_misses)++; }
     // Untagged traffic (id 0, all of a replayed din trace) is not counted
     // per row: row 0 is whatever the tagged rows leave of the totals.
-    if (tensor) by_tensor_.add(tensor, hit, bytes);
-    if (region) by_region_.add(region, hit, bytes);
+    if (tensor | region) count_tags(hit, bytes, tensor, region);
   }
 
   const TagTable& by_tensor() const { return settled(by_tensor_); }
   const TagTable& by_region() const { return settled(by_region_); }
 
  private:
+  // Kept out of the inlined count() above: a din replay never gets here.
+#if defined(__GNUC__)
+  __attribute__((noinline))
+#endif
+  void count_tags(bool hit, uint64_t bytes, TagId tensor, TagId region) {
+    if (tensor) by_tensor_.add(tensor, hit, bytes);
+    if (region) by_region_.add(region, hit, bytes);
+  }
   const TagTable& settled(TagTable& t) const {
     TagCounters rest{accesses(), misses(), bytes_read + bytes_written};
     for (size_t id = 1; id < t.rows().size(); ++id) {

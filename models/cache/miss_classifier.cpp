@@ -6,21 +6,6 @@ MissClassifier::MissClassifier(uint64_t lines, uint64_t slots) : slot_node_(slot
   nodes_.reserve(lines);
 }
 
-inline void MissClassifier::unlink(int32_t n) {
-  Node& x = nodes_[n];
-  if (x.prev >= 0) nodes_[x.prev].next = x.next; else head_ = x.next;
-  if (x.next >= 0) nodes_[x.next].prev = x.prev; else tail_ = x.prev;
-}
-
-inline void MissClassifier::push_front(int32_t n) {
-  Node& x = nodes_[n];
-  x.prev = -1;
-  x.next = head_;
-  if (head_ >= 0) nodes_[head_].prev = n;
-  head_ = n;
-  if (tail_ < 0) tail_ = n;
-}
-
 // Links slot <-> node, undoing any link either side had (a node may still be
 // linked to a slot its line was back-invalidated from).
 void MissClassifier::bind(int32_t n, uint64_t slot) {
@@ -62,17 +47,9 @@ int32_t MissClassifier::touch(uint64_t line, bool allocate, bool* was_present, b
   return n;
 }
 
-void MissClassifier::hit(uint64_t line, uint64_t slot) {
-  const int32_t n = slot_node_[slot];
-  if (n >= 0) {  // the line is in the shadow too: just make it most recent
-    if (n != head_) {
-      unlink(n);
-      push_front(n);
-    }
-    return;
-  }
-  // The real cache kept a line that the shadow has evicted (set mapping can
-  // beat full associativity); the shadow takes it back.
+// The real cache kept a line that the shadow has evicted (set mapping can
+// beat full associativity); the shadow takes it back.
+void MissClassifier::rebind(uint64_t line, uint64_t slot) {
   bool present = false, first = false;
   bind(touch(line, true, &present, &first), slot);
 }

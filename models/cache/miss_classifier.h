@@ -22,7 +22,18 @@ class MissClassifier {
   MissClassifier(uint64_t lines, uint64_t slots);
 
   // A hit of the real cache on `line`, held in `slot`.
-  void hit(uint64_t line, uint64_t slot);
+#if defined(__GNUC__)
+  __attribute__((always_inline))
+#endif
+  void hit(uint64_t line, uint64_t slot) {
+    const int32_t n = slot_node_[slot];
+    if (n < 0) return rebind(line, slot);
+    // The line is in the shadow too: just make it most recent.
+    if (n != head_) {
+      unlink(n);
+      push_front(n);
+    }
+  }
   // A miss of the real cache; returns its class. With `allocate` the line will
   // be installed in `slot` (and the shadow allocates it too).
   MissClass miss(uint64_t line, bool allocate, uint64_t slot);
@@ -37,8 +48,20 @@ class MissClassifier {
   // Moves `line` to the front of the shadow; returns whether it was there
   // and whether this is its first reference.
   int32_t touch(uint64_t line, bool allocate, bool* was_present, bool* first);
-  void unlink(int32_t n);
-  void push_front(int32_t n);
+  void rebind(uint64_t line, uint64_t slot);
+  void unlink(int32_t n) {
+    Node& x = nodes_[n];
+    if (x.prev >= 0) nodes_[x.prev].next = x.next; else head_ = x.next;
+    if (x.next >= 0) nodes_[x.next].prev = x.prev; else tail_ = x.prev;
+  }
+  void push_front(int32_t n) {
+    Node& x = nodes_[n];
+    x.prev = -1;
+    x.next = head_;
+    if (head_ >= 0) nodes_[head_].prev = n;
+    head_ = n;
+    if (tail_ < 0) tail_ = n;
+  }
   void bind(int32_t n, uint64_t slot);
 
   LineMap where_;  // line -> node index, or kAbsent once evicted from the shadow

@@ -6,6 +6,10 @@
 // and returned). The caller writes the victim back, fetches the line, then
 // calls install(): so nothing that happens below in between (a
 // back-invalidation) can touch the new line.
+// hit() is the lookup that changes nothing on a miss; access() right after it
+// for the same line (no tag changed in between) reuses its result instead of
+// scanning the set again. An invalid way is searched for only when the set
+// has one (a per-set count of valid ways).
 // Sets are indexed by line % sets (a mask when sets is a power of two), so
 // non-power-of-two set counts such as an 11-way 35.75 MiB L3 work.
 #include <algorithm>
@@ -20,29 +24,43 @@ class SetAssocArray {
  public:
   SetAssocArray(uint64_t sets, uint32_t ways, uint64_t seed)
       : sets_(sets), ways_(ways), mask_((sets & (sets - 1)) == 0 ? sets - 1 : 0), pow2_((sets & (sets - 1)) == 0),
-        tags_(sets * ways, 0), dirty_(sets * ways, 0), owner_(sets * ways), policy_(sets, ways, seed) {}
+        tags_(sets * ways, 0), dirty_(sets * ways, 0), owner_(sets * ways), valid_(sets, 0), policy_(sets, ways, seed) {}
 
   ArrayResult access(uint64_t line, bool dirty, bool allocate) {
     const uint32_t ways = ways_;
-    const uint64_t set = set_of(line);
-    const uint64_t base = set * ways;
-    const uint64_t* t = &tags_[base];
     const uint64_t key = line + 1;  // 0 marks an invalid way
     ArrayResult r;
-    uint32_t invalid = ways;
-    for (uint32_t w = 0; w < ways; ++w) {
-      const uint64_t tag = t[w];
-      if (tag == key) {
-        r.hit = true;
-        r.slot = base + w;
-        policy_.on_hit(set, w);
-        if (dirty) dirty_[base + w] = 1;
-        return r;
+    uint64_t set;
+    if (pending_ == key) {
+      // hit() has just looked this line up and missed, and no tag has
+      // changed since: skip the second scan.
+      set = pending_set_;
+    } else {
+      set = set_of(line);
+      const uint64_t base = set * ways;
+      const uint64_t* t = &tags_[base];
+      for (uint32_t w = 0; w < ways; ++w) {
+        if (t[w] == key) {
+          pending_ = 0;
+          r.hit = true;
+          r.slot = base + w;
+          policy_.on_hit(set, w);
+          if (dirty) dirty_[base + w] = 1;
+          return r;
+        }
       }
-      if (tag == 0 && invalid == ways) invalid = w;
     }
+    pending_ = 0;
     if (!allocate) return r;
-    const uint32_t way = invalid < ways ? invalid : policy_.victim(set);
+    const uint64_t base = set * ways;
+    uint32_t way;
+    if (valid_[set] < ways) {  // the lowest invalid way
+      const uint64_t* t = &tags_[base];
+      way = 0;
+      while (t[way] != 0) ++way;
+    } else {
+      way = policy_.victim(set);
+    }
     const uint64_t i = base + way;
     if (tags_[i]) {
       r.evicted = true;
@@ -50,6 +68,7 @@ class SetAssocArray {
       r.victim_dirty = dirty_[i];
       r.victim_owner = owner_[i];
       tags_[i] = 0;
+      --valid_[set];
     }
     r.slot = i;
     return r;
@@ -70,14 +89,21 @@ class SetAssocArray {
         return int64_t(base + w);
       }
     }
+    pending_ = key;  // remembered for access() until a tag changes
+    pending_set_ = set;
     return -1;
   }
 
   void install(uint64_t slot, uint64_t line, bool dirty, LineOwner owner) {
+    // `slot` was reserved for `line` by access(), so the set is line's (and
+    // no division by the way count is needed).
+    const uint64_t set = set_of(line);
+    pending_ = 0;
+    if (tags_[slot] == 0) ++valid_[set];
     tags_[slot] = line + 1;
     dirty_[slot] = dirty;
     owner_[slot] = owner;
-    policy_.on_fill(slot / ways_, uint32_t(slot % ways_));
+    policy_.on_fill(set, uint32_t(slot - set * ways_));
   }
 
   bool invalidate(uint64_t line, bool* was_dirty) {
@@ -86,6 +112,8 @@ class SetAssocArray {
       const uint64_t i = set * ways_ + w;
       if (tags_[i] == line + 1) {
         if (was_dirty) *was_dirty = dirty_[i];
+        pending_ = 0;
+        --valid_[set];
         tags_[i] = 0;
         dirty_[i] = 0;
         return true;
@@ -130,8 +158,11 @@ class SetAssocArray {
   uint64_t mask_;
   bool pow2_;
   std::vector<uint64_t> tags_;
-  std::vector<uint8_t> dirty_;
+  std::vector<uint32_t> dirty_;  // not uint8_t: char stores alias everything and force reloads
   std::vector<LineOwner> owner_;
+  std::vector<uint32_t> valid_;  // per set: valid ways (an invalid way is searched for only if < ways)
+  uint64_t pending_ = 0;         // key of the line hit() last missed, 0 = none (see access())
+  uint64_t pending_set_ = 0;
   Policy policy_;
 };
 

@@ -9,10 +9,10 @@ namespace ptosim {
 
 class CompletionWindow {
  public:
-  explicit CompletionWindow(uint32_t capacity) : ring_(capacity ? capacity : 1) {}
-  uint32_t capacity() const { return uint32_t(ring_.size()); }
+  explicit CompletionWindow(uint32_t capacity) : ring_(capacity ? capacity : 1), cap_(uint32_t(ring_.size())) {}
+  uint32_t capacity() const { return cap_; }
   uint32_t size() const { return count_; }
-  bool full() const { return count_ == ring_.size(); }
+  bool full() const { return count_ == cap_; }
   uint64_t earliest() const { return ring_[head_]; }
   // Forgets misses that completed by time t.
   void retire(uint64_t t) {
@@ -37,12 +37,13 @@ class CompletionWindow {
   }
 
  private:
-  uint32_t next(uint32_t i) const { return i + 1 == ring_.size() ? 0 : i + 1; }
+  uint32_t next(uint32_t i) const { return i + 1 == cap_ ? 0 : i + 1; }
   uint32_t idx(uint32_t k) const {
     const uint32_t i = head_ + k;
-    return i >= ring_.size() ? i - uint32_t(ring_.size()) : i;
+    return i >= cap_ ? i - cap_ : i;
   }
   std::vector<uint64_t> ring_;
+  uint32_t cap_;  // ring_.size(), kept so that the hot path need not derive it
   uint32_t head_ = 0, count_ = 0;
 };
 

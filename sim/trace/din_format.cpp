@@ -127,6 +127,12 @@ inline bool fast_line(const char* p, const char* e, Access& a) {
 }  // namespace
 
 void read_din(ByteSource& in, EventSink& sink, TraceCounts& counts) {
+  static const struct Table {
+    int8_t v[256];
+    Table() {
+      for (int i = 0; i < 256; ++i) v[i] = int8_t(hex_digit(char(i)));
+    }
+  } hex;
   Access a;
   auto deliver = [&] {
     ++counts.records;
@@ -143,17 +149,60 @@ void read_din(ByteSource& in, EventSink& sink, TraceCounts& counts) {
     const char* d = in.data();
     const char* end = d + avail;
     const char* p = d;
-    for (;;) {
-      const char* nl = static_cast<const char*>(std::memchr(p, '\n', size_t(end - p)));
-      if (!nl) break;
-      ++line_no;
-      if (fast_line(p, nl, a)) {
-        deliver();
-      } else {
-        LineParser lp(p, nl, in.path(), line_no);
-        if (lp.parse(a, counts)) deliver();
+    // One pass over the complete lines: every line up to `lim` ends in a
+    // newline, so the digit loops below stop at it without a bounds check
+    // (a newline is not a hex digit).
+    const char* lim = end;  // just past the last newline (the last line is usually near the end)
+    while (lim > d && lim[-1] != '\n') --lim;
+    if (lim > d) {
+      while (p < lim) {
+        ++line_no;
+        // The common shape "r 1a2b3c 4" (single-letter type, bare hex, single
+        // spaces), exactly as fast_line accepts it; anything else goes through
+        // LineParser, which also produces the error messages.
+        const char* q = p;
+        AccessKind kind;
+        switch (q[0]) {
+          case 'r': case '0': kind = AccessKind::Read; break;
+          case 'w': case '1': kind = AccessKind::Write; break;
+          case 'i': case '2': kind = AccessKind::Fetch; break;
+          default: goto slow;
+        }
+        if (q[1] != ' ') goto slow;
+        {
+          q += 2;
+          const char* s0 = q;
+          uint64_t addr = 0, size = 1;
+          int dg;
+          while ((dg = hex.v[uint8_t(*q)]) >= 0) addr = addr << 4 | uint64_t(dg), ++q;
+          if (q == s0 || q - s0 > 16) goto slow;
+          if (*q == ' ') {
+            ++q;
+            s0 = q;
+            size = 0;
+            while ((dg = hex.v[uint8_t(*q)]) >= 0) size = size << 4 | uint64_t(dg), ++q;
+            if (q == s0 || q - s0 > 16 || size == 0) goto slow;
+            if (*q == '\r') ++q;
+          }
+          if (*q != '\n') goto slow;
+          a.kind = kind;
+          a.addr = addr;
+          a.bytes = size;
+          deliver();
+          p = q + 1;
+          continue;
+        }
+      slow: {
+        const char* nl = static_cast<const char*>(std::memchr(p, '\n', size_t(lim - p)));
+        if (fast_line(p, nl, a)) {
+          deliver();
+        } else {
+          LineParser lp(p, nl, in.path(), line_no);
+          if (lp.parse(a, counts)) deliver();
+        }
+        p = nl + 1;
       }
-      p = nl + 1;
+      }
     }
     const size_t used = size_t(p - d);
     in.consume(used);

@@ -3,51 +3,65 @@
 namespace ptosim {
 
 namespace {
-constexpr size_t kChunkItems = 4096;  // 128 KiB: handed over while still in the caches
+constexpr size_t kChunkItems = 1024;  // 40 KiB: handed over while still in the caches
 }
 
 // The producer's side: fills a chunk and publishes it when full.
 class PipeSink final : public EventSink {
  public:
-  explicit PipeSink(EventPipe& pipe) : pipe_(pipe), chunk_(pipe.acquire()) {}
+  explicit PipeSink(EventPipe& pipe) : pipe_(pipe) { take(); }
   void access(const Access& a) override {
-    chunk_->items.push_back({EventPipe::Item::Access, a});
-    if (chunk_->items.size() == kChunkItems) flush();
+    EventPipe::Item* it = next_++;
+    it->type = EventPipe::Item::Access;
+    it->access = a;
+    if (next_ == end_) flush();
   }
   void compute(const Compute& c) override {
-    Access a;
-    a.addr = c.flops;
-    a.tensor = c.op;
-    a.region = c.region;
-    chunk_->items.push_back({EventPipe::Item::Compute, a});
-    if (chunk_->items.size() == kChunkItems) flush();
+    EventPipe::Item* it = next_++;
+    it->type = EventPipe::Item::Compute;
+    it->access = Access();
+    it->access.addr = c.flops;
+    it->access.tensor = c.op;
+    it->access.region = c.region;
+    if (next_ == end_) flush();
   }
   void name_tensor(TagId id, const std::string& name) override { named(EventPipe::Item::TensorName, id, name); }
   void name_region(TagId id, const std::string& name) override { named(EventPipe::Item::RegionName, id, name); }
   void flush() {
+    chunk_->count = size_t(next_ - chunk_->items.data());
     pipe_.publish(chunk_);
-    chunk_ = pipe_.acquire();
+    take();
   }
   void finish_chunk() {
-    if (!chunk_->items.empty()) pipe_.publish(chunk_);
+    chunk_->count = size_t(next_ - chunk_->items.data());
+    if (chunk_->count) pipe_.publish(chunk_);
     chunk_ = nullptr;
   }
 
  private:
+  void take() {
+    chunk_ = pipe_.acquire();
+    next_ = chunk_->items.data();
+    end_ = next_ + chunk_->items.size();
+  }
   void named(EventPipe::Item::Type type, TagId id, const std::string& name) {
-    Access a;
-    a.addr = chunk_->names.size();
-    a.tensor = id;
+    EventPipe::Item* it = next_++;
+    it->type = type;
+    it->access = Access();
+    it->access.addr = chunk_->names.size();
+    it->access.tensor = id;
     chunk_->names.push_back(name);
-    chunk_->items.push_back({type, a});
+    if (next_ == end_) flush();
   }
   EventPipe& pipe_;
-  EventPipe::Chunk* chunk_;
+  EventPipe::Chunk* chunk_ = nullptr;
+  EventPipe::Item* next_ = nullptr;
+  EventPipe::Item* end_ = nullptr;
 };
 
 EventPipe::EventPipe(Producer producer) : chunks_(kChunks), producer_(std::move(producer)) {
   for (auto& c : chunks_) {
-    c.items.reserve(kChunkItems);
+    c.items.resize(kChunkItems);
     free_.push_back(&c);
   }
   thread_ = std::thread([this] {
@@ -69,7 +83,7 @@ EventPipe::~EventPipe() {
     // producer blocked on a full pipe: hand every chunk back as free.
     std::lock_guard<std::mutex> lock(mutex_);
     for (Chunk* c : full_) {
-      c->items.clear();
+      c->count = 0;
       c->names.clear();
       free_.push_back(c);
     }
@@ -92,7 +106,7 @@ void EventPipe::publish(Chunk* c) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (closed_) {  // the consumer is gone: recycle
-      c->items.clear();
+      c->count = 0;
       c->names.clear();
       free_.push_back(c);
       return;
@@ -128,7 +142,8 @@ void EventPipe::drain(EventSink& sink) {
         break;  // closed and drained
       }
     }
-    for (const Item& it : c->items) {
+    for (const Item *it_p = c->items.data(), *it_end = it_p + c->count; it_p != it_end; ++it_p) {
+      const Item& it = *it_p;
       switch (it.type) {
         case Item::Access: sink.access(it.access); break;
         case Item::Compute: sink.compute(Compute{it.access.addr, it.access.tensor, it.access.region}); break;
@@ -136,7 +151,7 @@ void EventPipe::drain(EventSink& sink) {
         case Item::RegionName: sink.name_region(it.access.tensor, c->names[it.access.addr]); break;
       }
     }
-    c->items.clear();
+    c->count = 0;
     c->names.clear();
     {
       std::lock_guard<std::mutex> lock(mutex_);

@@ -33,7 +33,8 @@ class EventPipe {
     ptosim::Access access;  // Compute: flops in addr, op in tensor, region in region
   };
   struct Chunk {
-    std::vector<Item> items;
+    std::vector<Item> items;  // kChunkItems long; the first `count` are filled
+    size_t count = 0;
     std::vector<std::string> names;  // for TensorName / RegionName (index in access.addr)
   };
 

@@ -1,17 +1,61 @@
 #pragma once
 // Least recently used: recency is updated on every hit, read or write.
+// Up to 16 ways the order is one 64-bit word per set, a list of way numbers
+// in nibbles from the most recently used (nibble 0) to the least (nibble
+// ways - 1); wider sets keep per-way time stamps. The victim is only asked
+// for when every way of the set holds a line, so every way has been used and
+// both forms name the same way.
+#include <cstdint>
+#include <vector>
+
 #include "models/cache/replacement/stamps.h"
 
 namespace ptosim::replacement {
 
 class Lru {
  public:
-  Lru(uint64_t sets, uint32_t ways, uint64_t /*seed*/) : order_(sets, ways) {}
-  void on_hit(uint64_t set, uint32_t way) { order_.stamp(set, way); }
-  void on_fill(uint64_t set, uint32_t way) { order_.stamp(set, way); }
-  uint32_t victim(uint64_t set) const { return order_.oldest(set); }
+  Lru(uint64_t sets, uint32_t ways, uint64_t /*seed*/)
+      : ways_(ways), small_(ways <= 16), order_(small_ ? 0 : sets, small_ ? 0 : ways) {
+    if (small_) {
+      // Ways 0..ways-1 in order; unused nibbles hold 0xF, which no way of a
+      // set with fewer than 16 ways equals.
+      uint64_t init = ~0ull;
+      for (uint32_t w = 0; w < ways; ++w) init = (init & ~(0xFull << (4 * w))) | (uint64_t(w) << (4 * w));
+      perm_.assign(sets, init);
+    }
+  }
+  void on_hit(uint64_t set, uint32_t way) { touch(set, way); }
+  void on_fill(uint64_t set, uint32_t way) { touch(set, way); }
+  uint32_t victim(uint64_t set) const {
+    if (small_) return uint32_t(perm_[set] >> (4 * (ways_ - 1))) & 0xF;
+    return order_.oldest(set);
+  }
 
  private:
+  void touch(uint64_t set, uint32_t way) {
+    if (!small_) {
+      order_.stamp(set, way);
+      return;
+    }
+    const uint64_t perm = perm_[set];
+    if ((perm & 0xF) == way) return;  // already the most recent
+    // The lowest nibble equal to `way` (exact for the lowest match).
+    const uint64_t x = perm ^ (uint64_t(way) * 0x1111111111111111ull);
+    const uint64_t z = (x - 0x1111111111111111ull) & ~x & 0x8888888888888888ull;
+#if defined(__GNUC__)
+    const uint32_t r4 = uint32_t(__builtin_ctzll(z)) & ~3u;
+#else
+    uint32_t r4 = 0;
+    while (!((z >> r4) & 0x8)) r4 += 4;
+#endif
+    const uint64_t below = (uint64_t(1) << r4) - 1;
+    const uint64_t upto = r4 + 4 >= 64 ? ~0ull : (uint64_t(1) << (r4 + 4)) - 1;
+    perm_[set] = (perm & ~upto) | ((perm & below) << 4) | way;
+  }
+
+  uint32_t ways_;
+  bool small_;
+  std::vector<uint64_t> perm_;
   Stamps order_;
 };
 
