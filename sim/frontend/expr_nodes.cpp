@@ -365,6 +365,12 @@ Subscript::ElemRef Subscript::element_ref(Frame& f, const Value& o) const {
   return {&st, phys, exec::dtype_size(st.dtype)};
 }
 
+std::vector<int64_t> Subscript::int_indices(Frame& f) const {
+  std::vector<int64_t> iv;
+  for (const IndexSrc& s : idx) iv.push_back(s.get(f));
+  return iv;
+}
+
 void Subscript::write(Frame& f, const Value& o, Value v) const {
   if (ElemRef e = element_ref(f, o); e.phys >= 0) {
     if (!v.is_number()) {
@@ -378,8 +384,7 @@ void Subscript::write(Frame& f, const Value& o, Value v) const {
     const exec::Tensor& t = o.as_tensor();
     exec::ExecContext& ctx = f.in->ctx;
     if (!has_slice && int(idx.size()) == t.rank()) {
-      std::vector<int64_t> iv;
-      for (const IndexSrc& s : idx) iv.push_back(s.get(f));
+      const std::vector<int64_t> iv = int_indices(f);
       if (!v.is_number()) fail(pos, "cannot assign a tensor to a single element (use a slice)");
       at_pos(pos, [&] { exec::write_element(ctx, t, iv, v.as_double()); });
       return;
@@ -417,8 +422,7 @@ void Subscript::augment(Frame& f, const Value& o, BinOp op, Node& rhs) const {
     const exec::Tensor& t = o.as_tensor();
     exec::ExecContext& ctx = f.in->ctx;
     if (!has_slice && int(idx.size()) == t.rank()) {
-      std::vector<int64_t> iv;
-      for (const IndexSrc& s : idx) iv.push_back(s.get(f));
+      const std::vector<int64_t> iv = int_indices(f);
       for (size_t k = 0; k < iv.size(); ++k) {
         int64_t size = t.shape()[k];
         int64_t x = iv[k] < 0 ? iv[k] + size : iv[k];

@@ -270,6 +270,7 @@ struct Subscript {
   Value read(Frame& f, const Value& o) const;           // any object
   void write(Frame& f, const Value& o, Value v) const;  // `o[idx] = v`
   void augment(Frame& f, const Value& o, BinOp op, Node& rhs) const;  // `o[idx] op= rhs`
+  std::vector<int64_t> int_indices(Frame& f) const;  // every index, evaluated (no slices)
 };
 
 inline double elem_value(const exec::Storage& st, int64_t phys) { return st.values[size_t(phys)]; }
