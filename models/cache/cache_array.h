@@ -1,5 +1,5 @@
 #pragma once
-// What a tag store lookup answers (see set_assoc.h, the tag store itself).
+// Who a cached line belongs to (for per-tensor / per-region writeback rows).
 #include <cstdint>
 
 #include "sim/trace/event.h"
@@ -9,15 +9,6 @@ namespace ptosim {
 struct LineOwner {
   TagId tensor = 0;
   TagId region = 0;
-};
-
-struct ArrayResult {
-  bool hit = false;
-  uint64_t slot = 0;         // hit: the line's slot; miss with allocate: the slot reserved for it
-  bool evicted = false;      // a valid line was removed to make room
-  bool victim_dirty = false;
-  uint64_t victim = 0;       // line number (address / line size)
-  LineOwner victim_owner;
 };
 
 }  // namespace ptosim

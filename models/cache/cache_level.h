@@ -1,8 +1,16 @@
 #pragma once
-// The exact logic of one cache level, free of SystemC: splits requests into
-// lines, looks them up, applies the write policy, sends fills, writebacks and
-// write-throughs to the level below, back-invalidates the levels above when it
-// is inclusive, and counts everything (with 3C classification of misses).
+// The exact logic of one cache level, in time, free of SystemC: splits
+// requests into lines, looks them up, applies the write policy, sends fills,
+// writebacks and write-throughs to the level below, back-invalidates the
+// levels above when it is inclusive, and counts everything (with 3C
+// classification of misses).
+//
+// Time (integer femtoseconds, see mem_port.h): a request waits for the port
+// ("busy until"), pays the hit latency, and a miss adds the time of its fill
+// from below. MSHRs: a request for a line whose fill is still on its way
+// waits for that fill (a merge: nothing goes below twice), and a miss that
+// finds every MSHR busy waits for the earliest to free. Writebacks and
+// write-throughs are posted. A level without set_timing() takes no time.
 //
 // This is the interface; cache_level_impl.h implements it once per
 // replacement policy (so the per-line path is compiled with the policy
@@ -13,9 +21,18 @@
 
 #include "models/cache/level_stats.h"
 #include "models/cache/mem_port.h"
+#include "models/core/completion_window.h"
 #include "sim/config/hw_config.h"
 
 namespace ptosim {
+
+struct LevelTimingStats {
+  uint64_t busy_fs = 0;         // port occupancy
+  uint64_t latency_sum_fs = 0;  // over requests: completion - arrival
+  uint64_t requests = 0;
+  uint64_t merges = 0;          // hits on a line whose fill was still on its way
+  uint64_t mshr_stalls = 0;     // misses that waited for a free MSHR
+};
 
 class CacheLevel : public MemPort {
  public:
@@ -24,38 +41,64 @@ class CacheLevel : public MemPort {
   void connect_below(MemPort* below) { below_ = below; }
   // Levels above this one (nearest first); an inclusive level invalidates their copies.
   void set_levels_above(std::vector<CacheLevel*> above) { above_ = std::move(above); }
+  // Hit latency and port time per byte, in femtoseconds.
+  void set_timing(uint64_t latency_fs, double fs_per_byte) {
+    latency_fs_ = latency_fs;
+    fs_per_byte_ = fs_per_byte;
+    busy_bytes_ = ~0ull;
+  }
 
-  // request() (from MemPort) serves a read or write of any size.
-  // Writes every dirty line below (ascending address order), counted as writebacks.
-  virtual void flush() = 0;
+  // access() (from MemPort) serves a read or write of any size.
+  // The core's entry: a request within one line, issued at *t by a core
+  // whose misses in flight are `window`. A hit never waits for the window;
+  // anything else (a miss, a write-through write) first waits for a free
+  // slot if the window is full (moving *t, counted in `stalls`), and holds
+  // one until its data is there if it takes longer than a hit. Returns when
+  // the data is there.
+  virtual uint64_t issue(const MemRequest& r, uint64_t* t, CompletionWindow& window, WindowStalls& stalls) = 0;
+  // Writes every dirty line below (ascending address order) at time `at`,
+  // counted as writebacks.
+  virtual void flush_at(uint64_t at) = 0;
+  void flush() { flush_at(0); }
   virtual bool contains(uint64_t addr) const = 0;
-  // The hit fast path: serves a request that fits in one line, hits, and
-  // needs nothing from below (not a write-through write), exactly as
-  // request() would, and returns its slot; otherwise changes nothing and
-  // returns false. last() describes request() calls only.
-  virtual bool try_hit(const MemRequest& r, uint64_t* slot) = 0;
-
-  // Per-line outcome of the last request, for the timing skin (slots of the
-  // first kMaxRecorded lines: enough for any fill of a level above).
-  static constexpr uint64_t kNoSlot = ~0ull;
-  static constexpr uint32_t kMaxRecorded = 64;
-  struct LastRequest {
-    uint32_t lines = 0, misses = 0, recorded = 0;
-    uint64_t slot[kMaxRecorded];
-    uint32_t hit[kMaxRecorded];  // a flag; not bool (char stores alias everything)
-  };
-  const LastRequest& last() const { return last_; }
 
   const CacheConfig& config() const { return config_; }
   const LevelStats& stats() const { return stats_; }
+  const LevelTimingStats& timing_stats() const { return timing_; }
+  uint64_t hit_latency_fs() const { return latency_fs_; }
 
  protected:
   explicit CacheLevel(const CacheConfig& config);
   virtual bool invalidate_line(uint64_t line, bool* was_dirty) = 0;
   // Invalidates the copies above of this level's `line`; true if one was dirty.
   bool invalidate_above(uint64_t line);
-  void send_below(uint64_t addr, uint64_t bytes, bool write, TagId tensor, TagId region) {
-    below_->request(MemRequest{addr, bytes, write, tensor, region});
+
+  // Takes the port for `bytes` from `arrive` on; returns when the request starts.
+  uint64_t occupy_port(uint64_t arrive, uint64_t bytes) {
+    const uint64_t start = arrive > busy_until_ ? arrive : busy_until_;
+    if (bytes != busy_bytes_) {  // sizes repeat: keep the last answer
+      busy_bytes_ = bytes;
+      busy_fs_ = uint64_t(double(bytes) * fs_per_byte_);
+    }
+    busy_until_ = start + busy_fs_;
+    timing_.busy_fs += busy_fs_;
+    return start;
+  }
+  // A fill holds an MSHR while it is on its way; returns when it is here.
+  uint64_t fill_below(const MemRequest& r, uint64_t at) {
+    if (mshrs_.full()) {
+      if (mshrs_.earliest() > at) {
+        at = mshrs_.earliest();
+        ++timing_.mshr_stalls;
+      }
+      mshrs_.pop();
+    }
+    const uint64_t done = below_->access(r, at);
+    mshrs_.push(done);
+    return done;
+  }
+  void post_below(uint64_t addr, uint64_t bytes, TagId tensor, TagId region, uint64_t at) {
+    below_->access(MemRequest{addr, bytes, true, tensor, region}, at);
   }
 
   CacheConfig config_;
@@ -63,7 +106,12 @@ class CacheLevel : public MemPort {
   MemPort* below_ = nullptr;
   std::vector<CacheLevel*> above_;
   LevelStats stats_;
-  LastRequest last_;
+  LevelTimingStats timing_;
+  uint64_t latency_fs_ = 0;
+  double fs_per_byte_ = 0;
+  uint64_t busy_until_ = 0;
+  uint64_t busy_bytes_ = ~0ull, busy_fs_ = 0;  // occupy_port()'s last answer (none yet)
+  CompletionWindow mshrs_;
 };
 
 // Throws std::invalid_argument for an unknown replacement policy.

@@ -13,105 +13,142 @@ namespace ptosim {
 
 template <class Policy>
 class CacheLevelImpl final : public CacheLevel {
+  using Array = SetAssocArray<Policy>;
+
  public:
   explicit CacheLevelImpl(const CacheConfig& config)
       : CacheLevel(config),
         array_(config.sets(), config.ways, config.seed),
-        classifier_(config.lines(), config.sets() * config.ways) {}
+        classifier_(config.lines(), config.sets() * config.ways),
+        ready_(config.sets() * config.ways, 0) {}
 
-  void request(const MemRequest& r) override {
+  uint64_t access(const MemRequest& r, uint64_t at) override {
     const uint64_t bytes = r.bytes ? r.bytes : 1;  // a zero-sized access still touches its line
+    const uint64_t start = occupy_port(at, r.bytes);
+    const uint64_t issue = start + latency_fs_;
+    mshrs_.retire(start);
     const uint64_t first = r.addr >> line_shift_;
     const uint64_t last = (r.addr + bytes - 1) >> line_shift_;
-    last_.lines = last_.misses = last_.recorded = 0;
+    uint64_t done;
     if (first == last) {  // the common case: no split
-      access_line(first, bytes, r);
-      return;
+      done = access_line(first, r.addr, bytes, r, issue);
+    } else {
+      done = issue;
+      for (uint64_t line = first; line <= last; ++line) {
+        const uint64_t lo = std::max(r.addr, line << line_shift_);
+        const uint64_t hi = std::min(r.addr + bytes, (line + 1) << line_shift_);
+        done = std::max(done, access_line(line, lo, hi - lo, r, issue));
+      }
     }
-    for (uint64_t line = first; line <= last; ++line) {
-      const uint64_t lo = std::max(r.addr, line << line_shift_);
-      const uint64_t hi = std::min(r.addr + bytes, (line + 1) << line_shift_);
-      access_line(line, hi - lo, r);
-    }
+    timing_.latency_sum_fs += done - at;
+    ++timing_.requests;
+    return done;
   }
 
-  void flush() override {
+  uint64_t issue(const MemRequest& r, uint64_t* t, CompletionWindow& window, WindowStalls& stalls) override {
+    if (!r.write || config_.write_back) {  // else the write goes below too
+      const uint64_t line = r.addr >> line_shift_;
+      const typename Array::Found f = array_.find(line);
+      if (f.slot >= 0) {
+        const uint64_t at = *t;
+        const uint64_t done = served_hit(f, line, r.bytes ? r.bytes : 1, r, occupy_port(at, r.bytes) + latency_fs_);
+        timing_.latency_sum_fs += done - at;
+        ++timing_.requests;
+        return done;
+      }
+    }
+    if (window.full()) {
+      stalls.fs += window.earliest() - *t;
+      *t = window.earliest();
+      window.pop();
+      ++stalls.count;
+    }
+    const uint64_t done = CacheLevelImpl::access(r, *t);  // find() remembers the miss: no second scan
+    if (done - *t > latency_fs_) window.push(done);
+    return done;
+  }
+
+  void flush_at(uint64_t at) override {
     // One line at a time: a writeback below may back-invalidate a line that
     // is still waiting here, and then its data has already gone down.
     for (uint64_t line : array_.dirty_lines()) {
       LineOwner owner;
       if (!array_.clean(line, &owner)) continue;
       ++stats_.writebacks;
-      send_below(line << line_shift_, config_.line, true, owner.tensor, owner.region);
+      post_below(line << line_shift_, config_.line, owner.tensor, owner.region, at);
     }
   }
 
   bool contains(uint64_t addr) const override { return array_.contains(addr >> line_shift_); }
 
-  bool try_hit(const MemRequest& r, uint64_t* slot) override {
-    const uint64_t bytes = r.bytes ? r.bytes : 1;
-    const uint64_t line = r.addr >> line_shift_;
-    if (((r.addr + bytes - 1) >> line_shift_) != line) return false;
-    if (r.write && !config_.write_back) return false;  // the write goes below too
-    const int64_t s = array_.hit(line, r.write);
-    if (s < 0) return false;
-    stats_.count(r.write, true, bytes, r.tensor, r.region);
-    classifier_.hit(line, uint64_t(s));
-    *slot = uint64_t(s);
-    return true;
-  }
-
  protected:
   bool invalidate_line(uint64_t line, bool* was_dirty) override { return array_.invalidate(line, was_dirty); }
 
  private:
-  void access_line(uint64_t line, uint64_t bytes, const MemRequest& r) {
-    const bool write = r.write;
-    const bool allocate = !write || config_.write_allocate;
-    const bool dirty = write && config_.write_back;
-    const ArrayResult res = array_.access(line, dirty, allocate);
-    stats_.count(write, res.hit, bytes, r.tensor, r.region);
-    ++last_.lines;
-    if (last_.recorded < kMaxRecorded) {
-      last_.slot[last_.recorded] = res.hit || allocate ? res.slot : kNoSlot;
-      last_.hit[last_.recorded++] = res.hit;
+  // A hit on the line found at `f`; returns when its data is there.
+#if defined(__GNUC__)
+  __attribute__((always_inline))
+#endif
+  uint64_t served_hit(const typename Array::Found& f, uint64_t line, uint64_t bytes, const MemRequest& r,
+                      uint64_t issue) {
+    const uint64_t slot = uint64_t(f.slot);
+    array_.hit(f, r.write && config_.write_back);
+    stats_.count(r.write, true, bytes, r.tensor, r.region);
+    classifier_.hit(line, slot);
+    if (ready_[slot] > issue) {  // its fill is still on its way: merge
+      ++timing_.merges;
+      return ready_[slot];
     }
-    if (res.hit) {
-      classifier_.hit(line, res.slot);
-    } else {
-      ++last_.misses;
-      switch (classifier_.miss(line, allocate, res.slot)) {
-        case MissClass::Compulsory: ++stats_.compulsory; break;
-        case MissClass::Capacity: ++stats_.capacity; break;
-        case MissClass::Conflict: ++stats_.conflict; break;
-      }
-      if (allocate) {
-        evict(res);
-        send_below(line << line_shift_, config_.line, false, r.tensor, r.region);
-        array_.install(res.slot, line, dirty, LineOwner{r.tensor, r.region});
-      }
-    }
-    // Write-through sends every write on; write-back without allocation
-    // sends the write on in place of a fill.
-    if (write && (!config_.write_back || (!res.hit && !allocate))) {
-      const uint64_t addr = std::max(r.addr, line << line_shift_);
-      send_below(addr, bytes, true, r.tensor, r.region);
-    }
+    return issue;
   }
 
-  void evict(const ArrayResult& res) {
-    if (!res.evicted) return;
+  // One line of a request, `bytes` of it from `addr`; returns when its data is there.
+#if defined(__GNUC__)
+  __attribute__((always_inline))
+#endif
+  uint64_t access_line(uint64_t line, uint64_t addr, uint64_t bytes, const MemRequest& r, uint64_t issue) {
+    const bool write = r.write;
+    const typename Array::Found f = array_.find(line);
+    if (f.slot >= 0) {
+      const uint64_t done = served_hit(f, line, bytes, r, issue);
+      if (write && !config_.write_back) post_below(addr, bytes, r.tensor, r.region, issue);  // write-through
+      return done;
+    }
+    stats_.count(write, false, bytes, r.tensor, r.region);
+    const bool allocate = !write || config_.write_allocate;
+    typename Array::Victim v;
+    if (allocate) v = array_.reserve(f);
+    switch (classifier_.miss(line, allocate, v.slot)) {
+      case MissClass::Compulsory: ++stats_.compulsory; break;
+      case MissClass::Capacity: ++stats_.capacity; break;
+      case MissClass::Conflict: ++stats_.conflict; break;
+    }
+    if (!allocate) {  // the write goes below in place of a fill
+      post_below(addr, bytes, r.tensor, r.region, issue);
+      return issue;
+    }
+    if (v.evicted) evict(v, issue);
+    const uint64_t filled = fill_below(MemRequest{line << line_shift_, config_.line, false, r.tensor, r.region}, issue);
+    const bool dirty = write && config_.write_back;
+    array_.install(f.set, v.slot, line, dirty, LineOwner{r.tensor, r.region});
+    ready_[v.slot] = filled;
+    if (write && !config_.write_back) post_below(addr, bytes, r.tensor, r.region, issue);  // write-through
+    return std::max(issue, filled);
+  }
+
+  void evict(const typename Array::Victim& v, uint64_t at) {
     ++stats_.evictions;
-    bool dirty = res.victim_dirty;
-    if (config_.inclusive) dirty |= invalidate_above(res.victim);
+    bool dirty = v.dirty;
+    if (config_.inclusive) dirty |= invalidate_above(v.line);
     if (dirty) {
       ++stats_.writebacks;
-      send_below(res.victim << line_shift_, config_.line, true, res.victim_owner.tensor, res.victim_owner.region);
+      post_below(v.line << line_shift_, config_.line, v.owner.tensor, v.owner.region, at);
     }
   }
 
-  SetAssocArray<Policy> array_;
+  Array array_;
   MissClassifier classifier_;
+  std::vector<uint64_t> ready_;  // per slot: when the line's fill arrives (fs)
 };
 
 }  // namespace ptosim

@@ -18,13 +18,15 @@ struct TagCounters {
 // an array index (the first rows are preallocated: no check per access).
 class TagTable {
  public:
+  static constexpr size_t kPreallocated = 64;
   TagTable() : rows_(kPreallocated) {}
-  TagCounters& operator[](TagId id) {
-    if (id >= rows_.size()) rows_.resize(size_t(id) + 1);
-    return rows_[id];
-  }
+  TagCounters& operator[](TagId id) { return id < rows_.size() ? rows_[id] : grow(id); }
+  // Ids below kPreallocated need no check: the common case, inlined.
+#if defined(__GNUC__)
+  __attribute__((always_inline))
+#endif
   void add(TagId id, bool hit, uint64_t bytes) {
-    TagCounters& r = id < kPreallocated ? rows_[id] : (*this)[id];
+    TagCounters& r = id < kPreallocated ? rows_.data()[id] : grow(id);
     ++r.accesses;
     r.misses += !hit;
     r.bytes += bytes;
@@ -32,7 +34,13 @@ class TagTable {
   const std::vector<TagCounters>& rows() const { return rows_; }
 
  private:
-  static constexpr size_t kPreallocated = 64;
+#if defined(__GNUC__)
+  __attribute__((noinline))
+#endif
+  TagCounters& grow(TagId id) {
+    if (id >= rows_.size()) rows_.resize(size_t(id) + 1);
+    return rows_[id];
+  }
   std::vector<TagCounters> rows_;
 };
 
@@ -56,8 +64,16 @@ struct LevelStats {
     if (write) { ++writes; bytes_written += bytes; (hit ? write_hits : write_misses)++; }
     else { ++reads; bytes_read += bytes; (hit ? read_hits : read_misses)++; }
     // Untagged traffic (id 0, all of a replayed din trace) is not counted
-    // per row: row 0 is whatever the tagged rows leave of the totals.
-    if (tensor | region) count_tags(hit, bytes, tensor, region);
+    // per row: row 0 is whatever the tagged rows leave of the totals (so
+    // what lands in it meanwhile does not matter).
+    if (tensor | region) {
+      if ((tensor | region) < TagTable::kPreallocated) {
+        by_tensor_.add(tensor, hit, bytes);
+        by_region_.add(region, hit, bytes);
+      } else {
+        count_tags(hit, bytes, tensor, region);
+      }
+    }
   }
 
   const TagTable& by_tensor() const { return settled(by_tensor_); }

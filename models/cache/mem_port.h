@@ -1,6 +1,11 @@
 #pragma once
 // Where a level sends what it cannot serve: the next cache level, a DRAM
 // model, or a SystemC socket adapter. One request = one contiguous range.
+//
+// Time travels with the request as integer femtoseconds: `at` is when it
+// arrives, the result when its data is there. Writes below a cache are
+// posted (the sender does not wait for the result). Callers that only count
+// (tests, CacheHierarchy) pass 0 and ignore the result.
 #include <cstdint>
 
 #include "sim/trace/event.h"
@@ -18,7 +23,8 @@ struct MemRequest {
 class MemPort {
  public:
   virtual ~MemPort() = default;
-  virtual void request(const MemRequest& r) = 0;
+  virtual uint64_t access(const MemRequest& r, uint64_t at) = 0;
+  void request(const MemRequest& r) { access(r, 0); }
 };
 
 }  // namespace ptosim

@@ -1,5 +1,6 @@
 #pragma once
-// The bottom of a plain-C++ hierarchy: counts what reaches main memory.
+// The bottom of a plain-C++ hierarchy: counts what reaches main memory and
+// answers at once.
 #include "models/cache/level_stats.h"
 #include "models/cache/mem_port.h"
 
@@ -7,7 +8,10 @@ namespace ptosim {
 
 class MemoryCounter : public MemPort {
  public:
-  void request(const MemRequest& r) override { stats_.count(r.write, true, r.bytes, r.tensor, r.region); }
+  uint64_t access(const MemRequest& r, uint64_t at) override {
+    stats_.count(r.write, true, r.bytes, r.tensor, r.region);
+    return at;
+  }
   const LevelStats& stats() const { return stats_; }
 
  private:

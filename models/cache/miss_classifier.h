@@ -5,9 +5,11 @@
 // conflict = the rest. The shadow sees every request the level sees and
 // allocates exactly when the level would, so the three always sum to misses.
 //
-// Speed: a hit in the real cache names its slot, and each slot remembers the
-// shadow node of the line it holds, so the common case (a hit) moves a node
-// to the front of the LRU list without touching the hash map.
+// Speed: each slot of the real cache remembers the shadow node of the line it
+// holds, so a hit (the common case) moves that node to the front of the LRU
+// list without touching the hash map. Nodes never leave the list (the shadow
+// reuses its tail for a new line), so a slot's node is current exactly when
+// it still names the slot's line.
 #include <cstdint>
 #include <vector>
 
@@ -20,19 +22,19 @@ enum class MissClass : uint8_t { Compulsory, Capacity, Conflict };
 class MissClassifier {
  public:
   MissClassifier(uint64_t lines, uint64_t slots);
+  MissClassifier(const MissClassifier&) = delete;  // nodes point into themselves
+  MissClassifier& operator=(const MissClassifier&) = delete;
 
   // A hit of the real cache on `line`, held in `slot`.
 #if defined(__GNUC__)
   __attribute__((always_inline))
 #endif
   void hit(uint64_t line, uint64_t slot) {
-    const int32_t n = slot_node_[slot];
-    if (n < 0) return rebind(line, slot);
-    // The line is in the shadow too: just make it most recent.
-    if (n != head_) {
-      unlink(n);
-      push_front(n);
-    }
+    Node* n = slot_node_[slot];
+    if (n && n->line == line) return to_front(n);
+    // The real cache kept a line that the shadow has evicted (set mapping
+    // can beat full associativity): the shadow takes it back.
+    slot_node_[slot] = touch(line, true, nullptr, nullptr);
   }
   // A miss of the real cache; returns its class. With `allocate` the line will
   // be installed in `slot` (and the shadow allocates it too).
@@ -41,34 +43,30 @@ class MissClassifier {
  private:
   static constexpr int32_t kAbsent = -1;  // seen before, not in the shadow
   struct Node {
+    Node *prev, *next;
     uint64_t line;
-    int32_t prev, next;
-    int64_t slot;  // real-cache slot holding this line, or -1
   };
-  // Moves `line` to the front of the shadow; returns whether it was there
-  // and whether this is its first reference.
-  int32_t touch(uint64_t line, bool allocate, bool* was_present, bool* first);
-  void rebind(uint64_t line, uint64_t slot);
-  void unlink(int32_t n) {
-    Node& x = nodes_[n];
-    if (x.prev >= 0) nodes_[x.prev].next = x.next; else head_ = x.next;
-    if (x.next >= 0) nodes_[x.next].prev = x.prev; else tail_ = x.prev;
+  // Makes `line` the most recent (allocating when `allocate`); returns its
+  // node, or null when it is absent and not allocated.
+  Node* touch(uint64_t line, bool allocate, bool* was_present, bool* first);
+  void to_front(Node* n) {
+    if (head_.next == n) return;
+    n->prev->next = n->next;
+    n->next->prev = n->prev;
+    link_front(n);
   }
-  void push_front(int32_t n) {
-    Node& x = nodes_[n];
-    x.prev = -1;
-    x.next = head_;
-    if (head_ >= 0) nodes_[head_].prev = n;
-    head_ = n;
-    if (tail_ < 0) tail_ = n;
+  void link_front(Node* n) {
+    n->prev = &head_;
+    n->next = head_.next;
+    head_.next->prev = n;
+    head_.next = n;
   }
-  void bind(int32_t n, uint64_t slot);
 
-  LineMap where_;  // line -> node index, or kAbsent once evicted from the shadow
-  std::vector<Node> nodes_;
-  std::vector<int32_t> slot_node_;  // real-cache slot -> shadow node of its line, or -1
+  LineMap where_;            // line -> node index, or kAbsent once evicted from the shadow
+  std::vector<Node> nodes_;  // reserved up front: nodes do not move
+  std::vector<Node*> slot_node_;  // real-cache slot -> shadow node last bound to it
   uint64_t capacity_;
-  int32_t head_ = -1, tail_ = -1;
+  Node head_;  // sentinel of the circular LRU list: next = most recent, prev = least
 };
 
 }  // namespace ptosim

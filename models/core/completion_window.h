@@ -1,15 +1,27 @@
 #pragma once
 // The completion times of the misses in flight, at most `capacity` of them,
 // kept sorted in a ring. Misses mostly complete in issue order, so an insert
-// is O(1) in the common case.
+// is O(1) in the common case. The ring is a power of two long (indices wrap
+// with a mask, no compare per step); `capacity` is enforced by the count.
 #include <cstdint>
 #include <vector>
 
 namespace ptosim {
 
+// What waiting for a full window cost.
+struct WindowStalls {
+  uint64_t count = 0;
+  uint64_t fs = 0;
+};
+
 class CompletionWindow {
  public:
-  explicit CompletionWindow(uint32_t capacity) : ring_(capacity ? capacity : 1), cap_(uint32_t(ring_.size())) {}
+  explicit CompletionWindow(uint32_t capacity) : cap_(capacity ? capacity : 1) {
+    uint32_t n = 1;
+    while (n < cap_) n <<= 1;
+    ring_.assign(n, 0);
+    mask_ = n - 1;
+  }
   uint32_t capacity() const { return cap_; }
   uint32_t size() const { return count_; }
   bool full() const { return count_ == cap_; }
@@ -19,16 +31,16 @@ class CompletionWindow {
     while (count_ && ring_[head_] <= t) pop();
   }
   void pop() {
-    head_ = next(head_);
+    head_ = (head_ + 1) & mask_;
     --count_;
   }
   void push(uint64_t done) {
     if (full()) pop();  // a hit that waited on a fill in flight: it holds no slot of its own
-    uint32_t i = idx(count_);
+    uint32_t i = (head_ + count_) & mask_;
     ++count_;
     // Shift later completions up one place (insertion sort from the back).
     for (uint32_t k = count_ - 1; k > 0; --k) {
-      const uint32_t prev = idx(k - 1);
+      const uint32_t prev = (i - 1) & mask_;
       if (ring_[prev] <= done) break;
       ring_[i] = ring_[prev];
       i = prev;
@@ -37,13 +49,8 @@ class CompletionWindow {
   }
 
  private:
-  uint32_t next(uint32_t i) const { return i + 1 == cap_ ? 0 : i + 1; }
-  uint32_t idx(uint32_t k) const {
-    const uint32_t i = head_ + k;
-    return i >= cap_ ? i - cap_ : i;
-  }
   std::vector<uint64_t> ring_;
-  uint32_t cap_;  // ring_.size(), kept so that the hot path need not derive it
+  uint32_t cap_, mask_;
   uint32_t head_ = 0, count_ = 0;
 };
 

@@ -29,9 +29,8 @@ void CoreModule::route(SpaceId space, const std::string& space_name, size_t port
   if (space >= routes_.size()) routes_.resize(size_t(space) + 1);
   Route& r = routes_[space];
   r.socket = ports_.at(port).get();
-  r.cache = first_level;
+  r.cache = first_level ? &first_level->logic() : nullptr;
   r.split = first_level ? first_level->logic().config().line : 0;
-  r.hit_fs = first_level ? first_level->hit_latency_fs() : 0;
   r.space = space_name;
 }
 
@@ -91,20 +90,7 @@ void CoreModule::issue_cached(const Route& r, uint64_t addr, uint64_t bytes, boo
   uint64_t t = issue_at_;
   window_.retire(t);
   sync(t);
-  uint64_t done;
-  // A hit never waits for a miss slot, so try it first: it doubles as the
-  // probe of whether this access would miss.
-  if (!r.cache->try_hit_at(req, t, &done)) {
-    if (window_.full()) {
-      stall_fs_ += window_.earliest() - t;
-      t = window_.earliest();
-      window_.pop();
-      ++window_stalls_;
-    }
-    sync(t);  // t may have moved past the quantum
-    done = r.cache->access_at(req, t, now_fs_);
-    if (done - t > r.hit_fs) window_.push(done);
-  }
+  const uint64_t done = r.cache->issue(req, &t, window_, stalls_);
   if (done > end_) end_ = done;
   issue_at_ = t + issue_interval_fs_;
   ++line_requests_;
@@ -145,8 +131,8 @@ void CoreModule::report(StatsNode& run) const {
   n.set("line_requests", line_requests_);
   n.set("flops", flops_);
   n.set("compute_cycles", double(compute_fs_) / period_fs_);
-  n.set("window_stalls", window_stalls_);
-  n.set("stall_cycles", double(stall_fs_) / period_fs_);
+  n.set("window_stalls", stalls_.count);
+  n.set("stall_cycles", double(stalls_.fs) / period_fs_);
 }
 
 }  // namespace ptosim

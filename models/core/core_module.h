@@ -26,6 +26,7 @@
 namespace ptosim {
 
 class CacheModule;
+class CacheLevel;
 
 class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiator {
  public:
@@ -55,9 +56,8 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
  private:
   struct Route {
     tlm::tlm_initiator_socket<>* socket = nullptr;
-    CacheModule* cache = nullptr;
+    CacheLevel* cache = nullptr;  // the level inside the first CacheModule, called directly
     uint64_t split = 0;  // line size of `cache`; 0 = send whole (scratchpads take bulk transfers)
-    uint64_t hit_fs = 0;
     std::string space;
   };
   void run();
@@ -80,8 +80,9 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   uint64_t issue_at_ = 0;     // absolute fs of the next issue slot
   uint64_t end_ = 0;          // latest completion seen
   CompletionWindow window_;
-  uint64_t accesses_ = 0, reads_ = 0, writes_ = 0, flops_ = 0, window_stalls_ = 0, line_requests_ = 0;
-  uint64_t compute_fs_ = 0, stall_fs_ = 0;
+  WindowStalls stalls_;
+  uint64_t accesses_ = 0, reads_ = 0, writes_ = 0, flops_ = 0, line_requests_ = 0;
+  uint64_t compute_fs_ = 0;
 };
 
 }  // namespace ptosim

@@ -25,9 +25,10 @@ ConstantModule::ConstantModule(sc_core::sc_module_name name, const MemoryConfig&
   }
 }
 
-void ConstantModule::request(const MemRequest& r) {
+uint64_t ConstantModule::access(const MemRequest& r, uint64_t at) {
   ++backing_reads_;
   backing_bytes_ += r.bytes;
+  return at;
 }
 
 void ConstantModule::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
@@ -48,8 +49,9 @@ void ConstantModule::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay
   bool miss = false;
   if (!write) {
     if (cache_) {
+      const uint64_t before = cache_->stats().misses();
       cache_->request(MemRequest{addr, bytes, false, tags_of(trans).tensor, tags_of(trans).region});
-      miss = cache_->last().misses > 0;
+      miss = cache_->stats().misses() > before;
     } else if (backed_) {
       miss = true;
       request(MemRequest{addr, bytes, false, 0, 0});

@@ -26,7 +26,7 @@ class ConstantModule : public ScratchpadModule, private MemPort {
   const CacheLevel* cache() const { return cache_.get(); }
 
  private:
-  void request(const MemRequest& r) override;  // a constant-cache line fill from DRAM
+  uint64_t access(const MemRequest& r, uint64_t at) override;  // a constant-cache line fill from DRAM
 
   std::unique_ptr<CacheLevel> cache_;
   bool backed_;

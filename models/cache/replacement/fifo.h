@@ -6,6 +6,8 @@ namespace ptosim::replacement {
 
 class Fifo {
  public:
+  // A second touch of the most recently touched way changes nothing.
+  static constexpr bool kRepeatHitIsNoop = true;
   Fifo(uint64_t sets, uint32_t ways, uint64_t /*seed*/) : order_(sets, ways) {}
   void on_hit(uint64_t, uint32_t) {}
   void on_fill(uint64_t set, uint32_t way) { order_.stamp(set, way); }

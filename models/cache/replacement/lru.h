@@ -14,6 +14,8 @@ namespace ptosim::replacement {
 
 class Lru {
  public:
+  // A second touch of the most recently touched way changes nothing.
+  static constexpr bool kRepeatHitIsNoop = true;
   Lru(uint64_t sets, uint32_t ways, uint64_t /*seed*/)
       : ways_(ways), small_(ways <= 16), order_(small_ ? 0 : sets, small_ ? 0 : ways) {
     if (small_) {
@@ -48,9 +50,8 @@ class Lru {
     uint32_t r4 = 0;
     while (!((z >> r4) & 0x8)) r4 += 4;
 #endif
-    const uint64_t below = (uint64_t(1) << r4) - 1;
-    const uint64_t upto = r4 + 4 >= 64 ? ~0ull : (uint64_t(1) << (r4 + 4)) - 1;
-    perm_[set] = (perm & ~upto) | ((perm & below) << 4) | way;
+    const uint64_t above = (~0ull << r4) << 4;  // two shifts: r4 + 4 may be 64
+    perm_[set] = (perm & above) | ((perm & ~(~0ull << r4)) << 4) | way;
   }
 
   uint32_t ways_;

@@ -9,6 +9,8 @@ namespace ptosim::replacement {
 
 class Srrip {
  public:
+  // A hit right after the fill of the same way still changes the RRPV.
+  static constexpr bool kRepeatHitIsNoop = false;
   static constexpr uint8_t kMax = 3;
   Srrip(uint64_t sets, uint32_t ways, uint64_t /*seed*/) : ways_(ways), rrpv_(sets * ways, kMax) {}
   void on_hit(uint64_t set, uint32_t way) { rrpv_[set * ways_ + way] = 0; }
