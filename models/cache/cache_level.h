@@ -21,7 +21,7 @@
 
 #include "models/cache/level_stats.h"
 #include "models/cache/mem_port.h"
-#include "models/core/completion_window.h"
+#include "models/core/core_clock.h"
 #include "sim/config/hw_config.h"
 
 namespace ptosim {
@@ -56,6 +56,11 @@ class CacheLevel : public MemPort {
   // one until its data is there if it takes longer than a hit. Returns when
   // the data is there.
   virtual uint64_t issue(const MemRequest& r, uint64_t* t, CompletionWindow& window, WindowStalls& stalls) = 0;
+  // Issues accesses a[0..n) for the core, as the core would one by one,
+  // while they are in `space`, fit in one line of this level and are due
+  // before clock.sync_at; returns how many it issued (the core takes the
+  // next one itself).
+  virtual size_t run(const Access* a, size_t n, SpaceId space, CoreClock& clock) = 0;
   // Writes every dirty line below (ascending address order) at time `at`,
   // counted as writebacks.
   virtual void flush_at(uint64_t at) = 0;

@@ -45,6 +45,9 @@ class CacheLevelImpl final : public CacheLevel {
     return done;
   }
 
+#if defined(__GNUC__)
+  __attribute__((always_inline))  // into run(): the core's loop
+#endif
   uint64_t issue(const MemRequest& r, uint64_t* t, CompletionWindow& window, WindowStalls& stalls) override {
     if (!r.write || config_.write_back) {  // else the write goes below too
       const uint64_t line = r.addr >> line_shift_;
@@ -66,6 +69,27 @@ class CacheLevelImpl final : public CacheLevel {
     const uint64_t done = CacheLevelImpl::access(r, *t);  // find() remembers the miss: no second scan
     if (done - *t > latency_fs_) window.push(done);
     return done;
+  }
+
+  size_t run(const Access* a, size_t n, SpaceId space, CoreClock& c) override {
+    const uint64_t line_bytes = config_.line, offset_mask = line_bytes - 1;
+    size_t i = 0;
+    for (; i < n; ++i) {
+      const Access& x = a[i];
+      const uint64_t bytes = x.bytes ? x.bytes : 1;
+      if (x.space != space || (x.addr & offset_mask) + bytes > line_bytes) break;
+      uint64_t t = c.issue_at;
+      if (t > c.sync_at) break;
+      const bool write = (uint8_t(x.kind) & 1) != 0;
+      c.count(write);
+      c.window.retire(t);
+      const uint64_t done = CacheLevelImpl::issue(MemRequest{x.addr, bytes, write, x.tensor, x.region}, &t, c.window,
+                                                  c.stalls);
+      if (done > c.end) c.end = done;
+      c.issue_at = t + c.interval_fs;
+      ++c.line_requests;
+    }
+    return i;
   }
 
   void flush_at(uint64_t at) override {

@@ -12,14 +12,15 @@ namespace ptosim {
 using sc_core::sc_time;
 
 CoreModule::CoreModule(sc_core::sc_module_name name, const HwConfig& config, size_t ports)
-    : sc_module(name), config_(config), window_(config.core.max_outstanding) {
+    : sc_module(name), config_(config), clock_(config.core.max_outstanding) {
   for (size_t i = 0; i < ports; ++i) {
     ports_.push_back(std::make_unique<tlm::tlm_initiator_socket<>>(sc_core::sc_gen_unique_name("port")));
     ports_.back()->bind(*this);
   }
   period_fs_ = 1e15 / config.clock_hz;
-  issue_interval_fs_ = uint64_t(std::llround(period_fs_ / config.core.issue_width));
+  clock_.interval_fs = uint64_t(std::llround(period_fs_ / config.core.issue_width));
   quantum_fs_ = 10'000'000'000ull;  // 10 us: sync with the kernel this rarely
+  clock_.sync_at = quantum_fs_;
   SC_THREAD(run);
   // Interpreters recurse: give the thread a deep stack (reserved, not committed).
   set_stack_size(256 * 1024 * 1024);
@@ -41,7 +42,7 @@ void CoreModule::run() {
       EventPipe pipe(producer_);
       pipe.drain(*this);
     }
-    if (finisher_) finisher_(sc_time::from_value(std::max(issue_at_, now_fs_) - now_fs_));
+    if (finisher_) finisher_(sc_time::from_value(std::max(clock_.issue_at, now_fs_) - now_fs_));
   } catch (...) {
     error_ = std::current_exception();
   }
@@ -53,6 +54,7 @@ void CoreModule::sync(uint64_t t) {
   if (t - now_fs_ > quantum_fs_) {
     wait(sc_time::from_value(t - now_fs_));
     now_fs_ = sc_core::sc_time_stamp().value();
+    clock_.sync_at = now_fs_ + quantum_fs_;
   }
 }
 
@@ -64,8 +66,7 @@ void CoreModule::access(const Access& a) {
   }
   const Route& r = routes_[a.space];
   const bool write = a.kind == AccessKind::Write || a.kind == AccessKind::Fill;
-  ++accesses_;
-  if (write) ++writes_; else ++reads_;
+  clock_.count(write);
   if (!r.cache) {
     issue_tlm(r, a);
     return;
@@ -85,20 +86,33 @@ void CoreModule::access(const Access& a) {
   }
 }
 
+void CoreModule::accesses(const Access* a, size_t n) {
+  size_t i = 0;
+  while (i < n) {
+    // The first level of the access's space issues as many as it can.
+    const SpaceId space = a[i].space;
+    if (space < routes_.size() && routes_[space].cache) {
+      i += routes_[space].cache->run(a + i, n - i, space, clock_);
+      if (i == n) break;
+    }
+    access(a[i++]);  // anything else, and a sync with the kernel
+  }
+}
+
 void CoreModule::issue_cached(const Route& r, uint64_t addr, uint64_t bytes, bool write, TagId tensor, TagId region) {
   const MemRequest req{addr, bytes, write, tensor, region};
-  uint64_t t = issue_at_;
-  window_.retire(t);
+  uint64_t t = clock_.issue_at;
+  clock_.window.retire(t);
   sync(t);
-  const uint64_t done = r.cache->issue(req, &t, window_, stalls_);
-  if (done > end_) end_ = done;
-  issue_at_ = t + issue_interval_fs_;
-  ++line_requests_;
+  const uint64_t done = r.cache->issue(req, &t, clock_.window, clock_.stalls);
+  if (done > clock_.end) clock_.end = done;
+  clock_.issue_at = t + clock_.interval_fs;
+  ++clock_.line_requests;
 }
 
 // Scratchpads and other TLM routes take bulk transfers and hold no miss slot.
 void CoreModule::issue_tlm(const Route& r, const Access& a) {
-  const uint64_t t = issue_at_;
+  const uint64_t t = clock_.issue_at;
   sync(t);
   payload_.set_pattern(a.kind == AccessKind::Fill, a.elem_bytes, a.stride);
   const bool write = a.kind == AccessKind::Write || a.kind == AccessKind::Fill;
@@ -111,28 +125,28 @@ void CoreModule::issue_tlm(const Route& r, const Access& a) {
     throw InputError(m.str());
   }
   const uint64_t done = now_fs_ + delay.value();
-  if (done > end_) end_ = done;
-  issue_at_ = t + issue_interval_fs_;
-  ++line_requests_;
+  if (done > clock_.end) clock_.end = done;
+  clock_.issue_at = t + clock_.interval_fs;
+  ++clock_.line_requests;
 }
 
 void CoreModule::compute(const Compute& c) {
   flops_ += c.flops;
   const uint64_t busy = uint64_t(std::llround(period_fs_ * (double(c.flops) / config_.core.flops_per_cycle)));
   compute_fs_ += busy;
-  issue_at_ += busy;
+  clock_.issue_at += busy;
 }
 
-double CoreModule::cycles() const { return double(std::max(end_, issue_at_)) / period_fs_; }
+double CoreModule::cycles() const { return double(std::max(clock_.end, clock_.issue_at)) / period_fs_; }
 
 void CoreModule::report(StatsNode& run) const {
   StatsNode& n = run.child(name(), "core");
-  n.set("accesses", accesses_).set("reads", reads_).set("writes", writes_);
-  n.set("line_requests", line_requests_);
+  n.set("accesses", clock_.accesses).set("reads", clock_.reads).set("writes", clock_.writes);
+  n.set("line_requests", clock_.line_requests);
   n.set("flops", flops_);
   n.set("compute_cycles", double(compute_fs_) / period_fs_);
-  n.set("window_stalls", stalls_.count);
-  n.set("stall_cycles", double(stalls_.fs) / period_fs_);
+  n.set("window_stalls", clock_.stalls.count);
+  n.set("stall_cycles", double(clock_.stalls.fs) / period_fs_);
 }
 
 }  // namespace ptosim

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "models/cache/level_report.h"
-#include "models/core/completion_window.h"
+#include "models/core/core_clock.h"
 #include "models/system/access_tags.h"
 #include "models/system/target_base.h"
 #include "sim/config/hw_config.h"
@@ -44,6 +44,7 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   void set_finisher(std::function<void(const sc_core::sc_time& at)> f) { finisher_ = std::move(f); }
 
   void access(const Access& a) override;
+  void accesses(const Access* a, size_t n) override;
   void compute(const Compute& c) override;
   void name_tensor(TagId id, const std::string& n) override { TagNames::put(names_.tensors, id, n); }
   void name_region(TagId id, const std::string& n) override { TagNames::put(names_.regions, id, n); }
@@ -75,13 +76,10 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   TaggedPayload payload_;
 
   double period_fs_;
-  uint64_t issue_interval_fs_, quantum_fs_;
+  uint64_t quantum_fs_;
   uint64_t now_fs_ = 0;       // sc_time_stamp() in fs, refreshed after each wait
-  uint64_t issue_at_ = 0;     // absolute fs of the next issue slot
-  uint64_t end_ = 0;          // latest completion seen
-  CompletionWindow window_;
-  WindowStalls stalls_;
-  uint64_t accesses_ = 0, reads_ = 0, writes_ = 0, flops_ = 0, line_requests_ = 0;
+  CoreClock clock_;
+  uint64_t flops_ = 0;
   uint64_t compute_fs_ = 0;
 };
 

@@ -2,6 +2,7 @@
 // The one contract between producers of memory traffic (trace readers, the
 // PTO frontend) and its consumers (the simulated hierarchy, trace writers).
 // Events are pushed one at a time into an EventSink; nothing is materialised.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -44,6 +45,11 @@ class EventSink {
  public:
   virtual ~EventSink() = default;
   virtual void access(const Access& a) = 0;
+  // A run of consecutive accesses (what a producer's buffer holds): the same
+  // as access() on each in order, for sinks that can do better in a loop.
+  virtual void accesses(const Access* a, size_t n) {
+    for (size_t i = 0; i < n; ++i) access(a[i]);
+  }
   virtual void compute(const Compute& c) = 0;
   // Names for ids used in later events; called before the first use.
   virtual void name_tensor(TagId id, const std::string& name) { (void)id; (void)name; }

@@ -142,15 +142,28 @@ void EventPipe::drain(EventSink& sink) {
         break;  // closed and drained
       }
     }
+    static thread_local Access run[256];  // consecutive accesses go to the sink as one run (not re-initialised per chunk)
+    size_t n = 0;
     for (const Item *it_p = c->items.data(), *it_end = it_p + c->count; it_p != it_end; ++it_p) {
       const Item& it = *it_p;
+      if (it.type == Item::Access) {
+        run[n++] = it.access;
+        if (n == 256) {
+          sink.accesses(run, n);
+          n = 0;
+        }
+        continue;
+      }
+      if (n) sink.accesses(run, n);
+      n = 0;
       switch (it.type) {
-        case Item::Access: sink.access(it.access); break;
+        case Item::Access: break;
         case Item::Compute: sink.compute(Compute{it.access.addr, it.access.tensor, it.access.region}); break;
         case Item::TensorName: sink.name_tensor(it.access.tensor, c->names[it.access.addr]); break;
         case Item::RegionName: sink.name_region(it.access.tensor, c->names[it.access.addr]); break;
       }
     }
+    if (n) sink.accesses(run, n);
     c->count = 0;
     c->names.clear();
     {

@@ -1,0 +1,32 @@
+#pragma once
+// The core's issue state, shared between the core and the first cache level
+// of a space: runs of accesses to that level are issued by the level itself
+// (CacheLevel::run), in a loop compiled with its replacement policy, so the
+// per-access path has no virtual call and keeps this state in registers.
+#include <cstdint>
+
+#include "models/core/completion_window.h"
+
+namespace ptosim {
+
+struct CoreClock {
+  explicit CoreClock(uint32_t max_outstanding) : window(max_outstanding) {}
+
+  uint64_t issue_at = 0;     // absolute fs of the next issue slot
+  uint64_t interval_fs = 0;  // between issue slots (1 / issue width)
+  uint64_t end = 0;          // latest completion seen
+  // Past this issue time the core must first let the SystemC kernel catch
+  // up (temporal decoupling): a level's run() stops there.
+  uint64_t sync_at = 0;
+  CompletionWindow window;   // misses in flight
+  WindowStalls stalls;
+  uint64_t accesses = 0, reads = 0, writes = 0, line_requests = 0;
+
+  // One access counted (Write and Fill are the odd AccessKinds).
+  void count(bool write) {
+    ++accesses;
+    if (write) ++writes; else ++reads;
+  }
+};
+
+}  // namespace ptosim
