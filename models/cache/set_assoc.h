@@ -9,7 +9,8 @@
 // happens below in between (a back-invalidation) can touch the new line.
 // A miss of find() is remembered until a tag changes, so that a caller that
 // probes first (the core's hit fast path) and then serves the miss scans the
-// set once. A line found or installed last is found again without a scan,
+// set once. A line found or installed last, and (for policies that know
+// it) the most recent line of its set, are found without a scan,
 // and a hit on it skips the policy update when the policy says that a repeat
 // changes nothing (Policy::kRepeatHitIsNoop): runs of accesses to one line
 // are the commonest pattern there is. An invalid way is searched for only
@@ -52,6 +53,10 @@ class SetAssocArray {
     const uint64_t set = set_of(line);
     const uint64_t base = set * ways_;
     const uint64_t* t = &tags_[base];
+    if constexpr (Policy::kKnowsMru) {  // most hits are on the set's most recent line
+      const uint32_t m = policy_.mru(set);
+      if (m < ways_ && t[m] == key) return Found{set, base, int64_t(base + m), true};
+    }
     for (uint32_t w = 0; w < ways_; ++w) {
       if (t[w] == key) {
         last_key_ = key;

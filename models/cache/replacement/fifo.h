@@ -7,6 +7,7 @@ namespace ptosim::replacement {
 class Fifo {
  public:
   // A second touch of the most recently touched way changes nothing.
+  static constexpr bool kKnowsMru = false;
   static constexpr bool kRepeatHitIsNoop = true;
   Fifo(uint64_t sets, uint32_t ways, uint64_t /*seed*/) : order_(sets, ways) {}
   void on_hit(uint64_t, uint32_t) {}

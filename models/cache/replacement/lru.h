@@ -16,6 +16,8 @@ class Lru {
  public:
   // A second touch of the most recently touched way changes nothing.
   static constexpr bool kRepeatHitIsNoop = true;
+  // The most recently used way, ways or more when not known (wide sets).
+  static constexpr bool kKnowsMru = true;
   Lru(uint64_t sets, uint32_t ways, uint64_t /*seed*/)
       : ways_(ways), small_(ways <= 16), order_(small_ ? 0 : sets, small_ ? 0 : ways) {
     if (small_) {
@@ -28,6 +30,7 @@ class Lru {
   }
   void on_hit(uint64_t set, uint32_t way) { touch(set, way); }
   void on_fill(uint64_t set, uint32_t way) { touch(set, way); }
+  uint32_t mru(uint64_t set) const { return small_ ? uint32_t(perm_[set] & 0xF) : ~0u; }
   uint32_t victim(uint64_t set) const {
     if (small_) return uint32_t(perm_[set] >> (4 * (ways_ - 1))) & 0xF;
     return order_.oldest(set);

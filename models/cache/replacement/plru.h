@@ -13,6 +13,7 @@ namespace ptosim::replacement {
 class Plru {
  public:
   // A second touch of the most recently touched way changes nothing.
+  static constexpr bool kKnowsMru = false;
   static constexpr bool kRepeatHitIsNoop = true;
   Plru(uint64_t sets, uint32_t ways, uint64_t /*seed*/)
       : ways_(ways), nodes_(ways > 1 ? ways - 1 : 1), bits_(sets * nodes_, 0) {}

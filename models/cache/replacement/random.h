@@ -25,6 +25,7 @@ class Xorshift64 {
 class Random {
  public:
   // A second touch of the most recently touched way changes nothing.
+  static constexpr bool kKnowsMru = false;
   static constexpr bool kRepeatHitIsNoop = true;
   Random(uint64_t /*sets*/, uint32_t ways, uint64_t seed) : ways_(ways), rng_(seed) {}
   void on_hit(uint64_t, uint32_t) {}

@@ -10,6 +10,7 @@ namespace ptosim::replacement {
 class Srrip {
  public:
   // A hit right after the fill of the same way still changes the RRPV.
+  static constexpr bool kKnowsMru = false;
   static constexpr bool kRepeatHitIsNoop = false;
   static constexpr uint8_t kMax = 3;
   Srrip(uint64_t sets, uint32_t ways, uint64_t /*seed*/) : ways_(ways), rrpv_(sets * ways, kMax) {}
