@@ -30,7 +30,7 @@ enum class Code : uint8_t {
   End,  // after the last record: the consumer's loop needs no count check
 };
 
-constexpr uint32_t kSlots = 1024;  // 17 KiB of records per chunk
+constexpr uint32_t kSlots = 2048;  // 34 KiB of records per chunk
 constexpr uint32_t kAccessSlots = 3;
 static_assert(sizeof(Access) <= kAccessSlots * sizeof(Slot) && alignof(Access) <= alignof(Slot));
 

@@ -1,4 +1,5 @@
-// The producer thread hand-off: order, errors, and no hang when the consumer stops.
+// The producer thread hand-off: order, errors at chunk boundaries, either side
+// waiting, and no hang when the consumer stops.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -52,8 +53,9 @@ void produce(EventSink& s, int n) {
   }
 }
 
-// n accesses: untagged ones (one slot), tagged (two) and strided (three) in
-// a pattern that puts every kind of record across every chunk boundary.
+// n accesses: untagged ones (one slot) mixed with tagged and strided ones
+// (three slots) and some compute records, so that chunks fill up to each
+// of their possible ends.
 void produce_mixed(EventSink& s, int n, int nap_every = 0) {
   for (int i = 0; i < n; ++i) {
     if (nap_every && i % nap_every == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
