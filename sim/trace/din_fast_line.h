@@ -2,9 +2,10 @@
 // The din line shape nearly every trace consists of, `r 7ffd1234 4\n`: a
 // one-character type, one space, 1-15 hex digits, optionally one space and
 // 1-15 hex digits of a nonzero size, then `\n` or `\r\n`. It is parsed
-// eight bytes at a time. Anything else is left to the general parser (which
-// accepts every line this one does, with the same result, and produces the
-// error messages), so this one only has to be exact about what it accepts.
+// whole words at a time, without a loop per digit. Anything else is left to
+// the general parser (which accepts every line this one does, with the same
+// result, and produces the error messages), so this one only has to be
+// exact about what it accepts.
 #include <cstdint>
 #include <cstring>
 #if defined(__SSE2__)
@@ -132,10 +133,11 @@ class Sse2LineParser {
     const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
     const __m128i digit = _mm_sub_epi8(b, _mm_set1_epi8('0'));                                      // '0'-'9' -> 0-9
     const __m128i letter = _mm_sub_epi8(_mm_or_si128(b, _mm_set1_epi8(0x20)), _mm_set1_epi8('a'));  // a-f, A-F -> 0-5
-    // Zero exactly at hex digits (unsigned saturating: every other byte,
-    // including those >= 0x80, stays above the range of both).
-    const __m128i excess = _mm_min_epu8(_mm_subs_epu8(digit, _mm_set1_epi8(9)), _mm_subs_epu8(letter, _mm_set1_epi8(5)));
-    const unsigned non_hex = ~unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(excess, _mm_setzero_si128())));  // bits 16+ set
+    // Bit 7 set where a byte is out of both ranges (an unsigned saturating
+    // add: no byte wraps back into a range).
+    const __m128i out_of_range = _mm_and_si128(_mm_adds_epu8(digit, _mm_set1_epi8(char(0x80 - 10))),
+                                               _mm_adds_epu8(letter, _mm_set1_epi8(char(0x80 - 6))));
+    const unsigned non_hex = unsigned(_mm_movemask_epi8(out_of_range)) | ~0xffffu;  // bits 16+ set: ends the window
     // At a hex digit, the other interpretation is at least 17: the minimum is its value.
     const __m128i nib = _mm_min_epu8(digit, _mm_add_epi8(letter, _mm_set1_epi8(10)));
     const unsigned n = unsigned(__builtin_ctz(non_hex));  // address digits
@@ -170,7 +172,10 @@ class Sse2LineParser {
  private:
   // 16 nibble values, most significant first, as a number.
   static uint64_t value(__m128i nib) {
-    const __m128i pairs = _mm_and_si128(_mm_or_si128(_mm_slli_epi16(nib, 4), _mm_srli_epi16(nib, 8)), _mm_set1_epi16(0xff));
+    // A 16-bit lane holds the more significant digit h in its low byte and
+    // the other, l, in its high byte: (h + 256 l) * 0x1001 = h + 256 l +
+    // 4096 h (mod 2^16), which shifted right by 8 is 16 h + l.
+    const __m128i pairs = _mm_srli_epi16(_mm_mullo_epi16(nib, _mm_set1_epi16(0x1001)), 8);
     return __builtin_bswap64(uint64_t(_mm_cvtsi128_si64(_mm_packus_epi16(pairs, pairs))));
   }
   // kLastBytes + m: a mask of the last m of 16 bytes.

@@ -144,8 +144,8 @@ void read_din_into(ByteSource& in, Target& target, TraceCounts& counts) {
       uint64_t addr, bytes;
       unsigned kind;
       if (const char* next = fast.parse(p, addr, bytes, kind)) {
-        out.put(addr, bytes, AccessKind(kind));
         ++kinds[kind];
+        out.put(addr, bytes, AccessKind(kind));
         p = next;
       } else {
         const char* nl = static_cast<const char*>(std::memchr(p, '\n', size_t(lim - p)));
