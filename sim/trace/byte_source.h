@@ -1,6 +1,8 @@
 #pragma once
 // Buffered reading of a file or stdin in large blocks, with a lookahead that
 // parsers can index directly (no per-byte virtual call or stdio lock).
+// kPadding readable bytes (of unspecified value) follow the buffered ones,
+// so that a parser may load whole words near the end without a bounds check.
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -12,6 +14,8 @@ namespace ptosim {
 
 class ByteSource {
  public:
+  static constexpr size_t kPadding = 64;
+
   explicit ByteSource(const std::string& path) : path_(path) {
     if (path == "-") {
       f_ = stdin;
@@ -20,7 +24,7 @@ class ByteSource {
       if (!f_) throw InputError({path, 0, 0}, "", "cannot open trace file");
       owned_ = true;
     }
-    buf_.resize(1 << 20);
+    buf_.resize((1 << 20) + kPadding);
   }
   ~ByteSource() {
     if (owned_) std::fclose(f_);
@@ -35,9 +39,9 @@ class ByteSource {
     std::memmove(buf_.data(), buf_.data() + pos_, end_ - pos_);
     end_ -= pos_;
     pos_ = 0;
-    if (buf_.size() < n) buf_.resize(n);
+    if (buf_.size() < n + kPadding) buf_.resize(n + kPadding);
     while (end_ < n && !eof_) {
-      size_t got = std::fread(buf_.data() + end_, 1, buf_.size() - end_, f_);
+      size_t got = std::fread(buf_.data() + end_, 1, buf_.size() - kPadding - end_, f_);
       if (got == 0) {
         if (std::ferror(f_)) throw InputError({path_, 0, 0}, "", "cannot read trace file (is it a directory?)");
         eof_ = true;

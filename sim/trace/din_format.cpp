@@ -2,6 +2,9 @@
 
 #include <cstring>
 
+#include "sim/trace/din_fast_line.h"
+#include "sim/trace/pipe_writer.h"
+
 namespace ptosim {
 namespace {
 
@@ -86,62 +89,46 @@ class LineParser {
   uint64_t line_;
 };
 
-// The common shape "r 1a2b3c 4" (single-letter type, bare hex, single
-// spaces): parsed without building strings. Anything else returns false and
-// goes through LineParser, which also produces the error messages.
-inline bool fast_line(const char* p, const char* e, Access& a) {
-  static const struct Table {
-    int8_t v[256];
-    Table() {
-      for (int i = 0; i < 256; ++i) v[i] = int8_t(hex_digit(char(i)));
-    }
-  } hex;
-  if (e - p < 3 || p[1] != ' ') return false;
-  switch (p[0]) {
-    case 'r': case '0': a.kind = AccessKind::Read; break;
-    case 'w': case '1': a.kind = AccessKind::Write; break;
-    case 'i': case '2': a.kind = AccessKind::Fetch; break;
-    default: return false;
-  }
-  p += 2;
-  uint64_t addr = 0;
-  const char* start = p;
-  int d;
-  while (p < e && (d = hex.v[uint8_t(*p)]) >= 0) addr = addr << 4 | uint64_t(d), ++p;
-  if (p == start || p - start > 16) return false;
-  uint64_t size = 1;
-  if (p < e) {
-    if (*p != ' ') return false;
-    ++p;
-    start = p;
-    size = 0;
-    while (p < e && (d = hex.v[uint8_t(*p)]) >= 0) size = size << 4 | uint64_t(d), ++p;
-    if (p == start || p - start > 16 || size == 0) return false;
-    if (p < e && !(*p == '\r' && p + 1 == e)) return false;
-  }
-  a.addr = addr;
-  a.bytes = size;
-  return true;
-}
-
 }  // namespace
 
-void read_din(ByteSource& in, EventSink& sink, TraceCounts& counts) {
-  static const struct Table {
-    int8_t v[256];
-    Table() {
-      for (int i = 0; i < 256; ++i) v[i] = int8_t(hex_digit(char(i)));
-    }
-  } hex;
+bool parse_din_line(const char* p, const char* e, const std::string& path, uint64_t line, Access& a,
+                    TraceCounts& counts) {
+  return LineParser(p, e, path, line).parse(a, counts);
+}
+
+namespace {
+
+// read_din's output to any sink; into the event pipe it writes with a
+// pipe::PlainCursor instead, straight into the chunk.
+struct SinkOut {
+  explicit SinkOut(EventSink& s) : sink(s) {}
+  EventSink& sink;
   Access a;
-  auto deliver = [&] {
-    ++counts.records;
-    if (a.kind == AccessKind::Write) ++counts.writes;
-    else if (a.kind == AccessKind::Read) ++counts.reads;
-    else ++counts.fetches;
+  void put(uint64_t addr, uint64_t bytes, AccessKind kind) {
+    a.addr = addr;
+    a.bytes = bytes;
+    a.kind = kind;
     sink.access(a);
+  }
+};
+
+// Out (SinkOut or pipe::PlainCursor) is made here, a local whose write
+// position can stay in registers.
+template <class Out, class Target>
+void read_din_into(ByteSource& in, Target& target, TraceCounts& counts) {
+  Out out(target);
+  uint64_t kinds[3] = {0, 0, 0};  // reads, writes, fetches
+  uint64_t other_lines = 0;       // blank, comment and skipped lines
+  // Line numbers are needed only for messages: derived from the counts, so
+  // that the fast path does not count lines.
+  auto line_no = [&] { return kinds[0] + kinds[1] + kinds[2] + other_lines + 1; };
+  Access a;
+  auto general = [&](const char* p, const char* e) {
+    if (LineParser(p, e, in.path(), line_no()).parse(a, counts)) return true;
+    ++other_lines;
+    return false;
   };
-  uint64_t line_no = 0;
+  din::FastLineParser fast;
   size_t want = 1 << 16;
   for (;;) {
     size_t avail = in.fill(want);
@@ -149,59 +136,24 @@ void read_din(ByteSource& in, EventSink& sink, TraceCounts& counts) {
     const char* d = in.data();
     const char* end = d + avail;
     const char* p = d;
-    // One pass over the complete lines: every line up to `lim` ends in a
-    // newline, so the digit loops below stop at it without a bounds check
-    // (a newline is not a hex digit).
-    const char* lim = end;  // just past the last newline (the last line is usually near the end)
+    // Every line before `lim` ends in a newline, which the line parsers rely
+    // on; the buffer's padding covers their reads past the last one.
+    const char* lim = end;  // just past the last newline (usually near the end)
     while (lim > d && lim[-1] != '\n') --lim;
-    if (lim > d) {
-      while (p < lim) {
-        ++line_no;
-        // The common shape "r 1a2b3c 4" (single-letter type, bare hex, single
-        // spaces), exactly as fast_line accepts it; anything else goes through
-        // LineParser, which also produces the error messages.
-        const char* q = p;
-        AccessKind kind;
-        switch (q[0]) {
-          case 'r': case '0': kind = AccessKind::Read; break;
-          case 'w': case '1': kind = AccessKind::Write; break;
-          case 'i': case '2': kind = AccessKind::Fetch; break;
-          default: goto slow;
-        }
-        if (q[1] != ' ') goto slow;
-        {
-          q += 2;
-          const char* s0 = q;
-          uint64_t addr = 0, size = 1;
-          int dg;
-          while ((dg = hex.v[uint8_t(*q)]) >= 0) addr = addr << 4 | uint64_t(dg), ++q;
-          if (q == s0 || q - s0 > 16) goto slow;
-          if (*q == ' ') {
-            ++q;
-            s0 = q;
-            size = 0;
-            while ((dg = hex.v[uint8_t(*q)]) >= 0) size = size << 4 | uint64_t(dg), ++q;
-            if (q == s0 || q - s0 > 16 || size == 0) goto slow;
-            if (*q == '\r') ++q;
-          }
-          if (*q != '\n') goto slow;
-          a.kind = kind;
-          a.addr = addr;
-          a.bytes = size;
-          deliver();
-          p = q + 1;
-          continue;
-        }
-      slow: {
+    while (p < lim) {
+      uint64_t addr, bytes;
+      unsigned kind;
+      if (const char* next = fast.parse(p, addr, bytes, kind)) {
+        ++kinds[kind];
+        out.put(addr, bytes, AccessKind(kind));
+        p = next;
+      } else {
         const char* nl = static_cast<const char*>(std::memchr(p, '\n', size_t(lim - p)));
-        if (fast_line(p, nl, a)) {
-          deliver();
-        } else {
-          LineParser lp(p, nl, in.path(), line_no);
-          if (lp.parse(a, counts)) deliver();
+        if (general(p, nl)) {
+          out.put(a.addr, a.bytes, a.kind);
+          ++kinds[int(a.kind)];
         }
         p = nl + 1;
-      }
       }
     }
     const size_t used = size_t(p - d);
@@ -210,14 +162,28 @@ void read_din(ByteSource& in, EventSink& sink, TraceCounts& counts) {
       // No newline in the buffer: either the last line lacks one, or a line is
       // longer than the buffer.
       if (in.fill(avail + 1) > avail) { want = avail * 2; continue; }
-      ++line_no;
-      LineParser lp(d, end, in.path(), line_no);
-      if (lp.parse(a, counts)) deliver();
+      if (general(d, end)) {
+        out.put(a.addr, a.bytes, a.kind);
+        ++kinds[int(a.kind)];
+      }
       in.consume(avail);
       break;
     }
     want = 1 << 16;
   }
+  counts.reads += kinds[0];
+  counts.writes += kinds[1];
+  counts.fetches += kinds[2];
+  counts.records += kinds[0] + kinds[1] + kinds[2];
+}
+
+}  // namespace
+
+void read_din(ByteSource& in, EventSink& sink, TraceCounts& counts) {
+  if (auto* writer = dynamic_cast<pipe::PipeWriter*>(&sink))
+    read_din_into<pipe::PlainCursor>(in, *writer, counts);
+  else
+    read_din_into<SinkOut>(in, sink, counts);
 }
 
 void DinWriter::access(const Access& a) {

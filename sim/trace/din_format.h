@@ -8,6 +8,12 @@ namespace ptosim {
 
 void read_din(ByteSource& in, EventSink& sink, TraceCounts& counts);
 
+// The general (strict) parser of one din line [p, e), without its newline:
+// true with `a` set for an access; false for a blank, comment or other-type
+// line (counted in counts.skipped); InputError with path:line:col otherwise.
+bool parse_din_line(const char* p, const char* e, const std::string& path, uint64_t line, Access& a,
+                    TraceCounts& counts);
+
 class DinWriter : public TraceWriter {
  public:
   explicit DinWriter(FILE* out) : out_(out) {}

@@ -1,176 +1,100 @@
 #include "sim/trace/event_pipe.h"
 
+#include <cstring>
+#include <new>
+#include <vector>
+
+#include "sim/trace/pipe_writer.h"
+
 namespace ptosim {
 
-namespace {
-constexpr size_t kChunkItems = 1024;  // 40 KiB: handed over while still in the caches
-}
+using pipe::Chunk;
+using pipe::Code;
 
-// The producer's side: fills a chunk and publishes it when full.
-class PipeSink final : public EventSink {
- public:
-  explicit PipeSink(EventPipe& pipe) : pipe_(pipe) { take(); }
-  void access(const Access& a) override {
-    EventPipe::Item* it = next_++;
-    it->type = EventPipe::Item::Access;
-    it->access = a;
-    if (next_ == end_) flush();
-  }
-  void compute(const Compute& c) override {
-    EventPipe::Item* it = next_++;
-    it->type = EventPipe::Item::Compute;
-    it->access = Access();
-    it->access.addr = c.flops;
-    it->access.tensor = c.op;
-    it->access.region = c.region;
-    if (next_ == end_) flush();
-  }
-  void name_tensor(TagId id, const std::string& name) override { named(EventPipe::Item::TensorName, id, name); }
-  void name_region(TagId id, const std::string& name) override { named(EventPipe::Item::RegionName, id, name); }
-  void flush() {
-    chunk_->count = size_t(next_ - chunk_->items.data());
-    pipe_.publish(chunk_);
-    take();
-  }
-  void finish_chunk() {
-    chunk_->count = size_t(next_ - chunk_->items.data());
-    if (chunk_->count) pipe_.publish(chunk_);
-    chunk_ = nullptr;
-  }
-
- private:
-  void take() {
-    chunk_ = pipe_.acquire();
-    next_ = chunk_->items.data();
-    end_ = next_ + chunk_->items.size();
-  }
-  void named(EventPipe::Item::Type type, TagId id, const std::string& name) {
-    EventPipe::Item* it = next_++;
-    it->type = type;
-    it->access = Access();
-    it->access.addr = chunk_->names.size();
-    it->access.tensor = id;
-    chunk_->names.push_back(name);
-    if (next_ == end_) flush();
-  }
-  EventPipe& pipe_;
-  EventPipe::Chunk* chunk_ = nullptr;
-  EventPipe::Item* next_ = nullptr;
-  EventPipe::Item* end_ = nullptr;
-};
-
-EventPipe::EventPipe(Producer producer) : chunks_(kChunks), producer_(std::move(producer)) {
-  for (auto& c : chunks_) {
-    c.items.resize(kChunkItems);
-    free_.push_back(&c);
-  }
+EventPipe::EventPipe(Producer producer) : producer_(std::move(producer)) {
   thread_ = std::thread([this] {
-    std::exception_ptr error;
-    PipeSink sink(*this);
     try {
-      producer_(sink);
-    } catch (...) {
-      error = std::current_exception();
+      pipe::PipeWriter writer(ring_);
+      try {
+        producer_(writer);
+      } catch (const pipe::Abandoned&) {
+        throw;
+      } catch (...) {
+        error_ = std::current_exception();
+      }
+      writer.close();  // the events before an error still arrive
+    } catch (const pipe::Abandoned&) {
+      // The consumer is gone: nobody is left to tell.
     }
-    sink.finish_chunk();  // the events before an error still arrive
-    close(error);
   });
 }
 
 EventPipe::~EventPipe() {
-  {
-    // A consumer that stopped early (an error of its own) must not leave the
-    // producer blocked on a full pipe: hand every chunk back as free.
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (Chunk* c : full_) {
-      c->count = 0;
-      c->names.clear();
-      free_.push_back(c);
-    }
-    full_.clear();
-    closed_ = true;
-  }
-  changed_.notify_all();
+  // A consumer that stopped early (an error of its own) must not leave the
+  // producer blocked on a full ring, nor running to the end of its input.
+  ring_.abandon();
   if (thread_.joinable()) thread_.join();
 }
 
-EventPipe::Chunk* EventPipe::acquire() {
-  std::unique_lock<std::mutex> lock(mutex_);
-  changed_.wait(lock, [this] { return !free_.empty(); });
-  Chunk* c = free_.back();
-  free_.pop_back();
-  return c;
+namespace {
+
+// Compute and name records.
+void deliver_other(EventSink& sink, const Chunk& c, uint32_t i) {
+  const pipe::Slot& s = *std::launder(static_cast<const pipe::Slot*>(c.at(i)));
+  switch (c.code(i)) {
+    case Code::Compute:
+      sink.compute(Compute{s.a, uint16_t(s.b), TagId(s.b >> 16)});
+      break;
+    case Code::TensorName:
+      sink.name_tensor(TagId(s.b), c.names[s.a]);
+      break;
+    case Code::RegionName:
+      sink.name_region(TagId(s.b), c.names[s.a]);
+      break;
+    default:
+      std::terminate();  // accesses and End do not come here
+  }
 }
 
-void EventPipe::publish(Chunk* c) {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (closed_) {  // the consumer is gone: recycle
-      c->count = 0;
-      c->names.clear();
-      free_.push_back(c);
-      return;
-    }
-    full_.push_back(c);
-  }
-  changed_.notify_all();
-}
-
-void EventPipe::close(std::exception_ptr error) {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    error_ = error;
-    closed_ = true;
-  }
-  changed_.notify_all();
-}
+}  // namespace
 
 void EventPipe::drain(EventSink& sink) {
-  size_t next = 0;  // full_ is a FIFO: take from the front
-  for (;;) {
-    Chunk* c = nullptr;
-    {
-      std::unique_lock<std::mutex> lock(mutex_);
-      changed_.wait(lock, [&] { return next < full_.size() || closed_; });
-      if (next < full_.size()) {
-        c = full_[next++];
-        if (next == full_.size()) {
-          full_.clear();
-          next = 0;
-        }
+  // Consecutive accesses reach the sink as runs (EventSink::accesses), so
+  // that the core can issue them in a loop of its own.
+  constexpr size_t kRun = 256;
+  std::vector<Access> buffer(kRun);
+  Access* run = buffer.data();
+  size_t n = 0;
+  while (Chunk* c = ring_.next()) {
+    for (uint32_t i = 0;;) {
+      const Code code = c->code(i);
+      if (code <= Code::Fill) {  // untagged: only addr, bytes and kind differ
+        Access& a = run[n];
+        std::memcpy(static_cast<void*>(&a), c->at(i), sizeof(pipe::Slot));
+        a.kind = AccessKind(code);
+        a.space = kGlobalSpace;
+        a.tensor = a.region = 0;
+        a.elem_bytes = 0;
+        a.stride = 0;
+        i += 1;
+      } else if (code == Code::Access) {
+        run[n] = *std::launder(static_cast<const Access*>(c->at(i)));
+        i += pipe::kAccessSlots;
       } else {
-        break;  // closed and drained
-      }
-    }
-    static thread_local Access run[256];  // consecutive accesses go to the sink as one run (not re-initialised per chunk)
-    size_t n = 0;
-    for (const Item *it_p = c->items.data(), *it_end = it_p + c->count; it_p != it_end; ++it_p) {
-      const Item& it = *it_p;
-      if (it.type == Item::Access) {
-        run[n++] = it.access;
-        if (n == 256) {
-          sink.accesses(run, n);
-          n = 0;
-        }
+        if (n) sink.accesses(run, n);
+        n = 0;
+        if (code == Code::End) break;
+        deliver_other(sink, *c, i);
+        i += 1;
         continue;
       }
-      if (n) sink.accesses(run, n);
-      n = 0;
-      switch (it.type) {
-        case Item::Access: break;
-        case Item::Compute: sink.compute(Compute{it.access.addr, it.access.tensor, it.access.region}); break;
-        case Item::TensorName: sink.name_tensor(it.access.tensor, c->names[it.access.addr]); break;
-        case Item::RegionName: sink.name_region(it.access.tensor, c->names[it.access.addr]); break;
+      if (++n == kRun) {
+        sink.accesses(run, n);
+        n = 0;
       }
     }
-    if (n) sink.accesses(run, n);
-    c->count = 0;
     c->names.clear();
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      free_.push_back(c);
-    }
-    changed_.notify_all();
+    ring_.release();
   }
   thread_.join();
   if (error_) std::rethrow_exception(error_);
