@@ -37,12 +37,4 @@ MissClassifier::Node* MissClassifier::touch(uint64_t line, bool allocate, bool* 
   return n;
 }
 
-MissClass MissClassifier::miss(uint64_t line, bool allocate, uint64_t slot) {
-  bool present = false, first = false;
-  Node* n = touch(line, allocate, &present, &first);
-  if (allocate) slot_node_[slot] = n;
-  if (first) return MissClass::Compulsory;
-  return present ? MissClass::Conflict : MissClass::Capacity;
-}
-
 }  // namespace ptosim

@@ -38,7 +38,16 @@ class MissClassifier {
   }
   // A miss of the real cache; returns its class. With `allocate` the line will
   // be installed in `slot` (and the shadow allocates it too).
-  MissClass miss(uint64_t line, bool allocate, uint64_t slot);
+#if defined(__GNUC__)
+  __attribute__((always_inline))
+#endif
+  MissClass miss(uint64_t line, bool allocate, uint64_t slot) {
+    bool present = false, first = false;
+    Node* n = touch(line, allocate, &present, &first);
+    if (allocate) slot_node_[slot] = n;
+    if (first) return MissClass::Compulsory;
+    return present ? MissClass::Conflict : MissClass::Capacity;
+  }
 
  private:
   static constexpr int32_t kAbsent = -1;  // seen before, not in the shadow
