@@ -29,17 +29,8 @@ class CacheLevelImpl final : public CacheLevel {
     mshrs_.retire(start);
     const uint64_t first = r.addr >> line_shift_;
     const uint64_t last = (r.addr + bytes - 1) >> line_shift_;
-    uint64_t done;
-    if (first == last) {  // the common case: no split
-      done = access_line(first, r.addr, bytes, r, issue);
-    } else {
-      done = issue;
-      for (uint64_t line = first; line <= last; ++line) {
-        const uint64_t lo = std::max(r.addr, line << line_shift_);
-        const uint64_t hi = std::min(r.addr + bytes, (line + 1) << line_shift_);
-        done = std::max(done, access_line(line, lo, hi - lo, r, issue));
-      }
-    }
+    const uint64_t done = first == last ? access_line(first, r.addr, bytes, r, issue)  // the common case
+                                        : access_split(first, last, bytes, r, issue);
     timing_.latency_sum_fs += done - at;
     ++timing_.requests;
     return done;
@@ -109,6 +100,21 @@ class CacheLevelImpl final : public CacheLevel {
   bool invalidate_line(uint64_t line, bool* was_dirty) override { return array_.invalidate(line, was_dirty); }
 
  private:
+  // A request over several lines, line by line; kept out of access() so
+  // that the common single-line path stays small.
+#if defined(__GNUC__)
+  __attribute__((noinline))
+#endif
+  uint64_t access_split(uint64_t first, uint64_t last, uint64_t bytes, const MemRequest& r, uint64_t issue) {
+    uint64_t done = issue;
+    for (uint64_t line = first; line <= last; ++line) {
+      const uint64_t lo = std::max(r.addr, line << line_shift_);
+      const uint64_t hi = std::min(r.addr + bytes, (line + 1) << line_shift_);
+      done = std::max(done, access_line(line, lo, hi - lo, r, issue));
+    }
+    return done;
+  }
+
   // A hit on the line found at `f`; returns when its data is there.
 #if defined(__GNUC__)
   __attribute__((always_inline))
