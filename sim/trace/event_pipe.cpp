@@ -1,6 +1,5 @@
 #include "sim/trace/event_pipe.h"
 
-#include <cstring>
 #include <new>
 #include <vector>
 
@@ -69,8 +68,10 @@ void EventPipe::drain(EventSink& sink) {
     for (uint32_t i = 0;;) {
       const Code code = c->code(i);
       if (code <= Code::Fill) {  // untagged: only addr, bytes and kind differ
+        const pipe::Slot& s = *std::launder(static_cast<const pipe::Slot*>(c->at(i)));
         Access& a = run[n];
-        std::memcpy(static_cast<void*>(&a), c->at(i), sizeof(pipe::Slot));
+        a.addr = s.a;
+        a.bytes = s.b;
         a.kind = AccessKind(code);
         a.space = kGlobalSpace;
         a.tensor = a.region = 0;
