@@ -62,36 +62,37 @@ void EventPipe::drain(EventSink& sink) {
   // that the core can issue them in a loop of its own.
   constexpr size_t kRun = 256;
   std::vector<Access> buffer(kRun);
-  Access* run = buffer.data();
-  size_t n = 0;
+  Access* const run = buffer.data();
+  Access* const run_end = run + kRun;
+  Access* out = run;
+  // Until a tagged access has been copied into the buffer, every entry's
+  // other fields are still zero: an untagged access need not write them.
+  bool untagged_only = true;
   while (Chunk* c = ring_.next()) {
     for (uint32_t i = 0;;) {
       const Code code = c->code(i);
-      if (code <= Code::Fill) {  // untagged: only addr, bytes and kind differ
+      if (code <= Code::Fill) {
         const pipe::Slot& s = *std::launder(static_cast<const pipe::Slot*>(c->at(i)));
-        Access& a = run[n];
-        a.addr = s.a;
-        a.bytes = s.b;
-        a.kind = AccessKind(code);
-        a.space = kGlobalSpace;
-        a.tensor = a.region = 0;
-        a.elem_bytes = 0;
-        a.stride = 0;
+        if (!untagged_only) *out = Access();
+        out->addr = s.a;
+        out->bytes = s.b;
+        out->kind = AccessKind(code);
         i += 1;
       } else if (code == Code::Access) {
-        run[n] = *std::launder(static_cast<const Access*>(c->at(i)));
+        *out = *std::launder(static_cast<const Access*>(c->at(i)));
+        untagged_only = false;
         i += pipe::kAccessSlots;
       } else {
-        if (n) sink.accesses(run, n);
-        n = 0;
+        if (out != run) sink.accesses(run, size_t(out - run));
+        out = run;
         if (code == Code::End) break;
         deliver_other(sink, *c, i);
         i += 1;
         continue;
       }
-      if (++n == kRun) {
-        sink.accesses(run, n);
-        n = 0;
+      if (++out == run_end) {
+        sink.accesses(run, kRun);
+        out = run;
       }
     }
     c->names.clear();
