@@ -71,7 +71,7 @@ class ChunkRing {
     if (abandoned_.load(std::memory_order_relaxed)) throw Abandoned();
     return &chunks_[pub_ % kChunks];
   }
-  // Producer: hands the acquired chunk over (its records ended by Code::End).
+  // Producer: hands the acquired chunk over (its count set).
   void publish() {
     published_.store(++pub_);
     data_.ring();
