@@ -12,7 +12,7 @@
 
 namespace ptosim::pipe {
 
-constexpr uint32_t kAccesses = 1024;  // per chunk: 40 KiB
+constexpr uint32_t kAccesses = 2048;  // per chunk: 80 KiB
 
 // A compute or name record, delivered after the chunk's first `after`
 // accesses.
