@@ -71,7 +71,7 @@ class ChunkRing {
     if (abandoned_.load(std::memory_order_relaxed)) throw Abandoned();
     return &chunks_[pub_ % kChunks];
   }
-  // Producer: hands the acquired chunk over (its `count` set).
+  // Producer: hands the acquired chunk over (its count set).
   void publish() {
     published_.store(++pub_);
     data_.ring();
@@ -96,7 +96,8 @@ class ChunkRing {
     released_.store(++rel_);
     if (published_.load() - rel_ <= kChunks / 2) space_.ring();
   }
-  // Consumer: stops taking chunks; a producer waiting for room gets Abandoned.
+  // Consumer: stops taking chunks; the producer gets Abandoned at its next
+  // acquire(), or at once if it is waiting in one.
   void abandon() {
     abandoned_.store(true);
     space_.ring();
@@ -105,7 +106,7 @@ class ChunkRing {
  private:
   static constexpr uint64_t kChunks = 8;
   // The producer is usually the faster side and has half a ring of work
-  // queued when it waits: sleeping at once costs nothing. The consumer
+  // queued when it waits: it may as well sleep almost at once. The consumer
   // waits when it is faster, and a brief spin then saves the producer a
   // wake-up call per chunk.
   static constexpr int kProducerSpins = 16;

@@ -1,15 +1,10 @@
 #include "sim/trace/event_pipe.h"
 
-#include <cstring>
-#include <new>
-#include <vector>
-
 #include "sim/trace/pipe_writer.h"
 
 namespace ptosim {
 
 using pipe::Chunk;
-using pipe::Code;
 
 EventPipe::EventPipe(Producer producer) : producer_(std::move(producer)) {
   thread_ = std::thread([this] {
@@ -38,61 +33,35 @@ EventPipe::~EventPipe() {
 
 namespace {
 
-// Compute and name records.
-void deliver_other(EventSink& sink, const Chunk& c, uint32_t i) {
-  const pipe::Slot& s = *std::launder(static_cast<const pipe::Slot*>(c.at(i)));
-  switch (c.code(i)) {
-    case Code::Compute:
-      sink.compute(Compute{s.a, uint16_t(s.b), TagId(s.b >> 16)});
+void deliver(EventSink& sink, const Chunk& c, const pipe::Other& o) {
+  switch (o.kind) {
+    case pipe::Other::Compute:
+      sink.compute(Compute{o.a, uint16_t(o.b), TagId(o.b >> 16)});
       break;
-    case Code::TensorName:
-      sink.name_tensor(TagId(s.b), c.names[s.a]);
+    case pipe::Other::TensorName:
+      sink.name_tensor(TagId(o.b), c.names[o.a]);
       break;
-    case Code::RegionName:
-      sink.name_region(TagId(s.b), c.names[s.a]);
+    case pipe::Other::RegionName:
+      sink.name_region(TagId(o.b), c.names[o.a]);
       break;
-    default:
-      std::terminate();  // accesses and End do not come here
   }
 }
 
 }  // namespace
 
 void EventPipe::drain(EventSink& sink) {
-  // Consecutive accesses reach the sink as runs (EventSink::accesses), so
-  // that the core can issue them in a loop of its own.
-  constexpr size_t kRun = 256;
-  std::vector<Access> buffer(kRun);
-  Access* run = buffer.data();
-  size_t n = 0;
+  // The accesses between two other records reach the sink as one run
+  // (EventSink::accesses), straight from the chunk, so that the core can
+  // issue them in a loop of its own.
   while (Chunk* c = ring_.next()) {
-    for (uint32_t i = 0;;) {
-      const Code code = c->code(i);
-      if (code <= Code::Fill) {  // untagged: only addr, bytes and kind differ
-        Access& a = run[n];
-        std::memcpy(static_cast<void*>(&a), c->at(i), sizeof(pipe::Slot));
-        a.kind = AccessKind(code);
-        a.space = kGlobalSpace;
-        a.tensor = a.region = 0;
-        a.elem_bytes = 0;
-        a.stride = 0;
-        i += 1;
-      } else if (code == Code::Access) {
-        run[n] = *std::launder(static_cast<const Access*>(c->at(i)));
-        i += pipe::kAccessSlots;
-      } else {
-        if (n) sink.accesses(run, n);
-        n = 0;
-        if (code == Code::End) break;
-        deliver_other(sink, *c, i);
-        i += 1;
-        continue;
-      }
-      if (++n == kRun) {
-        sink.accesses(run, n);
-        n = 0;
-      }
+    uint32_t done = 0;
+    for (const pipe::Other& o : c->others) {
+      if (o.after > done) sink.accesses(c->accesses + done, o.after - done);
+      done = o.after;
+      deliver(sink, *c, o);
     }
+    if (c->count > done) sink.accesses(c->accesses + done, c->count - done);
+    c->others.clear();
     c->names.clear();
     ring_.release();
   }

@@ -1,8 +1,7 @@
 #pragma once
-// The producer's end of the event pipe: an EventSink that encodes events
-// into chunks of the ring. A producer that emits only untagged accesses in
-// bulk (the din reader) may bypass the virtual calls with a PlainCursor.
-#include <new>
+// The producer's end of the event pipe: an EventSink that fills chunks of
+// the ring. A producer that emits only untagged accesses in bulk (the din
+// reader) may bypass the virtual calls with a PlainCursor.
 #include <string>
 
 #include "sim/trace/chunk_ring.h"
@@ -13,18 +12,22 @@ class PipeWriter final : public EventSink {
  public:
   explicit PipeWriter(ChunkRing& ring) : ring_(ring), chunk_(ring.acquire()) {}
 
-  void access(const Access& a) override;
+  void access(const Access& a) override {
+    chunk_->accesses[count_] = a;
+    if (++count_ == kAccesses) flush();
+  }
   void compute(const Compute& c) override;
-  void name_tensor(TagId id, const std::string& name) override { named(Code::TensorName, id, name); }
-  void name_region(TagId id, const std::string& name) override { named(Code::RegionName, id, name); }
+  void name_tensor(TagId id, const std::string& name) override { named(Other::TensorName, id, name); }
+  void name_region(TagId id, const std::string& name) override { named(Other::RegionName, id, name); }
 
   // Hands over the partial chunk. Call once, at the end (also after an error).
   void close();
 
  private:
   friend class PlainCursor;
-  void flush();  // hands the full chunk over and takes the next
-  void named(Code code, TagId id, const std::string& name);
+  void flush();  // hands the chunk over and takes the next
+  void other(const Other& o);
+  void named(Other::Kind kind, TagId id, const std::string& name);
 
   ChunkRing& ring_;
   Chunk* chunk_;
@@ -43,9 +46,8 @@ class PlainCursor {
   PlainCursor& operator=(const PlainCursor&) = delete;
 
   void put(uint64_t addr, uint64_t bytes, AccessKind kind) {
-    new (slot_++) Slot{addr, bytes};
-    *code_++ = Code(kind);
-    if (code_ == end_) {
+    *next_ = Access{addr, bytes, kind};
+    if (++next_ == end_) {
       store();
       w_.flush();
       load();
@@ -54,18 +56,14 @@ class PlainCursor {
 
  private:
   void load() {
-    slot_ = static_cast<Slot*>(w_.chunk_->at(w_.count_));
-    code_ = &w_.chunk_->code(w_.count_);
-    end_ = &w_.chunk_->code(kSlots);
+    next_ = w_.chunk_->accesses + w_.count_;
+    end_ = w_.chunk_->accesses + kAccesses;
   }
-  void store() { w_.count_ = uint32_t(code_ - &w_.chunk_->code(0)); }
+  void store() { w_.count_ = uint32_t(next_ - w_.chunk_->accesses); }
 
   PipeWriter& w_;
-  // Separate pointers rather than an index: no shift per access, and two
-  // registers (the end is needed only in the compare).
-  Slot* slot_;
-  Code* code_;
-  Code* end_;
+  Access* next_;
+  Access* end_;
 };
 
 }  // namespace ptosim::pipe

@@ -190,14 +190,19 @@ TEST(DinFastLine, AgreesOnRandomLines) {
     for (int i = 0; i < n; ++i) s += rng() % 30 ? hex[rng() % hex.size()] : junk[rng() % junk.size()];
     return s;
   };
+  int common = 0;
   for (int i = 0; i < 20000; ++i) {
     std::string line = pick({"r", "w", "i", "0", "1", "2", "r", "w", "R", "m", "3", ""});
-    line += pick({" ", " ", " ", "  ", "\t", ""});
-    line += pick({"", "", "", "", "0x", "0X"}) + digits(18);
-    if (rng() % 3) line += pick({" ", " ", " ", "\t", "  "}) + pick({"", "", "", "0x"}) + digits(17);
-    line += pick({"", "", "", "\r", " ", "#c", " \r", "\r\r"});
+    line += pick({" ", " ", " ", " ", " ", " ", "  ", "\t", ""});
+    line += pick({"", "", "", "", "", "", "", "", "0x", "0X"}) + digits(18);
+    if (rng() % 3)
+      line += pick({" ", " ", " ", " ", " ", " ", "\t", "  "}) + pick({"", "", "", "", "", "0x"}) + digits(17);
+    line += pick({"", "", "", "", "", "", "\r", "\r", " ", "#c", " \r", "\r\r"});
     check_line(line);
+    common += common_shape(line);
   }
+  EXPECT_GT(common, 1000);  // both outcomes are well represented (about 1800 of the 20000 are common)
+  EXPECT_LT(common, 19000);
 }
 
 TEST(DinReader, ReplaysLinesOfEveryShape) {
@@ -215,7 +220,8 @@ TEST(DinReader, ReplaysLinesOfEveryShape) {
       "r abcdef0123456789 ffffffffffffffff\n"
       "w 5");  // no newline at the end
   EXPECT_EQ(show(r.events),
-            "0:268435456:4 1:2147291700:8 2:4194304:1 0:16:32 1:32:4 2:48:1 0:12379813738877118345:18446744073709551615 "
+            "0:268435456:4 1:2147291700:8 2:4194304:1 0:16:32 1:32:4 2:48:1 "
+            "0:12379813738877118345:18446744073709551615 "
             "1:5:1 ");
   EXPECT_EQ(r.counts.records, 8u);
   EXPECT_EQ(r.counts.reads, 3u);
@@ -242,13 +248,16 @@ TEST(DinReader, CountsLinesAcrossBufferRefills) {
   std::string text;
   int line = 0;
   for (int i = 0; i < 20000; ++i) {
-    text += i % 1000 == 7 ? "# slow\n" : i % 777 == 5 ? "r\t" + std::to_string(i) + "\n" : "w 1" + std::to_string(i) + " 4\n";
+    if (i % 1000 == 7) text += "# slow\n";
+    else if (i % 777 == 5) text += "r\t" + std::to_string(i) + "\n";
+    else text += "w 1" + std::to_string(i) + " 4\n";
     ++line;
   }
   const Replay ok = replay(text);
   EXPECT_EQ(ok.counts.records, 20000u - 20u);
   replay(text + "r 10 4\nw 10 0\n", std::to_string(line + 2) + ":6: size must be positive");
   // The events before the bad line arrive, also through the pipe.
-  const Replay bad = replay(text + "r 10 4\n?\n", std::to_string(line + 2) + ":1: bad access type '?' (expected r, w or i)");
+  const Replay bad =
+      replay(text + "r 10 4\n?\n", std::to_string(line + 2) + ":1: bad access type '?' (expected r, w or i)");
   EXPECT_EQ(bad.events.size(), 20000u - 20u + 1);
 }

@@ -53,9 +53,8 @@ void produce(EventSink& s, int n) {
   }
 }
 
-// n accesses: untagged ones (one slot) mixed with tagged and strided ones
-// (three slots) and some compute records, so that chunks fill up to each
-// of their possible ends.
+// n accesses, untagged ones mixed with tagged and strided ones, and some
+// compute records between them.
 void produce_mixed(EventSink& s, int n, int nap_every = 0) {
   for (int i = 0; i < n; ++i) {
     if (nap_every && i % nap_every == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
@@ -120,7 +119,7 @@ TEST(EventPipe, ConsumerStoppingEarlyDoesNotHang) {
 }
 
 TEST(EventPipe, MixedRecordsCrossChunkBoundaries) {
-  for (int n : {1, 1000, int(pipe::kSlots) - 1, int(pipe::kSlots), int(pipe::kSlots) + 1, 50000}) {
+  for (int n : {1, 1000, int(pipe::kAccesses) - 1, int(pipe::kAccesses), int(pipe::kAccesses) + 1, 50000}) {
     Recorder direct, piped;
     produce_mixed(direct, n);
     EventPipe pipe([n](EventSink& s) { produce_mixed(s, n); });
@@ -132,7 +131,7 @@ TEST(EventPipe, MixedRecordsCrossChunkBoundaries) {
 TEST(EventPipe, ProducerErrorAtAChunkBoundary) {
   // The error comes right after the last event of a full chunk, one before,
   // one after: exactly the events before it arrive, in order.
-  const uint64_t k = pipe::kSlots;
+  const uint64_t k = pipe::kAccesses;
   for (uint64_t n : {uint64_t(0), k - 1, k, k + 1, 3 * k, 3 * k + 1, 20 * k}) {
     Recorder r;
     EventPipe pipe([n](EventSink& s) {
@@ -164,8 +163,22 @@ TEST(EventPipe, EitherSideMayWaitForTheOther) {
   }
 }
 
+TEST(EventPipe, RunsOfOtherRecordsOnly) {
+  // Compute records alone fill chunks too (their list is bounded).
+  auto produce_computes = [](EventSink& s) {
+    for (uint64_t i = 0; i < 5 * pipe::kAccesses + 3; ++i) s.compute(Compute{i, 1, 2});
+    produce_plain(s, 2);
+    s.name_region(3, "end");
+  };
+  Recorder direct, piped;
+  produce_computes(direct);
+  EventPipe pipe(produce_computes);
+  pipe.drain(piped);
+  EXPECT_EQ(piped.log, direct.log);
+}
+
 TEST(EventPipe, DestroyedWithoutDrainingDoesNotHang) {
-  EventPipe pipe([](EventSink& s) { produce_plain(s, 100 * pipe::kSlots); });
+  EventPipe pipe([](EventSink& s) { produce_plain(s, 100 * pipe::kAccesses); });
 }
 
 TEST(CompletionWindow, KeepsCompletionsSorted) {
