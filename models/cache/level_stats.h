@@ -25,15 +25,20 @@ class TagTable {
 #if defined(__GNUC__)
   __attribute__((always_inline))
 #endif
-  void add(TagId id, bool hit, uint64_t bytes) {
-    TagCounters& r = id < kPreallocated ? rows_.data()[id] : grow(id);
+  void add(TagId id, bool hit, uint64_t bytes) { bump(id < kPreallocated ? rows_.data()[id] : grow(id), hit, bytes); }
+  // The same for an id known to be below kPreallocated.
+#if defined(__GNUC__)
+  __attribute__((always_inline))
+#endif
+  void add_preallocated(TagId id, bool hit, uint64_t bytes) { bump(rows_.data()[id], hit, bytes); }
+  const std::vector<TagCounters>& rows() const { return rows_; }
+
+ private:
+  static void bump(TagCounters& r, bool hit, uint64_t bytes) {
     ++r.accesses;
     r.misses += !hit;
     r.bytes += bytes;
   }
-  const std::vector<TagCounters>& rows() const { return rows_; }
-
- private:
 #if defined(__GNUC__)
   __attribute__((noinline))
 #endif
@@ -68,8 +73,8 @@ struct LevelStats {
     // what lands in it meanwhile does not matter).
     if (tensor | region) {
       if ((tensor | region) < TagTable::kPreallocated) {
-        by_tensor_.add(tensor, hit, bytes);
-        by_region_.add(region, hit, bytes);
+        by_tensor_.add_preallocated(tensor, hit, bytes);
+        by_region_.add_preallocated(region, hit, bytes);
       } else {
         count_tags(hit, bytes, tensor, region);
       }

@@ -20,13 +20,13 @@ struct CoreClock {
   uint64_t sync_at = 0;
   CompletionWindow window;   // misses in flight
   WindowStalls stalls;
-  uint64_t accesses = 0, reads = 0, writes = 0, line_requests = 0;
+  uint64_t by_kind[2] = {0, 0};  // [write]: reads, writes (accesses = their sum)
+  uint64_t line_requests = 0;
 
-  // One access counted (Write and Fill are the odd AccessKinds).
-  void count(bool write) {
-    ++accesses;
-    if (write) ++writes; else ++reads;
-  }
+  void count(bool write) { ++by_kind[write]; }
+  uint64_t reads() const { return by_kind[0]; }
+  uint64_t writes() const { return by_kind[1]; }
+  uint64_t accesses() const { return by_kind[0] + by_kind[1]; }
 };
 
 }  // namespace ptosim

@@ -141,7 +141,7 @@ double CoreModule::cycles() const { return double(std::max(clock_.end, clock_.is
 
 void CoreModule::report(StatsNode& run) const {
   StatsNode& n = run.child(name(), "core");
-  n.set("accesses", clock_.accesses).set("reads", clock_.reads).set("writes", clock_.writes);
+  n.set("accesses", clock_.accesses()).set("reads", clock_.reads()).set("writes", clock_.writes());
   n.set("line_requests", clock_.line_requests);
   n.set("flops", flops_);
   n.set("compute_cycles", double(compute_fs_) / period_fs_);
