@@ -70,7 +70,6 @@ class CacheLevel : public MemPort {
   const CacheConfig& config() const { return config_; }
   const LevelStats& stats() const { return stats_; }
   const LevelTimingStats& timing_stats() const { return timing_; }
-  uint64_t hit_latency_fs() const { return latency_fs_; }
 
  protected:
   explicit CacheLevel(const CacheConfig& config);

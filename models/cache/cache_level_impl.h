@@ -76,9 +76,7 @@ class CacheLevelImpl final : public CacheLevel {
       c.window.retire(t);
       const uint64_t done = CacheLevelImpl::issue(MemRequest{x.addr, bytes, write, x.tensor, x.region}, &t, c.window,
                                                   c.stalls);
-      if (done > c.end) c.end = done;
-      c.issue_at = t + c.interval_fs;
-      ++c.line_requests;
+      c.issued(t, done);
     }
     return i;
   }

@@ -22,7 +22,6 @@ class CompletionWindow {
     ring_.assign(n, 0);
     mask_ = n - 1;
   }
-  uint32_t capacity() const { return cap_; }
   uint32_t size() const { return count_; }
   bool full() const { return count_ == cap_; }
   uint64_t earliest() const { return ring_[head_]; }

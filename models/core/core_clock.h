@@ -27,6 +27,13 @@ struct CoreClock {
   uint64_t reads() const { return by_kind[0]; }
   uint64_t writes() const { return by_kind[1]; }
   uint64_t accesses() const { return by_kind[0] + by_kind[1]; }
+  // A line request issued at t whose data is there at `done`: the next
+  // issue slot follows t.
+  void issued(uint64_t t, uint64_t done) {
+    if (done > end) end = done;
+    issue_at = t + interval_fs;
+    ++line_requests;
+  }
 };
 
 }  // namespace ptosim

@@ -105,9 +105,7 @@ void CoreModule::issue_cached(const Route& r, uint64_t addr, uint64_t bytes, boo
   clock_.window.retire(t);
   sync(t);
   const uint64_t done = r.cache->issue(req, &t, clock_.window, clock_.stalls);
-  if (done > clock_.end) clock_.end = done;
-  clock_.issue_at = t + clock_.interval_fs;
-  ++clock_.line_requests;
+  clock_.issued(t, done);
 }
 
 // Scratchpads and other TLM routes take bulk transfers and hold no miss slot.
@@ -125,9 +123,7 @@ void CoreModule::issue_tlm(const Route& r, const Access& a) {
     throw InputError(m.str());
   }
   const uint64_t done = now_fs_ + delay.value();
-  if (done > clock_.end) clock_.end = done;
-  clock_.issue_at = t + clock_.interval_fs;
-  ++clock_.line_requests;
+  clock_.issued(t, done);
 }
 
 void CoreModule::compute(const Compute& c) {
