@@ -157,6 +157,7 @@ Tensor ExecContext::create(const TensorSpec& spec) {
 // ---- scopes ----
 
 void ExecContext::scope_begin(const std::string& name) {
+  if (scalar_pending_) flush_scalar();
   auto it = region_tags_.find(name);
   TagId tag;
   if (it != region_tags_.end()) {
@@ -171,6 +172,7 @@ void ExecContext::scope_begin(const std::string& name) {
 
 void ExecContext::scope_end() {
   if (regions_.size() <= 1) throw OpError("scope_end without scope_begin");
+  if (scalar_pending_) flush_scalar();
   Region r = std::move(regions_.back());
   regions_.pop_back();
   for (auto& w : r.allocated)
@@ -200,10 +202,12 @@ void ExecContext::parallel_begin(const std::string&, int64_t num) {
   saved_cores_.push_back(core_);
 }
 void ExecContext::set_core(int64_t iteration) {
+  if (scalar_pending_) flush_scalar();
   uint32_t n = std::max<uint32_t>(config_.core.count, 1);
   core_ = uint32_t(uint64_t(iteration < 0 ? -iteration : iteration) % n);
 }
 void ExecContext::parallel_end() {
+  if (scalar_pending_) flush_scalar();
   if (!saved_cores_.empty()) { core_ = saved_cores_.back(); saved_cores_.pop_back(); }
 }
 
@@ -211,6 +215,7 @@ void ExecContext::parallel_end() {
 
 void ExecContext::compute(OpKind op, double flops) {
   if (++events_ > max_events_) event_limit();
+  if (scalar_pending_) flush_scalar();
   if (sink_) {
     Compute cp;
     cp.flops = uint64_t(flops + 0.5);
@@ -220,11 +225,31 @@ void ExecContext::compute(OpKind op, double flops) {
   }
 }
 
+// Not counted against --max-events: at most one per kScalarBatch operations
+// that the interpreter's step limit already bounds, and flushed on scope exit
+// (error paths included), where a throw would be out of place.
+void ExecContext::flush_scalar() {
+  scalar_pending_ = 0;
+  for (size_t k = 0; k < scalar_ops_.size(); ++k) {
+    if (!scalar_ops_[k]) continue;
+    const double flops = double(scalar_ops_[k]) * op_cost(config_, OpKind(k));
+    scalar_ops_[k] = 0;
+    if (sink_ && flops > 0) {
+      Compute cp;
+      cp.flops = uint64_t(flops + 0.5);
+      cp.op = uint16_t(k);
+      cp.region = region();
+      sink_->compute(cp);
+    }
+  }
+}
+
 void ExecContext::event_limit() const {
   throw OpError("event limit " + std::to_string(max_events_) + " exceeded (--max-events)");
 }
 
 ProgramResult ExecContext::take_result() {
+  flush_scalar();
   for (auto& a : allocators_) {
     SpaceFootprint f;
     f.peak_bytes = a->peak();

@@ -3,6 +3,7 @@
 // the scope stacks the interpreter drives (scope/profile, memory, tile,
 // reuse, fuse, auto_reuse, parallel), the event counter and the collected
 // ProgramResult. Ops (ops.h) take an ExecContext&.
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -153,6 +154,31 @@ class ExecContext {
     }
   }
   void compute(OpKind op, double flops);
+  // One scalar float operation the program does itself (the `+=` and `*` of
+  // `C[i, j] += A[i, k] * B[k, j]`). Counted per kind and handed to the sink
+  // as Compute events in batches of kScalarBatch operations (and whenever
+  // the region or core changes, before any op's own Compute, and at the
+  // end): an event per scalar op would double the events of a naive loop,
+  // each worth a fraction of a cycle.
+  void scalar_op(OpKind op) {
+    if (scalar_muted_) return;
+    ++scalar_ops_[size_t(op)];
+    if (++scalar_pending_ >= kScalarBatch) flush_scalar();
+  }
+  static constexpr uint32_t kScalarBatch = 256;
+  // While one is alive (and `on`), scalar_op() counts nothing.
+  class ScalarMute {
+   public:
+    ScalarMute(ExecContext& c, bool on) : c_(c), on_(on) { c_.scalar_muted_ += on_; }
+    ~ScalarMute() { c_.scalar_muted_ -= on_; }
+    ScalarMute(const ScalarMute&) = delete;
+    ScalarMute& operator=(const ScalarMute&) = delete;
+
+   private:
+    ExecContext& c_;
+    int on_;
+  };
+  void flush_scalar();
   [[noreturn]] void event_limit() const;
 
   // ---- internals shared by the op implementations ----
@@ -194,6 +220,9 @@ class ExecContext {
   uint64_t anon_ = 0;
   uint32_t core_ = 0;
   std::vector<uint32_t> saved_cores_;
+  std::array<uint64_t, size_t(OpKind::Count)> scalar_ops_{};  // since the last flush_scalar()
+  uint32_t scalar_pending_ = 0;
+  int scalar_muted_ = 0;
   ProgramResult result_;
   friend struct OpsInternal;
 };

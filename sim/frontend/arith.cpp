@@ -126,12 +126,26 @@ Value tensor_op(Interp& in, BinOp op, const Value& a, const Value& b, Pos pos) {
   });
 }
 
+// The flop cost-table row of a scalar float operation (Pow as Exp: x**y is
+// exp(y log x)).
+exec::OpKind scalar_kind(BinOp op) {
+  switch (op) {
+    case BinOp::Add: return exec::OpKind::Add;
+    case BinOp::Sub: return exec::OpKind::Subtract;
+    case BinOp::Mul: return exec::OpKind::Multiply;
+    case BinOp::Pow: return exec::OpKind::Exp;
+    default: return exec::OpKind::Divide;  // / // %
+  }
+}
+
 }  // namespace
 
 Value binary_op(Interp& in, BinOp op, const Value& a, const Value& b, Pos pos) {
-  if (a.tag == VT::Float && b.tag == VT::Float) return float_op(op, a.f, b.f, pos);
   if (a.is_int() && b.is_int()) return int_op(op, a.i, b.i, pos);
-  if (a.is_number() && b.is_number()) return float_op(op, a.as_double(), b.as_double(), pos);
+  if (a.is_number() && b.is_number()) {
+    in.ctx.scalar_op(scalar_kind(op));
+    return float_op(op, a.as_double(), b.as_double(), pos);
+  }
   if (a.tag == VT::Tensor || b.tag == VT::Tensor) return tensor_op(in, op, a, b, pos);
   if (op == BinOp::Add) {
     if (a.tag == VT::Str && b.tag == VT::Str) return Value::str(a.as_str() + b.as_str());
@@ -166,7 +180,10 @@ Value unary_op(Interp& in, UnOp op, const Value& a, Pos pos) {
   switch (op) {
     case UnOp::Not: return Value::boolean(!truthy(a, pos));
     case UnOp::Neg:
-      if (a.tag == VT::Float) return Value::number(-a.f);
+      if (a.tag == VT::Float) {
+        in.ctx.scalar_op(exec::OpKind::Neg);
+        return Value::number(-a.f);
+      }
       if (a.is_int()) {
         if (a.i == INT64_MIN) fail(pos, "integer overflow (integers are 64-bit)");
         return Value::integer(-a.i);

@@ -54,7 +54,10 @@ Value b_max(Interp&, Args& a) { return minmax(a, true); }
 
 Value b_abs(Interp& in, Args& a) {
   const Value& v = a[0];
-  if (v.tag == VT::Float) return Value::number(std::fabs(v.f));
+  if (v.tag == VT::Float) {
+    in.ctx.scalar_op(exec::OpKind::Abs);
+    return Value::number(std::fabs(v.f));
+  }
   if (v.is_int()) {
     if (v.i == INT64_MIN) fail(a.pos, "integer overflow (integers are 64-bit)");
     return Value::integer(v.i < 0 ? -v.i : v.i);

@@ -46,9 +46,9 @@ struct BinaryNode : Node {
     Value b = r->eval(f);
     if (a.tag == VT::Float && b.tag == VT::Float) {
       switch (op) {
-        case BinOp::Add: return Value::number(a.f + b.f);
-        case BinOp::Sub: return Value::number(a.f - b.f);
-        case BinOp::Mul: return Value::number(a.f * b.f);
+        case BinOp::Add: f.in->ctx.scalar_op(exec::OpKind::Add); return Value::number(a.f + b.f);
+        case BinOp::Sub: f.in->ctx.scalar_op(exec::OpKind::Subtract); return Value::number(a.f - b.f);
+        case BinOp::Mul: f.in->ctx.scalar_op(exec::OpKind::Multiply); return Value::number(a.f * b.f);
         default: break;
       }
     }
@@ -321,12 +321,15 @@ inline void augment_elem(Frame& f, exec::Storage& st, int64_t phys, uint32_t es,
   elem_event(ctx, st, phys, es, AccessKind::Read, pos);
   const double old = elem_value(st, phys);
   Value r = rhs.eval(f);
-  const double nv =
-      __builtin_expect(r.tag == VT::Float && op == BinOp::Add && st.dtype != exec::DType::I32 &&
+  double nv;
+  if (__builtin_expect(r.tag == VT::Float && op == BinOp::Add && st.dtype != exec::DType::I32 &&
                            st.dtype != exec::DType::I8,
-                       1)
-          ? old + r.f
-          : augment_value(*f.in, op, st.dtype, old, r, pos);
+                       1)) {
+    ctx.scalar_op(exec::OpKind::Add);
+    nv = old + r.f;
+  } else {
+    nv = augment_value(*f.in, op, st.dtype, old, r, pos);
+  }
   // The right-hand side may have ended the tensor's life (e.g. a call that
   // left a scope).
   if (__builtin_expect(st.freed, 0)) freed_elem(st, pos);

@@ -95,6 +95,9 @@ struct BuiltinDef {
   int positional = -1;      // params fillable by position (-1 = all); the rest are keyword-only
   BuiltinFn fn = nullptr;
   int scope_kind = 0;       // != 0: only valid as a `with` item (see ScopeKind)
+  // Checking, not kernel work (pto.check, pto.output, pto.ref.*): scalar
+  // arithmetic in its arguments (an `atol=1e-5 * K`) costs no flops.
+  bool free_of_cost = false;
 };
 
 enum ScopeKind : int { kNotScope = 0, kScope, kMemory, kTile, kReuse, kAutoReuse, kFuse, kParallel };

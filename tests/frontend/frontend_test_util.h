@@ -25,7 +25,11 @@ struct CountingSink : EventSink {
     if (a.space == kGlobalSpace) (write ? global_write_bytes : global_read_bytes) += a.bytes;
     if (keep) log.push_back(a);
   }
-  void compute(const Compute& c) override { flops += c.flops; }
+  std::vector<Compute> computes;
+  void compute(const Compute& c) override {
+    flops += c.flops;
+    computes.push_back(c);
+  }
 };
 
 struct ProgramRun {
