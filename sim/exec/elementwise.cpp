@@ -58,14 +58,6 @@ bool is_float_op(OpKind op) {
   }
 }
 
-bool tiled_elementwise(const ExecContext& c) {
-  const TileDirective* t = c.tile();
-  if (!t) return false;
-  for (auto& kv : t->sizes)
-    if (kv.first.rfind("dim_", 0) == 0) return true;
-  return false;
-}
-
 // Events of an untiled elementwise op (docs/EXEC.md "Elementwise").
 void elementwise_events(ExecContext& c, OpKind op, const std::vector<Tensor>& ins, const Tensor& out) {
   std::vector<Mode> im;
@@ -114,7 +106,7 @@ void elementwise_events(ExecContext& c, OpKind op, const std::vector<Tensor>& in
 }
 
 void all_events(ExecContext& c, OpKind op, const std::vector<Tensor>& ins, const Tensor& out) {
-  if (tiled_elementwise(c) && !c.fusing()) tiled_elementwise_events(c, op, ins, out);
+  if (dim_tiling(c) && !c.fusing()) tiled_elementwise_events(c, op, ins, out);
   else elementwise_events(c, op, ins, out);
 }
 

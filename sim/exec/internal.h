@@ -3,6 +3,7 @@
 // scope-state structs, event emission helpers, index tables.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -42,6 +43,9 @@ enum class Mode : uint8_t {
 };
 
 Mode natural_mode(const ExecContext& c, const Tensor& t);
+// Under pto.tile, operands in element-mode spaces are loaded into the tile
+// space; scratchpad / register operands are used in place.
+inline bool needs_load(const ExecContext& c, const Tensor& t) { return natural_mode(c, t) == Mode::Element; }
 // Fuse-aware: inside pto.fuse, intermediates and re-read inputs are Reg.
 Mode read_mode(ExecContext& c, const Tensor& t);
 // Fuse-aware: inside pto.fuse, every result is Reg (written at fuse_end if live).
@@ -227,9 +231,16 @@ int norm_axis(int axis, int rank, const char* op);
 // `buffer` is a scratch view of the same shape in the tile space.
 Tensor tile_load(ExecContext& c, const Tensor& view, const Tensor& buffer);
 
-// Elementwise / reduction lowering under pto.tile (events only; values are
-// computed by the untiled kernel so they are identical).
+// True when the innermost pto.tile names dim_* sizes: elementwise ops,
+// reductions and softmax then use their tiled schedules (outside pto.fuse).
+bool dim_tiling(const ExecContext& c);
+
+// Elementwise / reduction / softmax lowering under pto.tile (events only;
+// values are computed by the untiled kernel so they are identical).
 void tiled_elementwise_events(ExecContext& c, OpKind op, const std::vector<Tensor>& inputs, const Tensor& out);
+void tiled_reduce_events(ExecContext& c, OpKind op, const Tensor& x, std::optional<int> axis, bool keepdims,
+                         const Tensor& out);
+void tiled_softmax_events(ExecContext& c, const Tensor& x, int axis, const Tensor& out);
 
 }  // namespace detail
 }  // namespace ptosim::exec

@@ -68,6 +68,10 @@ Tensor reduce(ExecContext& c, OpKind op, const Tensor& x, std::optional<int> axi
     }
   }
   // Events.
+  if (dim_tiling(c) && !c.fusing()) {
+    tiled_reduce_events(c, op, x, axis, keepdims, out);
+    return out;
+  }
   Mode mx = read_mode(c, x), mo = write_mode(c, out);
   if (mx == Mode::Element) {
     Indexer ox(out);
@@ -111,6 +115,10 @@ Tensor softmax(ExecContext& c, const Tensor& x, int axis_in) {
       for (int64_t k = 0; k < R; ++k) o[size_t(r * R + k)] = std::exp(p[k] - m) / s;
     }
     ot.from_vector(o);
+  }
+  if (dim_tiling(c) && !c.fusing()) {
+    tiled_softmax_events(c, x, axis, out);
+    return out;
   }
   Mode mx = read_mode(c, x), mo = write_mode(c, out);
   if (mx == Mode::Element || mo == Mode::Element) {

@@ -11,8 +11,15 @@ namespace ptosim::exec::detail {
 
 namespace {
 IndexItem range(int64_t a, int64_t n) { return IndexItem::slice(a, a + n); }
-bool needs_load(const ExecContext& c, const Tensor& t) { return natural_mode(c, t) == Mode::Element; }
 }  // namespace
+
+bool dim_tiling(const ExecContext& c) {
+  const TileDirective* t = c.tile();
+  if (!t) return false;
+  for (auto& kv : t->sizes)
+    if (kv.first.rfind("dim_", 0) == 0) return true;
+  return false;
+}
 
 void matmul_tiled_events(ExecContext& c, const MatmulPlan& p, const Tensor& out, bool accumulate) {
   const TileDirective& td = *c.tile();

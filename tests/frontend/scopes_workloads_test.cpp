@@ -43,6 +43,35 @@ TEST(Scopes, TileGivesSameValues) {
   EXPECT_TRUE(r.result.checks[0].passed) << r.result.checks[0].message;
 }
 
+// Reductions and softmax under pto.tile(dim_*): same values; x is read once
+// from global per op (the untiled softmax reads it three times), the results
+// are written once, as row-tile stores instead of per-element writes.
+TEST(Scopes, TiledReductionAndSoftmax) {
+  const char* body =
+      "x = pto.tensor([64, 48], init=\"random\", seed=5)\n"
+      "%s"
+      "    s = pto.reduce_sum(x, axis=1)\n"
+      "    p = pto.softmax(x, axis=-1)\n"
+      "pto.output(s, p)\n";
+  char tiled[512], plain[512];
+  snprintf(tiled, sizeof tiled, body, "with pto.tile(dim_0=16, dim_1=32):\n");
+  snprintf(plain, sizeof plain, body, "if True:\n");
+  ProgramRun t = run_text(tiled, {}, 2'000'000'000ull, true), u = run_text(plain, {}, 2'000'000'000ull, true);
+  ASSERT_EQ(t.result.outputs.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) EXPECT_EQ(t.result.outputs[i].fnv1a, u.result.outputs[i].fnv1a);
+  const uint64_t x_bytes = 64 * 48 * 4, out_bytes = 64 * 4 + x_bytes;
+  EXPECT_EQ(t.sink.global_read_bytes, 2 * x_bytes);
+  EXPECT_EQ(u.sink.global_read_bytes, 4 * x_bytes);
+  EXPECT_EQ(t.sink.global_write_bytes, out_bytes);
+  EXPECT_EQ(u.sink.global_write_bytes, out_bytes);
+  auto global_writes = [](const ProgramRun& r) {
+    uint64_t n = 0;
+    for (auto& a : r.sink.log) n += a.space == kGlobalSpace && a.kind == AccessKind::Write;
+    return n;
+  };
+  EXPECT_LT(global_writes(t), global_writes(u));
+}
+
 TEST(Scopes, FuseMatchesUnfusedAndWritesOnlyLiveResults) {
   const char* body =
       "x = pto.tensor([16, 32], init=\"random\", seed=3)\n"
