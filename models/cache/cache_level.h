@@ -57,9 +57,9 @@ class CacheLevel : public MemPort {
   // the data is there.
   virtual uint64_t issue(const MemRequest& r, uint64_t* t, CompletionWindow& window, WindowStalls& stalls) = 0;
   // Issues accesses a[0..n) for the core, as the core would one by one,
-  // while they are in `space`, fit in one line of this level and are due
-  // before clock.sync_at; returns how many it issued (the core takes the
-  // next one itself).
+  // while they are in `space`, are the clock's core's, fit in one line of
+  // this level and are due before clock.sync_at; returns how many it issued
+  // (the core takes the next one itself).
   virtual size_t run(const Access* a, size_t n, SpaceId space, CoreClock& clock) = 0;
   // Writes every dirty line below (ascending address order) at time `at`,
   // counted as writebacks.

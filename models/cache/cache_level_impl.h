@@ -68,7 +68,7 @@ class CacheLevelImpl final : public CacheLevel {
     for (; i < n; ++i) {
       const Access& x = a[i];
       const uint64_t bytes = x.bytes ? x.bytes : 1;
-      if (x.space != space || (x.addr & offset_mask) + bytes > line_bytes) break;
+      if (x.space != space || x.core != c.id || (x.addr & offset_mask) + bytes > line_bytes) break;
       uint64_t t = c.issue_at;
       if (t > c.sync_at) break;
       const bool write = (uint8_t(x.kind) & 1) != 0;

@@ -6,12 +6,14 @@
 #include <cstdint>
 
 #include "models/core/completion_window.h"
+#include "sim/trace/event.h"
 
 namespace ptosim {
 
 struct CoreClock {
-  explicit CoreClock(uint32_t max_outstanding) : window(max_outstanding) {}
+  CoreClock(uint32_t max_outstanding, CoreId core) : id(core), window(max_outstanding) {}
 
+  CoreId id;                 // a level's run() stops at another core's access
   uint64_t issue_at = 0;     // absolute fs of the next issue slot
   uint64_t interval_fs = 0;  // between issue slots (1 / issue width)
   uint64_t end = 0;          // latest completion seen
@@ -22,6 +24,8 @@ struct CoreClock {
   WindowStalls stalls;
   uint64_t by_kind[2] = {0, 0};  // [write]: reads, writes (accesses = their sum)
   uint64_t line_requests = 0;
+  uint64_t flops = 0, compute_fs = 0;
+  uint64_t barrier_wait_fs = 0;  // waiting for the other cores at barriers
 
   void count(bool write) { ++by_kind[write]; }
   uint64_t reads() const { return by_kind[0]; }
@@ -34,6 +38,8 @@ struct CoreClock {
     issue_at = t + interval_fs;
     ++line_requests;
   }
+  // When everything this core issued is done and it could issue again.
+  uint64_t idle_at() const { return end > issue_at ? end : issue_at; }
 };
 
 }  // namespace ptosim

@@ -5,10 +5,20 @@
 // when every slot is held and it would miss too. Compute takes
 // flops / flops_per_cycle cycles of issue time while misses stay in flight.
 //
+// With `core.cores` > 1 each core has its own issue slots, miss window and
+// clock (an event names its core); they share the hierarchy, and a barrier
+// brings every core to the time the last one is done. Between the barriers
+// of a parallel loop the stream holds one core's iteration after another's,
+// so events are queued per core and issued in the order of the cores'
+// clocks: the shared ports ("busy until") then see requests in time order,
+// not in stream order. Queues hold at most kLookahead events in all; past
+// that the earliest queued core issues even if another core's queue is empty.
+//
 // Time is kept in integer femtoseconds (SystemC's resolution here) and turned
 // into sc_time only at TLM calls; the first cache level of a space is called
 // directly (as a DMI-style fast path) because the core talks to it on every
 // access, while everything below it, and scratchpads, go through TLM sockets.
+#include <deque>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -46,6 +56,8 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   void access(const Access& a) override;
   void accesses(const Access* a, size_t n) override;
   void compute(const Compute& c) override;
+  void barrier(bool parallel) override;
+  static constexpr size_t kLookahead = 1 << 18;
   void name_tensor(TagId id, const std::string& n) override { TagNames::put(names_.tensors, id, n); }
   void name_region(TagId id, const std::string& n) override { TagNames::put(names_.regions, id, n); }
 
@@ -62,8 +74,21 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
     std::string space;
   };
   void run();
-  void issue_cached(const Route& r, uint64_t addr, uint64_t bytes, bool write, TagId tensor, TagId region);
-  void issue_tlm(const Route& r, const Access& a);
+  CoreClock& clock(CoreId core);
+  struct Queued {
+    bool is_compute;
+    Access access;
+    Compute compute;
+  };
+  // Parallel section: queue, then issue what the cores' clocks order allows
+  // (everything, with `drain`).
+  void enqueue(const Queued& q);
+  void schedule(bool drain);
+  void issue_now(const Access& a);
+  void compute_now(const Compute& c);
+  void issue_cached(const Route& r, CoreClock& clock, uint64_t addr, uint64_t bytes, bool write, TagId tensor,
+                    TagId region);
+  void issue_tlm(const Route& r, CoreClock& clock, const Access& a);
   void sync(uint64_t t);
 
   const HwConfig& config_;
@@ -78,9 +103,11 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   double period_fs_;
   uint64_t quantum_fs_;
   uint64_t now_fs_ = 0;       // sc_time_stamp() in fs, refreshed after each wait
-  CoreClock clock_;
-  uint64_t flops_ = 0;
-  uint64_t compute_fs_ = 0;
+  std::vector<CoreClock> clocks_;  // one per core
+  uint64_t barriers_ = 0;
+  bool parallel_ = false;                    // inside a parallel loop: events are queued
+  std::vector<std::deque<Queued>> queues_;   // per core
+  size_t queued_ = 0;
 };
 
 }  // namespace ptosim

@@ -10,6 +10,7 @@
 
 #include "sim/common/read_file.h"
 #include "sim/config/units.h"
+#include "sim/trace/event.h"
 
 namespace ptosim {
 namespace {
@@ -117,6 +118,8 @@ void parse_core(Section& sec, CoreConfig& core) {
   sec.read("vector_bytes", core.vector_bytes, to_u32_bytes);
   sec.read_int("cores", core.count, 1);
   sec.reject_unknown();
+  if (core.count > kMaxCores)
+    sec.fail(sec.get("cores"), "core.cores", "at most " + std::to_string(kMaxCores) + " cores");
   if (core.vector_bytes == 0) sec.fail(sec.get("vector_bytes"), "core.vector_bytes", "must be positive");
 }
 

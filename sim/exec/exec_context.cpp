@@ -197,18 +197,28 @@ void ExecContext::tile_pop() {
   if (!tiles_.empty()) tiles_.pop_back();
 }
 
+// The loop's iterations run on the cores round-robin; the loop starts and
+// ends with a barrier, as a kernel launch and its join would.
 void ExecContext::parallel_begin(const std::string&, int64_t num) {
   if (num <= 0) throw OpError("pto.parallel: num must be positive");
+  if (scalar_pending_) flush_scalar();
   saved_cores_.push_back(core_);
+  if (sink_) sink_->barrier(true);
 }
 void ExecContext::set_core(int64_t iteration) {
   if (scalar_pending_) flush_scalar();
   uint32_t n = std::max<uint32_t>(config_.core.count, 1);
   core_ = uint32_t(uint64_t(iteration < 0 ? -iteration : iteration) % n);
+  acc_.core = CoreId(core_);
 }
 void ExecContext::parallel_end() {
   if (scalar_pending_) flush_scalar();
-  if (!saved_cores_.empty()) { core_ = saved_cores_.back(); saved_cores_.pop_back(); }
+  if (!saved_cores_.empty()) {
+    core_ = saved_cores_.back();
+    saved_cores_.pop_back();
+    acc_.core = CoreId(core_);
+  }
+  if (sink_) sink_->barrier(!saved_cores_.empty());
 }
 
 // ---- events / results ----
@@ -221,6 +231,7 @@ void ExecContext::compute(OpKind op, double flops) {
     cp.flops = uint64_t(flops + 0.5);
     cp.op = uint16_t(op);
     cp.region = region();
+    cp.core = CoreId(core_);
     sink_->compute(cp);
   }
 }
@@ -239,6 +250,7 @@ void ExecContext::flush_scalar() {
       cp.flops = uint64_t(flops + 0.5);
       cp.op = uint16_t(k);
       cp.region = region();
+      cp.core = CoreId(core_);
       sink_->compute(cp);
     }
   }

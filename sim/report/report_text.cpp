@@ -179,6 +179,10 @@ std::string render_text(const StatsNode& root) {
   if (const StatsNode* core = root.find_child("core")) {
     items(o, "core: ", {u(*core, "accesses") + " accesses (" + u(*core, "reads") + " reads", u(*core, "writes") + " writes)",
                         u(*core, "window_stalls") + " miss-window stalls"});
+    if (const StatsNode* per = core->find_child("per_core"))
+      for (const StatsNode& k : per->children)
+        items(o, "  " + k.name + ": ", {u(k, "accesses") + " accesses", u(k, "flops") + " flops",
+                                         fmt("%.0f", k.num("barrier_wait_cycles")) + " cycles waiting at barriers"});
   }
   roofline(o, root);
   for (auto& [k, v] : root.values) {

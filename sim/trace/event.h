@@ -20,6 +20,11 @@ using TagId = uint16_t;
 
 constexpr SpaceId kGlobalSpace = 0;
 
+// Cores are numbered from 0 (config `core.cores`, at most kMaxCores); a
+// single-core run and a replayed trace are all core 0.
+using CoreId = uint8_t;
+constexpr uint32_t kMaxCores = 256;
+
 struct Access {
   uint64_t addr = 0;
   uint64_t bytes = 0;  // may span many lines (a tile row, a burst): consumers split
@@ -27,11 +32,13 @@ struct Access {
   SpaceId space = kGlobalSpace;
   TagId tensor = 0;
   TagId region = 0;
+  CoreId core = 0;  // the core that issues it (pto.parallel); fits the padding
   // Strided pattern (scratchpads only, for the bank model): `bytes` is
   // elem_bytes x count, elements `stride` bytes apart from addr. 0 = contiguous.
   uint32_t elem_bytes = 0;
   int64_t stride = 0;
 };
+static_assert(sizeof(Access) == 40, "the event pipe's chunks hold Access objects: keep them small");
 
 // Compute work. op names a row of the flop cost table (config `ops:`); the
 // producer has already multiplied element counts by the per-element cost.
@@ -39,6 +46,7 @@ struct Compute {
   uint64_t flops = 0;
   uint16_t op = 0;  // index into OpCostTable, for per-op reporting
   TagId region = 0;
+  CoreId core = 0;
 };
 
 class EventSink {
@@ -51,6 +59,11 @@ class EventSink {
     for (size_t i = 0; i < n; ++i) access(a[i]);
   }
   virtual void compute(const Compute& c) = 0;
+  // Every core waits until all have issued everything before this point and
+  // their data is there (the edges of a pto.parallel loop). `parallel`:
+  // whether the cores run in parallel after it (a loop begins) or only
+  // core 0 does (the loop ended).
+  virtual void barrier(bool parallel) { (void)parallel; }
   // Names for ids used in later events; called before the first use.
   virtual void name_tensor(TagId id, const std::string& name) { (void)id; (void)name; }
   virtual void name_region(TagId id, const std::string& name) { (void)id; (void)name; }

@@ -36,7 +36,10 @@ namespace {
 void deliver(EventSink& sink, const Chunk& c, const pipe::Other& o) {
   switch (o.kind) {
     case pipe::Other::Compute:
-      sink.compute(Compute{o.a, uint16_t(o.b), TagId(o.b >> 16)});
+      sink.compute(Compute{o.a, uint16_t(o.b), TagId(o.b >> 16), CoreId(o.b >> 32)});
+      break;
+    case pipe::Other::Barrier:
+      sink.barrier(o.a != 0);
       break;
     case pipe::Other::TensorName:
       sink.name_tensor(TagId(o.b), c.names[o.a]);

@@ -17,10 +17,10 @@ constexpr uint32_t kAccesses = 2048;  // per chunk: 80 KiB
 // A compute or name record, delivered after the chunk's first `after`
 // accesses.
 struct Other {
-  enum Kind : uint8_t { Compute, TensorName, RegionName };
+  enum Kind : uint8_t { Compute, TensorName, RegionName, Barrier };
   uint32_t after;
   Kind kind;
-  uint64_t a, b;  // Compute: flops, op | region << 16; names: index into names, id
+  uint64_t a, b;  // Compute: flops, op | region << 16 | core << 32; names: index into names, id
 };
 
 struct alignas(64) Chunk {

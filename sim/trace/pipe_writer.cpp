@@ -3,7 +3,7 @@
 namespace ptosim::pipe {
 
 void PipeWriter::compute(const Compute& c) {
-  other(Other{count_, Other::Compute, c.flops, uint64_t(c.op) | uint64_t(c.region) << 16});
+  other(Other{count_, Other::Compute, c.flops, uint64_t(c.op) | uint64_t(c.region) << 16 | uint64_t(c.core) << 32});
 }
 
 void PipeWriter::named(Other::Kind kind, TagId id, const std::string& name) {

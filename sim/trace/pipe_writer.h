@@ -17,6 +17,7 @@ class PipeWriter final : public EventSink {
     if (++count_ == kAccesses) flush();
   }
   void compute(const Compute& c) override;
+  void barrier(bool parallel) override { other(Other{count_, Other::Barrier, parallel, 0}); }
   void name_tensor(TagId id, const std::string& name) override { named(Other::TensorName, id, name); }
   void name_region(TagId id, const std::string& name) override { named(Other::RegionName, id, name); }
 

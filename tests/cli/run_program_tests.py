@@ -97,6 +97,24 @@ for w in workloads:
     code, out, err = run("check", w)
     check(f"{name}: check exits 0", code == 0 and "checks passed" in out, (code, out, err))
 
+# pto.parallel on 1 and 4 cores: same values, the iterations spread over the
+# cores (per-core rows), and the run takes fewer cycles.
+CFG4 = write("cfg64x4.yaml", open(CFG).read().replace("vector_bytes: 32 B}", "vector_bytes: 32 B, cores: 4}"))
+P_PAR = os.path.join(SRC, "workloads", "matmul_parallel.pto")
+code1, rep1, err1 = run_json(P_PAR, "--config", CFG)
+code4, rep4, err4 = run_json(P_PAR, "--config", CFG4)
+if check("matmul_parallel runs on 1 and 4 cores", code1 == 0 and code4 == 0 and rep1 and rep4, (err1, err4)):
+    check("parallel: same output checksums", rep1["program"]["outputs"] == rep4["program"]["outputs"],
+          (rep1["program"]["outputs"], rep4["program"]["outputs"]))
+    per = rep4["core"].get("per_core", [])
+    check("parallel: 4 per-core rows, one block each", len(per) == 4 and
+          len({r["accesses"] for r in per}) == 1 and
+          sum(r["accesses"] for r in per) == rep4["core"]["accesses"], per)
+    check("parallel: 1 core has no per-core rows", "per_core" not in rep1["core"], rep1["core"])
+    check("parallel: 4 cores take < 40% of the 1-core cycles", rep4["cycles"] < 0.4 * rep1["cycles"],
+          (rep1["cycles"], rep4["cycles"]))
+    check("parallel: 2 barriers", rep4["core"]["barriers"] == 2, rep4["core"])
+
 # The report of a program run: region and tensor rows by name.
 P_SCOPES = write("scopes.pto", """\
 A = pto.tensor([64, 64], pto.float32, init="random", seed=1)

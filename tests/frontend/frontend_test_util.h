@@ -24,8 +24,12 @@ struct CountingSink : EventSink {
     (write ? write_bytes : read_bytes) += a.bytes;
     if (a.space == kGlobalSpace) (write ? global_write_bytes : global_read_bytes) += a.bytes;
     if (keep) log.push_back(a);
+    if (a.core < 4) ++by_core[a.core];
   }
+  void barrier(bool parallel) override { barriers.push_back(parallel); }
   std::vector<Compute> computes;
+  std::vector<bool> barriers;       // the `parallel` flag of each
+  uint64_t by_core[4] = {0, 0, 0, 0};  // accesses of cores 0..3
   void compute(const Compute& c) override {
     flops += c.flops;
     computes.push_back(c);

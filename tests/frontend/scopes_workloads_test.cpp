@@ -122,6 +122,32 @@ TEST(Scopes, ParallelRunsEveryIteration) {
             "28\n");
 }
 
+TEST(Scopes, ParallelDistributesIterationsOverCoresRoundRobin) {
+  HwConfig cfg = frontend_test_config();
+  cfg.core.count = 3;
+  CountingSink sink;
+  ProgramOptions o;
+  const char* p =
+      "A = pto.tensor([7, 16])\n"
+      "x = A[0, 0]\n"
+      "with pto.parallel(axis=\"block\", num=7):\n"
+      "    for i in range(7):\n"
+      "        y = A[i, 1] * 2.0\n"
+      "z = A[0, 2]\n";
+  run_program_text("t.pto", p, cfg, o, &sink);
+  // Cores 0, 1, 2, 0, 1, 2, 0 read A[i, 1]; core 0 reads before and after.
+  EXPECT_EQ(sink.by_core[0], 3u + 2);
+  EXPECT_EQ(sink.by_core[1], 2u);
+  EXPECT_EQ(sink.by_core[2], 2u);
+  EXPECT_EQ(sink.barriers, (std::vector<bool>{true, false}));
+  // The scalar multiplies are compute work of the core that did them.
+  uint64_t flops_by_core[3] = {0, 0, 0};
+  for (const Compute& c : sink.computes) flops_by_core[c.core] += c.flops;
+  EXPECT_EQ(flops_by_core[0], 3u);
+  EXPECT_EQ(flops_by_core[1], 2u);
+  EXPECT_EQ(flops_by_core[2], 2u);
+}
+
 TEST(Programs, SpecExample) {
   ProgramRun r = run_text(
       "param M = 128\nparam N = 64\nparam K = 64\nparam TM = 32\n\n"
