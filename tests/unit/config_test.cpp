@@ -121,6 +121,8 @@ TEST(Config, Errors) {
                "cfg.yaml:2: spaces.global: 'L9' is not a memory, cache or the DRAM of this config");
   expect_error("caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B}]\ncore: {issue_width: 0}\n",
                "cfg.yaml:2: core.issue_width: expected a whole number >= 1, got '0'");
+  expect_error("caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B}]\ncore: {cores: 300}\n",
+               "cfg.yaml:2: core.cores: at most 256 cores");
   expect_error("caches: [{name: L1, size: 32 KiB\n", "cfg.yaml:2:1: YAML syntax: end of map flow not found");
 }
 
