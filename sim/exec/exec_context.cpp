@@ -14,7 +14,7 @@ uint64_t space_base(SpaceId id) { return id == 0 ? kGlobalBase : uint64_t(id) <<
 }  // namespace
 
 ExecContext::ExecContext(const HwConfig& config, EventSink* sink, uint64_t max_events)
-    : config_(config), sink_(sink), max_events_(max_events) {
+    : config_(config), sink_(sink), lane_(sink ? sink->lane() : nullptr), max_events_(max_events) {
   space_names_ = config.space_names();
   if (space_names_.empty()) space_names_.push_back("global");
   uint64_t align = std::max<uint64_t>(config.alignment, 1);
@@ -168,6 +168,7 @@ void ExecContext::scope_begin(const std::string& name) {
     if (sink_) sink_->name_region(tag, name);
   }
   regions_.push_back({name, tag, {}});
+  acc_.region = tag;
 }
 
 void ExecContext::scope_end() {
@@ -175,6 +176,7 @@ void ExecContext::scope_end() {
   if (scalar_pending_) flush_scalar();
   Region r = std::move(regions_.back());
   regions_.pop_back();
+  acc_.region = region();
   for (auto& w : r.allocated)
     if (auto st = w.lock()) st->release(r.name);
 }

@@ -133,13 +133,13 @@ class ExecContext {
   uint64_t events() const { return events_; }
 
   // ---- events (used by ops; public so the interpreter can add its own) ----
+  // acc_ holds the current region and core; the sink's lane (the event
+  // pipe's chunk) takes the access in place when it has room.
   void access(uint64_t addr, uint64_t bytes, AccessKind kind, SpaceId space, TagId tensor) {
     if (++events_ > max_events_) event_limit();
-    if (sink_) {
-      acc_.addr = addr; acc_.bytes = bytes; acc_.kind = kind; acc_.space = space;
-      acc_.tensor = tensor; acc_.region = region();
-      sink_->access(acc_);
-    }
+    acc_.addr = addr; acc_.bytes = bytes; acc_.kind = kind; acc_.space = space; acc_.tensor = tensor;
+    if (lane_ && lane_->next + 1 < lane_->end) *lane_->next++ = acc_;
+    else if (sink_) sink_->access(acc_);
   }
   // `count` elements of `elem_bytes` at addr, addr + stride, ... in one event
   // (scratchpad bank model); bytes = elem_bytes * count.
@@ -148,7 +148,7 @@ class ExecContext {
     if (++events_ > max_events_) event_limit();
     if (sink_) {
       acc_.addr = addr; acc_.bytes = uint64_t(elem_bytes) * count; acc_.kind = kind; acc_.space = space;
-      acc_.tensor = tensor; acc_.region = region(); acc_.elem_bytes = elem_bytes; acc_.stride = stride;
+      acc_.tensor = tensor; acc_.elem_bytes = elem_bytes; acc_.stride = stride;
       sink_->access(acc_);
       acc_.elem_bytes = 0; acc_.stride = 0;
     }
@@ -194,6 +194,7 @@ class ExecContext {
  private:
   const HwConfig& config_;
   EventSink* sink_;
+  AccessLane* lane_;
   uint64_t max_events_;
   uint64_t events_ = 0;
   Access acc_;

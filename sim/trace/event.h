@@ -49,6 +49,15 @@ struct Compute {
   CoreId core = 0;
 };
 
+// Slots a sink lends its producer so that accesses are written in place,
+// with no virtual call and no copy: a producer may fill *next and advance
+// it while next + 1 < end; the last slot goes through access(), which hands
+// the full buffer on and renews the lane.
+struct AccessLane {
+  Access* next = nullptr;
+  Access* end = nullptr;
+};
+
 class EventSink {
  public:
   virtual ~EventSink() = default;
@@ -59,6 +68,8 @@ class EventSink {
     for (size_t i = 0; i < n; ++i) access(a[i]);
   }
   virtual void compute(const Compute& c) = 0;
+  // The sink's lane, or null when it has none; valid for the sink's life.
+  virtual AccessLane* lane() { return nullptr; }
   // Every core waits until all have issued everything before this point and
   // their data is there (the edges of a pto.parallel loop). `parallel`:
   // whether the cores run in parallel after it (a loop begins) or only

@@ -3,11 +3,11 @@
 namespace ptosim::pipe {
 
 void PipeWriter::compute(const Compute& c) {
-  other(Other{count_, Other::Compute, c.flops, uint64_t(c.op) | uint64_t(c.region) << 16 | uint64_t(c.core) << 32});
+  other(Other{count(), Other::Compute, c.flops, uint64_t(c.op) | uint64_t(c.region) << 16 | uint64_t(c.core) << 32});
 }
 
 void PipeWriter::named(Other::Kind kind, TagId id, const std::string& name) {
-  other(Other{count_, kind, chunk_->names.size(), id});
+  other(Other{count(), kind, chunk_->names.size(), id});
   chunk_->names.push_back(name);
 }
 
@@ -18,15 +18,15 @@ void PipeWriter::other(const Other& o) {
 }
 
 void PipeWriter::flush() {
-  chunk_->count = count_;
+  chunk_->count = count();
   ring_.publish();
-  count_ = 0;
   chunk_ = ring_.acquire();
+  open_lane();
 }
 
 void PipeWriter::close() {
-  if (count_ || !chunk_->others.empty()) {
-    chunk_->count = count_;
+  if (count() || !chunk_->others.empty()) {
+    chunk_->count = count();
     ring_.publish();
   }
   ring_.close();

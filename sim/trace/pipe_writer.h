@@ -10,14 +10,15 @@ namespace ptosim::pipe {
 
 class PipeWriter final : public EventSink {
  public:
-  explicit PipeWriter(ChunkRing& ring) : ring_(ring), chunk_(ring.acquire()) {}
+  explicit PipeWriter(ChunkRing& ring) : ring_(ring), chunk_(ring.acquire()) { open_lane(); }
 
   void access(const Access& a) override {
-    chunk_->accesses[count_] = a;
-    if (++count_ == kAccesses) flush();
+    *lane_.next = a;
+    if (++lane_.next == lane_.end) flush();
   }
+  AccessLane* lane() override { return &lane_; }
   void compute(const Compute& c) override;
-  void barrier(bool parallel) override { other(Other{count_, Other::Barrier, parallel, 0}); }
+  void barrier(bool parallel) override { other(Other{count(), Other::Barrier, parallel, 0}); }
   void name_tensor(TagId id, const std::string& name) override { named(Other::TensorName, id, name); }
   void name_region(TagId id, const std::string& name) override { named(Other::RegionName, id, name); }
 
@@ -29,10 +30,12 @@ class PipeWriter final : public EventSink {
   void flush();  // hands the chunk over and takes the next
   void other(const Other& o);
   void named(Other::Kind kind, TagId id, const std::string& name);
+  void open_lane() { lane_ = AccessLane{chunk_->accesses, chunk_->accesses + kAccesses}; }
+  uint32_t count() const { return uint32_t(lane_.next - chunk_->accesses); }  // accesses in the chunk
 
   ChunkRing& ring_;
   Chunk* chunk_;
-  uint32_t count_ = 0;
+  AccessLane lane_;  // the free part of chunk_'s accesses
 };
 
 // Writes untagged accesses into the writer's chunk with the write position
@@ -57,10 +60,10 @@ class PlainCursor {
 
  private:
   void load() {
-    next_ = w_.chunk_->accesses + w_.count_;
-    end_ = w_.chunk_->accesses + kAccesses;
+    next_ = w_.lane_.next;
+    end_ = w_.lane_.end;
   }
-  void store() { w_.count_ = uint32_t(next_ - w_.chunk_->accesses); }
+  void store() { w_.lane_.next = next_; }
 
   PipeWriter& w_;
   Access* next_;
