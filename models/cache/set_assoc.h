@@ -100,15 +100,16 @@ class SetAssocArray {
     return v;
   }
 
-  void install(uint64_t set, uint64_t slot, uint64_t line, bool dirty, LineOwner owner) {
+  // Installs `line` in `slot` of the set `f` looked up (reserved for it).
+  void install(const Found& f, uint64_t slot, uint64_t line, bool dirty, LineOwner owner) {
     pending_ = 0;
     last_key_ = line + 1;
-    last_found_ = Found{set, set * ways_, int64_t(slot), true};
-    if (tags_[slot] == 0) ++valid_[set];
+    last_found_ = Found{f.set, f.base, int64_t(slot), true};
+    if (tags_[slot] == 0) ++valid_[f.set];
     tags_[slot] = line + 1;
     dirty_[slot] = dirty;
     owner_[slot] = owner;
-    policy_.on_fill(set, uint32_t(slot - set * ways_));
+    policy_.on_fill(f.set, uint32_t(slot - f.base));
   }
 
   bool invalidate(uint64_t line, bool* was_dirty) {
