@@ -46,6 +46,10 @@ class SetAssocArray {
 
   uint32_t ways() const { return ways_; }
 
+  // Inlined into every caller: the hit path's first step.
+#if defined(__GNUC__)
+  __attribute__((always_inline))
+#endif
   Found find(uint64_t line) {
     const uint64_t key = line + 1;  // 0 marks an invalid way
     if (last_key_ == key) return last_found_;
