@@ -45,8 +45,7 @@ class CacheLevel : public MemPort {
   void set_timing(uint64_t latency_fs, double fs_per_byte) {
     latency_fs_ = latency_fs;
     fs_per_byte_ = fs_per_byte;
-    busy_by_bytes_.resize(config_.line + 1);
-    for (uint64_t b = 0; b <= config_.line; ++b) busy_by_bytes_[b] = port_time(b);
+    busy_bytes_ = ~0ull;
   }
 
   // access() (from MemPort) serves a read or write of any size.
@@ -81,13 +80,14 @@ class CacheLevel : public MemPort {
   // Takes the port for `bytes` from `arrive` on; returns when the request starts.
   uint64_t occupy_port(uint64_t arrive, uint64_t bytes) {
     const uint64_t start = arrive > busy_until_ ? arrive : busy_until_;
-    // Up to a line, from the table: sizes often alternate (vectors, scalars).
-    const uint64_t busy = bytes < busy_by_bytes_.size() ? busy_by_bytes_[bytes] : port_time(bytes);
-    busy_until_ = start + busy;
-    timing_.busy_fs += busy;
+    if (bytes != busy_bytes_) {  // sizes repeat: keep the last answer
+      busy_bytes_ = bytes;
+      busy_fs_ = uint64_t(double(bytes) * fs_per_byte_);
+    }
+    busy_until_ = start + busy_fs_;
+    timing_.busy_fs += busy_fs_;
     return start;
   }
-  uint64_t port_time(uint64_t bytes) const { return uint64_t(double(bytes) * fs_per_byte_); }
   // A fill holds an MSHR while it is on its way; returns when it is here.
   uint64_t fill_below(const MemRequest& r, uint64_t at) {
     if (mshrs_.full()) {
@@ -114,7 +114,7 @@ class CacheLevel : public MemPort {
   uint64_t latency_fs_ = 0;
   double fs_per_byte_ = 0;
   uint64_t busy_until_ = 0;
-  std::vector<uint64_t> busy_by_bytes_;  // port time of a request of 0..line bytes (after set_timing())
+  uint64_t busy_bytes_ = ~0ull, busy_fs_ = 0;  // occupy_port()'s last answer (none yet)
   CompletionWindow mshrs_;
 };
 
