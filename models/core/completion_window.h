@@ -26,19 +26,8 @@ class CompletionWindow {
   bool full() const { return count_ == cap_; }
   uint64_t earliest() const { return ring_[head_]; }
   // Forgets misses that completed by time t.
-  // In registers, inlined: it runs for every access at every level.
-#if defined(__GNUC__)
-  __attribute__((always_inline))
-#endif
   void retire(uint64_t t) {
-    uint32_t head = head_, count = count_;
-    if (!count || ring_[head] > t) return;
-    do {
-      head = (head + 1) & mask_;
-      --count;
-    } while (count && ring_[head] <= t);
-    head_ = head;
-    count_ = count;
+    while (count_ && ring_[head_] <= t) pop();
   }
   void pop() {
     head_ = (head_ + 1) & mask_;
