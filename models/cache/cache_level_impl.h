@@ -57,7 +57,9 @@ class CacheLevelImpl final : public CacheLevel {
       window.pop();
       ++stalls.count;
     }
-    const uint64_t done = CacheLevelImpl::access(r, *t);  // find() remembers the miss: no second scan
+    // A missed lookup goes on from where it stands (the request is within
+    // one line: no split, and find() remembers the miss: no second scan).
+    const uint64_t done = r.write && !config_.write_back ? CacheLevelImpl::access(r, *t) : core_miss(r, *t);
     if (done - *t > latency_fs_) window.push(done);
     return done;
   }
@@ -113,6 +115,22 @@ class CacheLevelImpl final : public CacheLevel {
     return done;
   }
 
+  // issue()'s miss: access() for a request within one line whose lookup
+  // just missed (find() remembers it: two compares, no scan).
+#if defined(__GNUC__)
+  __attribute__((noinline))
+#endif
+  uint64_t core_miss(const MemRequest& r, uint64_t at) {
+    const uint64_t start = occupy_port(at, r.bytes);
+    mshrs_.retire(start);
+    const uint64_t line = r.addr >> line_shift_;
+    const uint64_t done =
+        served_miss(array_.find(line), line, r.addr, r.bytes ? r.bytes : 1, r, start + latency_fs_);
+    timing_.latency_sum_fs += done - at;
+    ++timing_.requests;
+    return done;
+  }
+
   // A hit on the line found at `f`; returns when its data is there.
 #if defined(__GNUC__)
   __attribute__((always_inline))
@@ -142,6 +160,16 @@ class CacheLevelImpl final : public CacheLevel {
       if (write && !config_.write_back) post_below(addr, bytes, r.tensor, r.region, issue);  // write-through
       return done;
     }
+    return served_miss(f, line, addr, bytes, r, issue);
+  }
+
+  // A miss of the line looked up at `f`; returns when its data is there.
+#if defined(__GNUC__)
+  __attribute__((always_inline))
+#endif
+  uint64_t served_miss(const typename Array::Found& f, uint64_t line, uint64_t addr, uint64_t bytes,
+                       const MemRequest& r, uint64_t issue) {
+    const bool write = r.write;
     stats_.count(write, false, bytes, r.tensor, r.region);
     const bool allocate = !write || config_.write_allocate;
     typename Array::Victim v;
@@ -158,7 +186,7 @@ class CacheLevelImpl final : public CacheLevel {
     if (v.evicted) evict(v, issue);
     const uint64_t filled = fill_below(MemRequest{line << line_shift_, config_.line, false, r.tensor, r.region}, issue);
     const bool dirty = write && config_.write_back;
-    array_.install(f.set, v.slot, line, dirty, LineOwner{r.tensor, r.region});
+    array_.install(f, v.slot, line, dirty, LineOwner{r.tensor, r.region});
     ready_[v.slot] = filled;
     if (write && !config_.write_back) post_below(addr, bytes, r.tensor, r.region, issue);  // write-through
     return std::max(issue, filled);

@@ -7,33 +7,34 @@ MissClassifier::MissClassifier(uint64_t lines, uint64_t slots)
   nodes_.reserve(capacity_);
   head_.prev = head_.next = &head_;
   head_.line = ~0ull;
+  head_.where = 0;
 }
 
-MissClassifier::Node* MissClassifier::touch(uint64_t line, bool allocate, bool* was_present, bool* first) {
-  bool inserted = false;
-  int32_t& where = where_.at(line, kAbsent, &inserted);
-  if (first) *first = inserted;
-  if (where >= 0) {
-    if (was_present) *was_present = true;
-    Node* n = &nodes_[size_t(where)];
-    to_front(n);
-    return n;
-  }
-  if (was_present) *was_present = false;
-  if (!allocate) return nullptr;
+MissClassifier::Node* MissClassifier::enter(uint64_t line, size_t w) {
   Node* n;
   if (nodes_.size() < capacity_) {
-    nodes_.push_back(Node{nullptr, nullptr, line});
+    nodes_.push_back(Node{nullptr, nullptr, line, w});
     n = &nodes_.back();
   } else {
     n = head_.prev;  // the least recent leaves the shadow
-    *where_.get(n->line) = kAbsent;  // no insertion: `where` stays valid
+    where_.value(n->where) = kAbsent;
     n->prev->next = &head_;
     head_.prev = n->prev;
     n->line = line;
+    n->where = w;
   }
-  where = int32_t(n - nodes_.data());
+  where_.value(w) = int32_t(n - nodes_.data());
   link_front(n);
+  return n;
+}
+
+MissClassifier::Node* MissClassifier::take_back(uint64_t line) {
+  bool first = false;
+  const size_t w = where_.at(line, kAbsent, &first, Rebind{this});
+  const int32_t node = where_.value(w);
+  if (node < 0) return enter(line, w);
+  Node* n = &nodes_[size_t(node)];
+  to_front(n);
   return n;
 }
 

@@ -34,7 +34,7 @@ class MissClassifier {
     if (n && n->line == line) return to_front(n);
     // The real cache kept a line that the shadow has evicted (set mapping
     // can beat full associativity): the shadow takes it back.
-    slot_node_[slot] = touch(line, true, nullptr, nullptr);
+    slot_node_[slot] = take_back(line);
   }
   // A miss of the real cache; returns its class. With `allocate` the line will
   // be installed in `slot` (and the shadow allocates it too).
@@ -42,11 +42,17 @@ class MissClassifier {
   __attribute__((always_inline))
 #endif
   MissClass miss(uint64_t line, bool allocate, uint64_t slot) {
-    bool present = false, first = false;
-    Node* n = touch(line, allocate, &present, &first);
-    if (allocate) slot_node_[slot] = n;
-    if (first) return MissClass::Compulsory;
-    return present ? MissClass::Conflict : MissClass::Capacity;
+    bool first = false;
+    const size_t w = where_.at(line, kAbsent, &first, Rebind{this});
+    const int32_t node = where_.value(w);
+    if (node >= 0) {  // still in the shadow: the common case, one probe and a move-to-front
+      Node* n = &nodes_[size_t(node)];
+      to_front(n);
+      if (allocate) slot_node_[slot] = n;
+      return MissClass::Conflict;
+    }
+    if (allocate) slot_node_[slot] = enter(line, w);
+    return first ? MissClass::Compulsory : MissClass::Capacity;
   }
 
  private:
@@ -54,10 +60,21 @@ class MissClassifier {
   struct Node {
     Node *prev, *next;
     uint64_t line;
+    size_t where;  // the line's slot in where_: leaving the shadow needs no lookup
   };
-  // Makes `line` the most recent (allocating when `allocate`); returns its
-  // node, or null when it is absent and not allocated.
-  Node* touch(uint64_t line, bool allocate, bool* was_present, bool* first);
+  // Keeps the nodes' slot indices right when where_ grows.
+  struct Rebind {
+    MissClassifier* c;
+    void operator()(int32_t node, size_t slot) const {
+      if (node >= 0) c->nodes_[size_t(node)].where = slot;
+    }
+  };
+  // Brings `line`, absent from the shadow and at slot `w` of where_, in as
+  // the most recent (taking the least recent's node when full).
+  Node* enter(uint64_t line, size_t w);
+  // A hit on a line the shadow does not hold as the slot's node: finds or
+  // enters it, makes it the most recent.
+  Node* take_back(uint64_t line);
   void to_front(Node* n) {
     if (head_.next == n) return;
     n->prev->next = n->next;

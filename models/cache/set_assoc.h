@@ -42,10 +42,14 @@ class SetAssocArray {
 
   SetAssocArray(uint64_t sets, uint32_t ways, uint64_t seed)
       : sets_(sets), ways_(ways), mask_((sets & (sets - 1)) == 0 ? sets - 1 : 0), pow2_((sets & (sets - 1)) == 0),
-        tags_(sets * ways, 0), dirty_(sets * ways, 0), owner_(sets * ways), valid_(sets, 0), policy_(sets, ways, seed) {}
+        tags_(sets * ways, 0), meta_(sets * ways), valid_(sets, 0), policy_(sets, ways, seed) {}
 
   uint32_t ways() const { return ways_; }
 
+  // Inlined into every caller: the hit path's first step.
+#if defined(__GNUC__)
+  __attribute__((always_inline))
+#endif
   Found find(uint64_t line) {
     const uint64_t key = line + 1;  // 0 marks an invalid way
     if (last_key_ == key) return last_found_;
@@ -71,7 +75,7 @@ class SetAssocArray {
 
   void hit(const Found& f, bool dirty) {
     if (!(Policy::kRepeatHitIsNoop && f.repeat)) policy_.on_hit(f.set, uint32_t(uint64_t(f.slot) - f.base));
-    if (dirty) dirty_[uint64_t(f.slot)] = 1;
+    if (dirty) meta_[uint64_t(f.slot)].dirty = 1;
   }
 
   // The way for a line that missed in `f`'s set, emptied.
@@ -92,34 +96,34 @@ class SetAssocArray {
     if (tags_[i]) {
       v.evicted = true;
       v.line = tags_[i] - 1;
-      v.dirty = dirty_[i];
-      v.owner = owner_[i];
+      v.dirty = meta_[i].dirty;
+      v.owner = meta_[i].owner;
       tags_[i] = 0;
       --valid_[f.set];
     }
     return v;
   }
 
-  void install(uint64_t set, uint64_t slot, uint64_t line, bool dirty, LineOwner owner) {
+  // Installs `line` in `slot` of the set `f` looked up (reserved for it).
+  void install(const Found& f, uint64_t slot, uint64_t line, bool dirty, LineOwner owner) {
     pending_ = 0;
     last_key_ = line + 1;
-    last_found_ = Found{set, set * ways_, int64_t(slot), true};
-    if (tags_[slot] == 0) ++valid_[set];
+    last_found_ = Found{f.set, f.base, int64_t(slot), true};
+    if (tags_[slot] == 0) ++valid_[f.set];
     tags_[slot] = line + 1;
-    dirty_[slot] = dirty;
-    owner_[slot] = owner;
-    policy_.on_fill(set, uint32_t(slot - set * ways_));
+    meta_[slot] = Meta{dirty, owner};
+    policy_.on_fill(f.set, uint32_t(slot - f.base));
   }
 
   bool invalidate(uint64_t line, bool* was_dirty) {
     const int64_t i = slot_of(line);
     if (i < 0) return false;
-    if (was_dirty) *was_dirty = dirty_[uint64_t(i)];
+    if (was_dirty) *was_dirty = meta_[uint64_t(i)].dirty;
     pending_ = 0;
     last_key_ = 0;
     --valid_[set_of(line)];
     tags_[uint64_t(i)] = 0;
-    dirty_[uint64_t(i)] = 0;
+    meta_[uint64_t(i)].dirty = 0;
     return true;
   }
 
@@ -128,16 +132,16 @@ class SetAssocArray {
   std::vector<uint64_t> dirty_lines() const {
     std::vector<uint64_t> out;
     for (uint64_t i = 0; i < tags_.size(); ++i)
-      if (tags_[i] && dirty_[i]) out.push_back(tags_[i] - 1);
+      if (tags_[i] && meta_[i].dirty) out.push_back(tags_[i] - 1);
     std::sort(out.begin(), out.end());
     return out;
   }
 
   bool clean(uint64_t line, LineOwner* owner) {
     const int64_t i = slot_of(line);
-    if (i < 0 || !dirty_[uint64_t(i)]) return false;
-    dirty_[uint64_t(i)] = 0;
-    *owner = owner_[uint64_t(i)];
+    if (i < 0 || !meta_[uint64_t(i)].dirty) return false;
+    meta_[uint64_t(i)].dirty = 0;
+    *owner = meta_[uint64_t(i)].owner;
     return true;
   }
 
@@ -155,8 +159,12 @@ class SetAssocArray {
   uint64_t mask_;
   bool pow2_;
   std::vector<uint64_t> tags_;
-  std::vector<uint32_t> dirty_;  // not uint8_t: char stores alias everything and force reloads
-  std::vector<LineOwner> owner_;
+  // Per slot, side by side (one base pointer, one 8-byte store at install).
+  struct Meta {
+    uint32_t dirty = 0;  // not uint8_t: char stores alias everything and force reloads
+    LineOwner owner;
+  };
+  std::vector<Meta> meta_;
   std::vector<uint32_t> valid_;  // per set: valid ways (an invalid way is searched for only if < ways)
   uint64_t pending_ = 0;         // key of the line find() last missed, 0 = none
   Found pending_found_{0, 0, -1, false};

@@ -20,6 +20,8 @@ class Lru {
   static constexpr bool kKnowsMru = true;
   Lru(uint64_t sets, uint32_t ways, uint64_t /*seed*/)
       : ways_(ways), small_(ways <= 16), order_(small_ ? 0 : sets, small_ ? 0 : ways) {
+    last_shift_ = 4 * (ways - 1);
+    live_ = ways >= 16 ? ~0ull : (1ull << (4 * ways)) - 1;
     if (small_) {
       // Ways 0..ways-1 in order; unused nibbles hold 0xF, which no way of a
       // set with fewer than 16 ways equals.
@@ -29,7 +31,18 @@ class Lru {
     }
   }
   void on_hit(uint64_t set, uint32_t way) { touch(set, way); }
-  void on_fill(uint64_t set, uint32_t way) { touch(set, way); }
+  void on_fill(uint64_t set, uint32_t way) {
+    if (small_) {
+      // A full set's fill lands in its victim, the last nibble: rotate it
+      // to the front without searching for it.
+      const uint64_t perm = perm_[set];
+      if (((perm >> last_shift_) & 0xF) == way) {
+        perm_[set] = (perm & ~live_) | ((perm << 4) & live_) | way;
+        return;
+      }
+    }
+    touch(set, way);
+  }
   uint32_t mru(uint64_t set) const { return small_ ? uint32_t(perm_[set] & 0xF) : ~0u; }
   uint32_t victim(uint64_t set) const {
     if (small_) return uint32_t(perm_[set] >> (4 * (ways_ - 1))) & 0xF;
@@ -59,6 +72,8 @@ class Lru {
 
   uint32_t ways_;
   bool small_;
+  uint32_t last_shift_;  // of the least recent way's nibble
+  uint64_t live_;        // the nibbles of ways 0..ways-1
   std::vector<uint64_t> perm_;
   Stamps order_;
 };
