@@ -56,8 +56,10 @@ void read_native(ByteSource& in, EventSink& sink, TraceCounts& counts) {
   if (std::memcmp(magic, kNativeMagic, 8) != 0) d.fail("not a native trace (bad magic)");
   uint32_t version = 0;
   for (int i = 0; i < 4; ++i) version |= uint32_t(d.byte()) << (8 * i);
-  if (version != kNativeVersion) d.fail("unsupported native trace version " + std::to_string(version));
+  if (version < 1 || version > kNativeVersion)
+    d.fail("unsupported native trace version " + std::to_string(version));
   Access a;
+  CoreId core = 0;
   uint64_t last_addr = 0;
   while (d.more()) {
     const uint8_t flags = d.byte();
@@ -69,12 +71,21 @@ void read_native(ByteSource& in, EventSink& sink, TraceCounts& counts) {
         c.flops = d.varint();
         c.op = uint16_t(tag(d, d.varint()));
         c.region = tag(d, d.varint());
+        c.core = core;
         ++counts.compute;
         sink.compute(c);
       } else if (sub == 2 || sub == 3) {
         TagId id = tag(d, d.varint());
         std::string name = d.bytes(d.varint());
         if (sub == 2) sink.name_tensor(id, name); else sink.name_region(id, name);
+      } else if (sub == 4 && version >= 2) {
+        const uint64_t v = d.varint();
+        if (v >= kMaxCores) d.fail("core " + std::to_string(v) + " out of range");
+        core = CoreId(v);
+      } else if (sub == 5 && version >= 2) {
+        const uint64_t v = d.varint();
+        if (v > 1) d.fail("bad barrier record");
+        sink.barrier(v == 1);
       } else {
         d.fail("unknown meta record " + std::to_string(sub));
       }
@@ -98,6 +109,7 @@ void read_native(ByteSource& in, EventSink& sink, TraceCounts& counts) {
     last_addr += (z >> 1) ^ (~(z & 1) + 1);
     a.addr = last_addr;
     if (!(flags & 4)) a.bytes = d.varint();
+    a.core = core;
     ++counts.records;
     if (a.kind == AccessKind::Write || a.kind == AccessKind::Fill) ++counts.writes;
     else if (a.kind == AccessKind::Read) ++counts.reads;
@@ -119,7 +131,20 @@ void NativeWriter::varint(uint64_t v) {
   std::fputc(int(v), out_);
 }
 
+void NativeWriter::set_core(CoreId core) {
+  if (core == core_) return;
+  std::fputc(3 | (4 << 2), out_);
+  varint(core);
+  core_ = core;
+}
+
+void NativeWriter::barrier(bool parallel) {
+  std::fputc(3 | (5 << 2), out_);
+  varint(parallel ? 1 : 0);
+}
+
 void NativeWriter::access(const Access& a) {
+  set_core(a.core);
   const bool same_size = a.bytes == last_size_ && counts_.records > 0;
   const bool tags = a.space != space_ || a.tensor != tensor_ || a.region != region_;
   const bool fill = a.kind == AccessKind::Fill;
@@ -147,6 +172,7 @@ void NativeWriter::access(const Access& a) {
 }
 
 void NativeWriter::compute(const Compute& c) {
+  set_core(c.core);
   std::fputc(3 | (1 << 2), out_);
   varint(c.flops);
   varint(c.op);

@@ -8,7 +8,10 @@
 //             tags); then the zigzag varint address delta from the previous
 //             access, then the size varint unless bit 2.
 //   meta:     bits 2-7 subtype: 1 compute (flops, op, region varints),
-//             2 tensor name, 3 region name (id varint, length varint, bytes).
+//             2 tensor name, 3 region name (id varint, length varint, bytes),
+//             4 core (varint: the core of the accesses and computes that
+//             follow; 0 at the start), 5 barrier (varint: 1 = parallel after).
+// Version 2 added subtypes 4 and 5; version 1 files are read as before.
 // Sequential streams cost 2-3 bytes per access.
 #include <cstdio>
 
@@ -18,7 +21,7 @@
 namespace ptosim {
 
 constexpr char kNativeMagic[8] = {'P', 'T', 'O', 'T', 'R', 'A', 'C', 'E'};
-constexpr uint32_t kNativeVersion = 1;
+constexpr uint32_t kNativeVersion = 2;
 
 void read_native(ByteSource& in, EventSink& sink, TraceCounts& counts);
 
@@ -27,6 +30,7 @@ class NativeWriter : public TraceWriter {
   explicit NativeWriter(FILE* out);
   void access(const Access& a) override;
   void compute(const Compute& c) override;
+  void barrier(bool parallel) override;
   void name_tensor(TagId id, const std::string& name) override { meta_name(2, id, name); }
   void name_region(TagId id, const std::string& name) override { meta_name(3, id, name); }
   void close() override {}
@@ -34,10 +38,12 @@ class NativeWriter : public TraceWriter {
  private:
   void varint(uint64_t v);
   void meta_name(int subtype, TagId id, const std::string& name);
+  void set_core(CoreId core);
   FILE* out_;
   uint64_t last_addr_ = 0, last_size_ = 0;
   SpaceId space_ = 0;
   TagId tensor_ = 0, region_ = 0;
+  CoreId core_ = 0;
 };
 
 }  // namespace ptosim

@@ -288,6 +288,24 @@ for prog in ("matmul_naive.pto", "matmul_tiled.pto", "conv2d_cached.pto", "layer
             check(f"{prog}: .ptt replay has the same cycles", direct["cycles"] == replay["cycles"],
                   (direct["cycles"], replay["cycles"]))
 
+# A multi-core program: the native trace keeps cores and barriers, so its
+# replay on the 4-core config reproduces the run (counters, cycles, per core).
+tf = os.path.join(tmp, "parallel.ptt")
+code, direct, err = run_json(P_PAR, "--config", CFG4)
+code2, out, err2 = run("trace", P_PAR, "--config", CFG4, "-o", tf)
+code3, replay, err3 = run_json("--trace", tf, "--config", CFG4)
+if check("parallel: run, trace and replay", code == 0 and code2 == 0 and code3 == 0 and direct and replay,
+         (err, err2, err3)):
+    names = [l["name"] for l in direct["levels"]]
+    a, b = counters(direct, names), counters(replay, names)
+    check("parallel: .ptt replay has identical counters at every level", a == b,
+          {n: {k: (a[n][k], b[n][k]) for k in COUNTERS if a[n] and b[n] and a[n][k] != b[n][k]} for n in a})
+    check("parallel: .ptt replay has the same cycles", direct["cycles"] == replay["cycles"],
+          (direct["cycles"], replay["cycles"]))
+    check("parallel: .ptt replay has the same per-core rows",
+          direct["core"]["per_core"] == replay["core"]["per_core"],
+          (direct["core"]["per_core"], replay["core"]["per_core"]))
+
 # ---------------------------------------------------------------------------
 # 7. Exact event counts: a 64x32 f32 tile of a row-major 1024-column global
 #    tensor is 64 runs of 128 B = 128 reads of a 64 B line at L1.

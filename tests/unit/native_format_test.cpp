@@ -1,0 +1,118 @@
+// The native trace keeps what a run needs to be replayed exactly: tags,
+// computes, and (version 2) the cores and barriers of pto.parallel.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "sim/common/error.h"
+#include "sim/trace/native_format.h"
+
+namespace ptosim {
+namespace {
+
+struct Log : EventSink {
+  std::vector<Access> accesses;
+  std::vector<Compute> computes;
+  std::vector<std::string> order;  // "a", "c", "b1"/"b0"
+  void access(const Access& a) override { accesses.push_back(a); order.push_back("a"); }
+  void compute(const Compute& c) override { computes.push_back(c); order.push_back("c"); }
+  void barrier(bool parallel) override { order.push_back(parallel ? "b1" : "b0"); }
+};
+
+std::string temp_path(const char* name) { return ::testing::TempDir() + name; }
+
+void write_bytes(const std::string& path, const std::string& bytes) {
+  FILE* f = std::fopen(path.c_str(), "wb");
+  ASSERT_NE(f, nullptr);
+  std::fwrite(bytes.data(), 1, bytes.size(), f);
+  std::fclose(f);
+}
+
+Log read_file(const std::string& path) {
+  Log log;
+  ByteSource in(path);
+  TraceCounts counts;
+  read_native(in, log, counts);
+  return log;
+}
+
+std::string error_of(const std::string& path) {
+  try {
+    read_file(path);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(NativeFormat, CoresAndBarriersRoundTrip) {
+  const std::string path = temp_path("cores.ptt");
+  {
+    FILE* f = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    NativeWriter w(f);
+    Access a{0x1000, 4, AccessKind::Read, kGlobalSpace, 0, 0};
+    w.access(a);
+    w.barrier(true);
+    a.core = 1;
+    a.addr = 0x2000;
+    w.access(a);
+    Compute c;
+    c.flops = 64;
+    c.core = 2;
+    w.compute(c);
+    a.core = 1;
+    a.addr = 0x2040;
+    w.access(a);
+    w.barrier(false);
+    a.core = 0;
+    a.addr = 0x3000;
+    w.access(a);
+    std::fclose(f);
+  }
+  const Log log = read_file(path);
+  EXPECT_EQ(log.order, (std::vector<std::string>{"a", "b1", "a", "c", "a", "b0", "a"}));
+  ASSERT_EQ(log.accesses.size(), 4u);
+  EXPECT_EQ(log.accesses[0].core, 0u);
+  EXPECT_EQ(log.accesses[1].core, 1u);
+  EXPECT_EQ(log.accesses[1].addr, 0x2000u);
+  EXPECT_EQ(log.accesses[2].core, 1u);
+  EXPECT_EQ(log.accesses[3].core, 0u);
+  EXPECT_EQ(log.accesses[3].addr, 0x3000u);
+  ASSERT_EQ(log.computes.size(), 1u);
+  EXPECT_EQ(log.computes[0].core, 2u);
+  EXPECT_EQ(log.computes[0].flops, 64u);
+}
+
+std::string header(uint32_t version) {
+  std::string h(kNativeMagic, 8);
+  for (int i = 0; i < 4; ++i) h += char((version >> (8 * i)) & 0xff);
+  return h;
+}
+
+TEST(NativeFormat, VersionOneIsReadWithoutCoreRecords) {
+  const std::string path = temp_path("v1.ptt");
+  // A read of 4 bytes at 0x10 (flags 0: read, size follows; zigzag delta 0x20).
+  write_bytes(path, header(1) + std::string("\x00\x20\x04", 3));
+  const Log log = read_file(path);
+  ASSERT_EQ(log.accesses.size(), 1u);
+  EXPECT_EQ(log.accesses[0].addr, 0x10u);
+  // A core record (meta subtype 4) does not exist in version 1.
+  write_bytes(path, header(1) + std::string("\x13\x01", 2));
+  EXPECT_EQ(error_of(path), path + ": byte 13: unknown meta record 4");
+}
+
+TEST(NativeFormat, BadVersionsAndCoreRecords) {
+  const std::string path = temp_path("bad.ptt");
+  write_bytes(path, header(3));
+  EXPECT_EQ(error_of(path), path + ": byte 12: unsupported native trace version 3");
+  write_bytes(path, header(2) + std::string("\x13\x80\x02", 3));  // core 256
+  EXPECT_EQ(error_of(path), path + ": byte 15: core 256 out of range");
+  write_bytes(path, header(2) + std::string("\x17\x02", 2));  // barrier 2
+  EXPECT_EQ(error_of(path), path + ": byte 14: bad barrier record");
+}
+
+}  // namespace
+}  // namespace ptosim
