@@ -42,8 +42,6 @@ void finish_plan(ConvPlan& p, const char* op) {
                   std::to_string(p.W + 2 * p.p));
 }
 
-IndexItem range(int64_t a, int64_t n) { return IndexItem::slice(a, a + n); }
-
 void conv_tiled_events(ExecContext& c, const ConvPlan& p, const Tensor& in, const Tensor& w, const Tensor& out) {
   const TileDirective& td = *c.tile();
   int64_t TN = td.get("N", p.N), TF = td.get("F", p.F), TH = td.get("H", p.OH), TW = td.get("W", p.OW),

@@ -228,14 +228,17 @@ void ExecContext::parallel_end() {
 void ExecContext::compute(OpKind op, double flops) {
   if (++events_ > max_events_) event_limit();
   if (scalar_pending_) flush_scalar();
-  if (sink_) {
-    Compute cp;
-    cp.flops = uint64_t(flops + 0.5);
-    cp.op = uint16_t(op);
-    cp.region = region();
-    cp.core = CoreId(core_);
-    sink_->compute(cp);
-  }
+  emit_compute(op, flops);
+}
+
+void ExecContext::emit_compute(OpKind op, double flops) {
+  if (!sink_) return;
+  Compute cp;
+  cp.flops = uint64_t(flops + 0.5);
+  cp.op = uint16_t(op);
+  cp.region = region();
+  cp.core = CoreId(core_);
+  sink_->compute(cp);
 }
 
 // Not counted against --max-events: at most one per kScalarBatch operations
@@ -247,14 +250,7 @@ void ExecContext::flush_scalar() {
     if (!scalar_ops_[k]) continue;
     const double flops = double(scalar_ops_[k]) * op_cost(config_, OpKind(k));
     scalar_ops_[k] = 0;
-    if (sink_ && flops > 0) {
-      Compute cp;
-      cp.flops = uint64_t(flops + 0.5);
-      cp.op = uint16_t(k);
-      cp.region = region();
-      cp.core = CoreId(core_);
-      sink_->compute(cp);
-    }
+    if (flops > 0) emit_compute(OpKind(k), flops);
   }
 }
 

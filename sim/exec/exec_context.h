@@ -192,6 +192,7 @@ class ExecContext {
   const std::string& current_scope_name() const;
 
  private:
+  void emit_compute(OpKind op, double flops);  // to the sink, as it is
   const HwConfig& config_;
   EventSink* sink_;
   AccessLane* lane_;

@@ -53,6 +53,13 @@ Mode write_mode(ExecContext& c, const Tensor& t);
 // OpError when t's space is read-only.
 void check_writable(const ExecContext& c, const Tensor& t, const char* what);
 
+// Tile lowering (tiling.cpp): the slice [a, a + n) of one axis.
+inline IndexItem range(int64_t a, int64_t n) { return IndexItem::slice(a, a + n); }
+// The tile of `shape` at t0 (edge tiles are smaller): its view into the whole
+// tensor and the matching corner of a tile-sized buffer; returns its elements.
+int64_t tile_at(const Shape& shape, const Shape& tile, const std::vector<int64_t>& t0, std::vector<IndexItem>* view,
+                std::vector<IndexItem>* local);
+
 // Strided grouping (memories: scratchpad and register spaces only): runs of
 // exactly one element whose addresses form an arithmetic progression become
 // one strided access (elem_bytes, stride, bytes = elem_bytes x count), so the

@@ -9,8 +9,6 @@ namespace ptosim::exec::detail {
 
 namespace {
 
-IndexItem range(int64_t a, int64_t n) { return IndexItem::slice(a, a + n); }
-
 // Tile sizes of x's axes from the innermost directive (missing dim_d = whole axis).
 Shape dim_tile(const ExecContext& c, const Shape& shape) {
   Shape tile(shape.size());
@@ -117,13 +115,7 @@ void tiled_softmax_events(ExecContext& c, const Tensor& x, int axis, const Tenso
   double cost = op_cost(c.config(), OpKind::Softmax);
   for_each_tile(shape, tile, order, [&](const std::vector<int64_t>& t0) {
     std::vector<IndexItem> view, local;
-    int64_t elems = 1;
-    for (int d = 0; d < r; ++d) {
-      int64_t n = std::min(tile[size_t(d)], shape[size_t(d)] - t0[size_t(d)]);
-      view.push_back(range(t0[size_t(d)], n));
-      local.push_back(range(0, n));
-      elems *= n;
-    }
+    const int64_t elems = tile_at(shape, tile, t0, &view, &local);
     Tensor xv = x.index(view);
     if (buf.valid()) xv = tile_load(c, xv, buf.index(local));
     emit_bulk(c, xv, AccessKind::Read, 3);

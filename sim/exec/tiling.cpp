@@ -9,9 +9,17 @@
 
 namespace ptosim::exec::detail {
 
-namespace {
-IndexItem range(int64_t a, int64_t n) { return IndexItem::slice(a, a + n); }
-}  // namespace
+int64_t tile_at(const Shape& shape, const Shape& tile, const std::vector<int64_t>& t0, std::vector<IndexItem>* view,
+                std::vector<IndexItem>* local) {
+  int64_t elems = 1;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    const int64_t n = std::min(tile[d], shape[d] - t0[d]);
+    view->push_back(range(t0[d], n));
+    local->push_back(range(0, n));
+    elems *= n;
+  }
+  return elems;
+}
 
 bool dim_tiling(const ExecContext& c) {
   const TileDirective* t = c.tile();
@@ -105,13 +113,7 @@ void tiled_elementwise_events(ExecContext& c, OpKind op, const std::vector<Tenso
   std::vector<int64_t> t0(static_cast<size_t>(r), 0);
   while (true) {
     std::vector<IndexItem> view, local;
-    int64_t elems = 1;
-    for (int d = 0; d < r; ++d) {
-      int64_t n = std::min(tile[size_t(d)], shape[size_t(d)] - t0[size_t(d)]);
-      view.push_back(range(t0[size_t(d)], n));
-      local.push_back(range(0, n));
-      elems *= n;
-    }
+    const int64_t elems = tile_at(shape, tile, t0, &view, &local);
     for (size_t i = 0; i < bins.size(); ++i) {
       Tensor v = bins[i].index(view);
       if (bufs[i].valid()) v = tile_load(c, v, bufs[i].index(local));

@@ -10,6 +10,15 @@
 namespace ptosim::testing {
 namespace {
 
+// Runs `body`, whose "%s" line opens a block, once with `scope` there and
+// once with `if True:`; returns {scoped, plain}.
+std::pair<ProgramRun, ProgramRun> scoped_and_plain(const char* body, const char* scope, bool keep = false) {
+  char a[1024], b[1024];
+  snprintf(a, sizeof a, body, scope);
+  snprintf(b, sizeof b, body, "if True:\n");
+  return {run_text(a, {}, 2'000'000'000ull, keep), run_text(b, {}, 2'000'000'000ull, keep)};
+}
+
 TEST(Scopes, ScopeFreesAndFootprint) {
   ProgramRun r = run_text(
       "with pto.scope(\"a\"):\n"
@@ -53,10 +62,7 @@ TEST(Scopes, TiledReductionAndSoftmax) {
       "    s = pto.reduce_sum(x, axis=1)\n"
       "    p = pto.softmax(x, axis=-1)\n"
       "pto.output(s, p)\n";
-  char tiled[512], plain[512];
-  snprintf(tiled, sizeof tiled, body, "with pto.tile(dim_0=16, dim_1=32):\n");
-  snprintf(plain, sizeof plain, body, "if True:\n");
-  ProgramRun t = run_text(tiled, {}, 2'000'000'000ull, true), u = run_text(plain, {}, 2'000'000'000ull, true);
+  auto [t, u] = scoped_and_plain(body, "with pto.tile(dim_0=16, dim_1=32):\n", true);
   ASSERT_EQ(t.result.outputs.size(), 2u);
   for (size_t i = 0; i < 2; ++i) EXPECT_EQ(t.result.outputs[i].fnv1a, u.result.outputs[i].fnv1a);
   const uint64_t x_bytes = 64 * 48 * 4, out_bytes = 64 * 4 + x_bytes;
@@ -81,10 +87,7 @@ TEST(Scopes, FuseMatchesUnfusedAndWritesOnlyLiveResults) {
       "    b = pto.multiply(a, 2.0)\n"
       "    out = pto.relu(b)\n"
       "pto.output(out)\n";
-  char fused[512], unfused[512];
-  snprintf(fused, sizeof fused, body, "with pto.fuse():\n");
-  snprintf(unfused, sizeof unfused, body, "if True:\n");
-  ProgramRun f = run_text(fused), u = run_text(unfused);
+  auto [f, u] = scoped_and_plain(body, "with pto.fuse():\n");
   ASSERT_EQ(f.result.outputs.size(), 1u);
   EXPECT_EQ(f.result.outputs[0].fnv1a, u.result.outputs[0].fnv1a);
   // Only `out` is live after the block: one global write pass instead of three.
