@@ -8,6 +8,9 @@ best of --repeat runs, default 3):
   din_replay   pto-sim run --trace <naive 128^3 matmul din trace>    target 60 M/s
                (trace from BUILD_DIR/bench/gen_matmul_trace 128 into a temp
                file; its generation is not timed, its parsing is)
+  din_replay_simple  the same on the default config with `dram: {timing:
+               simple}` (latency + bandwidth, no banks or rows): what the
+               detailed DRAM model costs the replay
   pto_naive    pto-sim run workloads/matmul_naive.pto -D M=256 -D N=256 -D K=256   target 25 M/s
   pto_matmul   pto-sim run workloads/matmul_op.pto -D M=256 -D N=256 -D K=256      target 60 M/s
 
@@ -60,21 +63,30 @@ def main():
     wl = os.path.join(a.source, "workloads")
     tmp = tempfile.mkdtemp(prefix="pto-sim-bench-")
     trace = os.path.join(tmp, "matmul128.din")
+    simple_cfg = os.path.join(tmp, "default-simple-dram.yaml")
+    with open(os.path.join(a.source, "configs", "default.yaml")) as f:
+        text = f.read()
+    if "timing: detailed" not in text:
+        sys.exit("run_benchmarks: configs/default.yaml no longer says `timing: detailed`")
+    with open(simple_cfg, "w") as f:
+        f.write(text.replace("timing: detailed", "timing: simple", 1))
 
     dims = ["-D", "M=256", "-D", "N=256", "-D", "K=256"]
     cases = [
         ("din_replay", "din replay, naive 128^3 matmul trace", [pto_sim, "run", "--trace", trace], 60e6),
+        ("din_replay_simple", "the same with simple DRAM timing",
+         [pto_sim, "run", "--trace", trace, "--config", simple_cfg], 60e6),
         ("pto_naive", "pto-sim run matmul_naive.pto 256^3", [pto_sim, "run", os.path.join(wl, "matmul_naive.pto"), *dims], 25e6),
         ("pto_matmul", "pto-sim run matmul_op.pto 256^3", [pto_sim, "run", os.path.join(wl, "matmul_op.pto"), *dims], 60e6),
     ]
     only = set(filter(None, a.only.split(",")))
     cases = [c for c in cases if not only or c[0] in only]
-    if any(c[0] == "din_replay" for c in cases):
+    if any(c[0].startswith("din_replay") for c in cases):
         with open(trace, "w") as f:
             subprocess.run([gen, "128"], stdout=f, check=True)
 
     results = []
-    print(f"{'case':<12} {'accesses':>12} {'events':>12} {'best s':>8} {'M acc/s':>9} {'target':>7} {'ratio':>6}")
+    print(f"{'case':<17} {'accesses':>12} {'events':>12} {'best s':>8} {'M acc/s':>9} {'target':>7} {'ratio':>6}")
     for key, label, cmd, target in cases:
         best, rep = None, None
         for _ in range(max(1, a.repeat)):
@@ -87,13 +99,15 @@ def main():
         rate = accesses / best
         results.append(dict(case=key, label=label, command=" ".join(cmd), accesses=accesses, events=events,
                             seconds=best, accesses_per_second=rate, target=target, ratio=rate / target))
-        print(f"{key:<12} {accesses:>12} {events:>12} {best:>8.3f} {rate / 1e6:>9.1f} {target / 1e6:>6.0f}M {rate / target:>6.2f}")
+        print(f"{key:<17} {accesses:>12} {events:>12} {best:>8.3f} {rate / 1e6:>9.1f} {target / 1e6:>6.0f}M {rate / target:>6.2f}")
         sys.stdout.flush()
     if a.json:
         with open(a.json, "w") as f:
             json.dump(results, f, indent=2)
     try:
-        os.remove(trace)
+        for f in (trace, simple_cfg):
+            if os.path.exists(f):
+                os.remove(f)
         os.rmdir(tmp)
     except OSError:
         pass
