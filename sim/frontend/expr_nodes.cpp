@@ -230,11 +230,14 @@ void Subscript::out_of_bounds(int k, int64_t v, int64_t size) const {
                                " with size " + std::to_string(size));
 }
 
-static std::optional<int64_t> opt_int(Frame& f, const NodeP& n) {
+// A slice part; a step is checked here, on the int: testing the optional
+// afterwards lets the compiler read an empty optional's payload first.
+static std::optional<int64_t> opt_int(Frame& f, const NodeP& n, bool is_step = false) {
   if (!n) return std::nullopt;
   Value v = n->eval(f);
   if (v.tag == VT::None) return std::nullopt;
   if (!v.is_int()) fail(n->pos, std::string("slice indices must be integers, not ") + type_name(v));
+  if (is_step && v.i == 0) fail(n->pos, "slice step cannot be zero");
   return v.i;
 }
 
@@ -243,8 +246,7 @@ std::vector<exec::IndexItem> Subscript::items(Frame& f) const {
   out.reserve(idx.size());
   for (const IndexSrc& s : idx) {
     if (s.kind == IndexSrc::Slice) {
-      auto a = opt_int(f, s.start), b = opt_int(f, s.stop), c = opt_int(f, s.step);
-      if (c && *c == 0) fail(s.step->pos, "slice step cannot be zero");
+      auto a = opt_int(f, s.start), b = opt_int(f, s.stop), c = opt_int(f, s.step, true);
       out.push_back(exec::IndexItem::slice(a, b, c));
     } else {
       out.push_back(exec::IndexItem::at(s.get(f)));
