@@ -105,6 +105,9 @@ const Bad kBad[] = {
     {"memory_bad_space", "with pto.memory(\"l3\"):\n    pass\n", "t.pto:1:6", "unknown memory space 'l3'"},
     {"shape_not_list", "A = pto.tensor(\"big\")\n", "t.pto:1:16", "shape must be a list of integers"},
     {"attr_unknown", "A = pto.tensor([4])\nx = A.strides\n", "t.pto:2:7", "tensor has no attribute 'strides'"},
+    {"slice_step_zero", "A = pto.tensor([8])\ns = 0\nv = A[1:7:s]\n", "t.pto:3:11", "slice step cannot be zero"},
+    {"slice_float_bound", "A = pto.tensor([8])\nv = A[1.5:7]\n", "t.pto:2:7",
+     "slice indices must be integers, not float"},
 };
 
 class BadProgram : public ::testing::TestWithParam<Bad> {};
