@@ -94,7 +94,7 @@ void CoreModule::issue_now(const Access& a) {
   const bool write = a.kind == AccessKind::Write || a.kind == AccessKind::Fill;
   k.count(write);
   if (!r.cache) {
-    issue_tlm(r, k, a);
+    issue_tlm(r, k, a, write);
     return;
   }
   const uint64_t bytes = a.bytes ? a.bytes : 1;
@@ -140,11 +140,10 @@ void CoreModule::issue_cached(const Route& r, CoreClock& k, uint64_t addr, uint6
 }
 
 // Scratchpads and other TLM routes take bulk transfers and hold no miss slot.
-void CoreModule::issue_tlm(const Route& r, CoreClock& k, const Access& a) {
+void CoreModule::issue_tlm(const Route& r, CoreClock& k, const Access& a, bool write) {
   const uint64_t t = k.issue_at;
   sync(t);
   payload_.set_pattern(a.kind == AccessKind::Fill, a.elem_bytes, a.stride);
-  const bool write = a.kind == AccessKind::Write || a.kind == AccessKind::Fill;
   tlm::tlm_generic_payload& trans = payload_.set(a.addr, a.bytes ? a.bytes : 1, write, a.tensor, a.region);
   // A core behind the kernel's time (see sync) sends a zero delay: the
   // target's own busy-until keeps it in order.

@@ -88,7 +88,7 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   void compute_now(const Compute& c);
   void issue_cached(const Route& r, CoreClock& clock, uint64_t addr, uint64_t bytes, bool write, TagId tensor,
                     TagId region);
-  void issue_tlm(const Route& r, CoreClock& clock, const Access& a);
+  void issue_tlm(const Route& r, CoreClock& clock, const Access& a, bool write);
   void sync(uint64_t t);
 
   const HwConfig& config_;

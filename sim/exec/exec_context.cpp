@@ -157,7 +157,7 @@ Tensor ExecContext::create(const TensorSpec& spec) {
 // ---- scopes ----
 
 void ExecContext::scope_begin(const std::string& name) {
-  if (scalar_pending_) flush_scalar();
+  flush_scalar();
   auto it = region_tags_.find(name);
   TagId tag;
   if (it != region_tags_.end()) {
@@ -173,7 +173,7 @@ void ExecContext::scope_begin(const std::string& name) {
 
 void ExecContext::scope_end() {
   if (regions_.size() <= 1) throw OpError("scope_end without scope_begin");
-  if (scalar_pending_) flush_scalar();
+  flush_scalar();
   Region r = std::move(regions_.back());
   regions_.pop_back();
   acc_.region = region();
@@ -203,22 +203,20 @@ void ExecContext::tile_pop() {
 // ends with a barrier, as a kernel launch and its join would.
 void ExecContext::parallel_begin(const std::string&, int64_t num) {
   if (num <= 0) throw OpError("pto.parallel: num must be positive");
-  if (scalar_pending_) flush_scalar();
-  saved_cores_.push_back(core_);
+  flush_scalar();
+  saved_cores_.push_back(acc_.core);
   if (sink_) sink_->barrier(true);
 }
 void ExecContext::set_core(int64_t iteration) {
-  if (scalar_pending_) flush_scalar();
+  flush_scalar();
   uint32_t n = std::max<uint32_t>(config_.core.count, 1);
-  core_ = uint32_t(uint64_t(iteration < 0 ? -iteration : iteration) % n);
-  acc_.core = CoreId(core_);
+  acc_.core = CoreId(uint64_t(iteration < 0 ? -iteration : iteration) % n);
 }
 void ExecContext::parallel_end() {
-  if (scalar_pending_) flush_scalar();
+  flush_scalar();
   if (!saved_cores_.empty()) {
-    core_ = saved_cores_.back();
+    acc_.core = saved_cores_.back();
     saved_cores_.pop_back();
-    acc_.core = CoreId(core_);
   }
   if (sink_) sink_->barrier(!saved_cores_.empty());
 }
@@ -227,7 +225,7 @@ void ExecContext::parallel_end() {
 
 void ExecContext::compute(OpKind op, double flops) {
   if (++events_ > max_events_) event_limit();
-  if (scalar_pending_) flush_scalar();
+  flush_scalar();
   emit_compute(op, flops);
 }
 
@@ -237,7 +235,7 @@ void ExecContext::emit_compute(OpKind op, double flops) {
   cp.flops = uint64_t(flops + 0.5);
   cp.op = uint16_t(op);
   cp.region = region();
-  cp.core = CoreId(core_);
+  cp.core = acc_.core;
   sink_->compute(cp);
 }
 
@@ -245,6 +243,7 @@ void ExecContext::emit_compute(OpKind op, double flops) {
 // that the interpreter's step limit already bounds, and flushed on scope exit
 // (error paths included), where a throw would be out of place.
 void ExecContext::flush_scalar() {
+  if (!scalar_pending_) return;
   scalar_pending_ = 0;
   for (size_t k = 0; k < scalar_ops_.size(); ++k) {
     if (!scalar_ops_[k]) continue;

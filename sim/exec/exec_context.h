@@ -124,7 +124,7 @@ class ExecContext {
   void parallel_begin(const std::string& axis, int64_t num);
   void set_core(int64_t iteration);  // core = iteration % core.count
   void parallel_end();
-  uint32_t core() const { return core_; }
+  uint32_t core() const { return acc_.core; }
 
   // ---- results ----
   ProgramResult& result() { return result_; }
@@ -198,7 +198,7 @@ class ExecContext {
   AccessLane* lane_;
   uint64_t max_events_;
   uint64_t events_ = 0;
-  Access acc_;
+  Access acc_;  // the next access: region and core kept current, the rest filled per access
   std::vector<std::string> space_names_;
   std::vector<SpaceKind> kinds_;
   std::vector<bool> read_only_;
@@ -220,8 +220,7 @@ class ExecContext {
   std::string result_name_;
   uint64_t serial_ = 0;
   uint64_t anon_ = 0;
-  uint32_t core_ = 0;
-  std::vector<uint32_t> saved_cores_;
+  std::vector<CoreId> saved_cores_;  // of the enclosing pto.parallel loops
   std::array<uint64_t, size_t(OpKind::Count)> scalar_ops_{};  // since the last flush_scalar()
   uint32_t scalar_pending_ = 0;
   int scalar_muted_ = 0;
