@@ -14,6 +14,12 @@ best of --repeat runs, default 3):
   pto_naive    pto-sim run workloads/matmul_naive.pto -D M=256 -D N=256 -D K=256   target 25 M/s
   pto_matmul   pto-sim run workloads/matmul_op.pto -D M=256 -D N=256 -D K=256      target 60 M/s
 
+With din_replay, BUILD_DIR/bench/floor_model replays the same trace (held in
+memory, best of --repeat in-process runs) through the least code that yields
+the same cache counts, with no parsing, timing or reports; the script checks
+that its counts equal pto-sim's and prints pto-sim's rate as a fraction of
+the floor's, a figure that drifts less with the machine's speed than either.
+
 "Accesses" are the simulated accesses: the L1's reads + writes from the JSON
 report, i.e. the line requests the cache hierarchy served (an access that
 straddles a line counts once per line). `core.accesses` (the events the
@@ -49,6 +55,31 @@ def timed(cmd):
     return wall, json.loads(p.stdout)
 
 
+COUNTED = ("reads", "writes", "read_misses", "write_misses", "evictions", "writebacks",
+           "compulsory_misses", "capacity_misses", "conflict_misses")
+
+
+def floor_case(floor, trace, report, rate, repeat):
+    """Runs floor_model on the replayed trace; checks its counts against the report."""
+    p = subprocess.run([floor, trace, str(max(1, repeat))], capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"run_benchmarks: floor_model exited {p.returncode}:\n{p.stderr}")
+    f = json.loads(p.stdout)
+    levels = {l["name"]: l for l in report["levels"]}
+    for fl in f["levels"]:
+        got = {k: levels[fl["name"]][k] for k in COUNTED}
+        want = {k: fl[k] for k in COUNTED}
+        if got != want:
+            sys.exit(f"run_benchmarks: floor_model and pto-sim disagree on {fl['name']}: {want} vs {got}")
+    frate = f["accesses_per_second"]
+    print(f"{'  floor_model':<17} {f['accesses']:>12} {'':>12} {f['seconds']:>8.3f} {frate / 1e6:>9.1f}"
+          f"   (same counts; din_replay runs at {rate / frate:.2f} of it)")
+    sys.stdout.flush()
+    return dict(case="floor_model", label="the same cache work, nothing else (bench/floor_model.cpp)",
+                command=f"{floor} {trace}", accesses=f["accesses"], seconds=f["seconds"],
+                accesses_per_second=frate, din_replay_fraction=rate / frate)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("build")
@@ -60,6 +91,7 @@ def main():
 
     pto_sim = find(a.build, "sim/cli/pto-sim", "pto-sim", "bin/pto-sim")
     gen = find(a.build, "bench/gen_matmul_trace", "gen_matmul_trace", "bin/gen_matmul_trace")
+    floor = find(a.build, "bench/floor_model", "floor_model", "bin/floor_model")
     wl = os.path.join(a.source, "workloads")
     tmp = tempfile.mkdtemp(prefix="pto-sim-bench-")
     trace = os.path.join(tmp, "matmul128.din")
@@ -101,6 +133,8 @@ def main():
                             seconds=best, accesses_per_second=rate, target=target, ratio=rate / target))
         print(f"{key:<17} {accesses:>12} {events:>12} {best:>8.3f} {rate / 1e6:>9.1f} {target / 1e6:>6.0f}M {rate / target:>6.2f}")
         sys.stdout.flush()
+        if key == "din_replay":
+            results.append(floor_case(floor, trace, rep, rate, a.repeat))
     if a.json:
         with open(a.json, "w") as f:
             json.dump(results, f, indent=2)
