@@ -31,9 +31,7 @@ class Shadow {
     nodes_[cap].prev = nodes_[cap].next = cap;  // sentinel
     size_t n = 1;
     while (n < 8ull * cap) n <<= 1;
-    keys_.assign(n, 0);
-    node_of_.assign(n, -1);
-    mask_ = n - 1;
+    resize(n);
   }
   bool holds(uint32_t node, uint64_t line) const { return nodes_[node].line == line; }
   void touch(uint32_t n) {
@@ -51,6 +49,7 @@ class Shadow {
       return 0;
     }
     const int verdict = keys_[s] ? 2 : 1;
+    if (verdict == 1 && ++seen_ * 2 > keys_.size()) return grow(), access(line, node);
     keys_[s] = line + 1;
     uint32_t n;
     if (used_ < cap_) {
@@ -74,6 +73,27 @@ class Shadow {
     uint64_t line = ~0ull;
     size_t where = 0;
   };
+  void resize(size_t n) {
+    keys_.assign(n, 0);
+    node_of_.assign(n, -1);
+    mask_ = n - 1;
+  }
+  // The map holds every line ever seen (for "first touch"): it doubles at half load.
+  void grow() {
+    --seen_;  // access() counts the line again
+    std::vector<uint64_t> keys;
+    std::vector<int32_t> node_of;
+    keys.swap(keys_);
+    node_of.swap(node_of_);
+    resize(keys.size() * 2);
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (!keys[i]) continue;
+      const size_t s = slot(keys[i] - 1);
+      keys_[s] = keys[i];
+      node_of_[s] = node_of[i];
+      if (node_of[i] >= 0) nodes_[size_t(node_of[i])].where = s;
+    }
+  }
   size_t slot(uint64_t line) const {
     size_t i = (line * 0x9E3779B97F4A7C15ull) >> 20 & mask_;
     while (keys_[i] && keys_[i] != line + 1) i = (i + 1) & mask_;
@@ -90,6 +110,7 @@ class Shadow {
     nodes_[cap_].next = i;
   }
   uint32_t cap_, used_ = 0;
+  size_t seen_ = 0;
   std::vector<Node> nodes_;
   std::vector<uint64_t> keys_;
   std::vector<int32_t> node_of_;
@@ -164,6 +185,22 @@ struct Request {
 
 // din: `<type> <hex address> [<hex size>]`; types 0 (read) and 1 (write) and
 // their letters; anything else is skipped, as pto-sim counts and skips it.
+// (Not timed; kept simple, and strict only as far as pto-sim's traces need.)
+bool hex_field(const char*& p, unsigned long long* v) {
+  while (*p == ' ' || *p == '\t') ++p;
+  if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) p += 2;
+  const char* start = p;
+  unsigned long long x = 0;
+  for (;; ++p) {
+    const char c = *p;
+    const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    if (d < 0) break;
+    x = x << 4 | unsigned(d);
+  }
+  *v = x;
+  return p != start;
+}
+
 std::vector<Request> read_din(const char* path) {
   FILE* f = std::fopen(path, "r");
   if (!f) {
@@ -171,16 +208,16 @@ std::vector<Request> read_din(const char* path) {
     std::exit(2);
   }
   std::vector<Request> out;
-  char type[16];
-  unsigned long long addr, size;
   char line[256];
   while (std::fgets(line, sizeof line, f)) {
-    const int n = std::sscanf(line, "%15s %llx %llx", type, &addr, &size);
-    if (n < 2) continue;
-    if (n == 2 || size == 0) size = 1;
-    const char t = type[0];
+    const char* p = line;
+    while (*p == ' ' || *p == '\t') ++p;
+    const char t = *p++;
     const bool write = t == 'w' || t == '1';
     if (!write && t != 'r' && t != '0') continue;
+    unsigned long long addr, size;
+    if (!hex_field(p, &addr)) continue;
+    if (!hex_field(p, &size) || size == 0) size = 1;
     for (uint64_t l = addr >> kLineShift; l <= (addr + size - 1) >> kLineShift; ++l) out.push_back({l, write});
   }
   std::fclose(f);

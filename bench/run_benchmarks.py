@@ -59,8 +59,8 @@ COUNTED = ("reads", "writes", "read_misses", "write_misses", "evictions", "write
            "compulsory_misses", "capacity_misses", "conflict_misses")
 
 
-def floor_case(floor, trace, report, rate, repeat):
-    """Runs floor_model on the replayed trace; checks its counts against the report."""
+def floor_counts(floor, trace, report, repeat=1):
+    """Runs floor_model on `trace`; exits if its counts differ from pto-sim's `report`. Returns its JSON."""
     p = subprocess.run([floor, trace, str(max(1, repeat))], capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit(f"run_benchmarks: floor_model exited {p.returncode}:\n{p.stderr}")
@@ -71,6 +71,11 @@ def floor_case(floor, trace, report, rate, repeat):
         want = {k: fl[k] for k in COUNTED}
         if got != want:
             sys.exit(f"run_benchmarks: floor_model and pto-sim disagree on {fl['name']}: {want} vs {got}")
+    return f
+
+
+def floor_case(floor, trace, report, rate, repeat):
+    f = floor_counts(floor, trace, report, repeat)
     frate = f["accesses_per_second"]
     print(f"{'  floor_model':<17} {f['accesses']:>12} {'':>12} {f['seconds']:>8.3f} {frate / 1e6:>9.1f}"
           f"   (same counts; din_replay runs at {rate / frate:.2f} of it)")
