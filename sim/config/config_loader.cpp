@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <functional>
@@ -62,6 +63,19 @@ class Section {
         names += std::string(names.empty() ? "" : " | ") + a;
       }
       throw std::invalid_argument("'" + s + "' is not one of " + names);
+    });
+  }
+  // A module's name: it names a SystemC module and a report row, and spaces
+  // refer to it.
+  void read_name(const std::string& key, std::string& out) {
+    read(key, out, [](const std::string& s) {
+      if (s.empty() || s.size() > 64) throw std::invalid_argument("a name has 1 to 64 characters");
+      for (char ch : s)
+        if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_' && ch != '-')
+          throw std::invalid_argument("'" + s + "': a name is letters, digits, '_' and '-'");
+      if (s == "core") throw std::invalid_argument("'core' is the core's own name");
+      if (s == "global") throw std::invalid_argument("'global' is the space the caches serve");
+      return s;
     });
   }
   void read_bool(const std::string& key, bool& out) {
@@ -133,7 +147,7 @@ MemoryConfig parse_memory(Section& sec, double clock_hz) {
   MemoryConfig m;
   m.pos = sec.pos();
   if (!sec.has("name")) throw InputError(sec.pos(), sec.key_path("name"), "missing (every memory needs a name)");
-  sec.read_string("name", m.name);
+  sec.read_name("name", m.name);
   m.kind = default_kind(m.name);
   sec.read_string("kind", m.kind, {"register", "scratchpad", "constant"});
   m.read_only = m.kind == "constant";
@@ -158,7 +172,7 @@ CacheConfig parse_cache(Section& sec, double clock_hz, size_t index) {
   CacheConfig c;
   c.pos = sec.pos();
   c.name = "L" + std::to_string(index + 1);
-  sec.read_string("name", c.name);
+  sec.read_name("name", c.name);
   for (const char* key : {"size", "ways", "line"})
     if (!sec.has(key)) throw InputError(sec.pos(), sec.key_path(key), "missing (a cache needs size, ways and line)");
   sec.read("size", c.size, units::parse_bytes);
@@ -200,7 +214,7 @@ double parse_data_rate(const std::string& s) {
 
 void parse_dram(Section& sec, DramConfig& d, double clock_hz) {
   d.pos = sec.pos();
-  sec.read_string("name", d.name);
+  sec.read_name("name", d.name);
   sec.read("latency", d.latency_ns, units::parse_time_ns);
   sec.read("bandwidth", d.bandwidth, [&](const std::string& s) {
     units::Bandwidth bw = units::parse_bandwidth(s);
@@ -309,7 +323,16 @@ HwConfig parse_config(const std::string& text, const std::string& file) {
   if (top.has("dram")) {
     Section s(top.get("dram"), file, "dram");
     parse_dram(s, c.dram, c.clock_hz);
+    if (s.has("name") && (c.cache(c.dram.name) || c.memory(c.dram.name)))
+      s.fail(s.get("name"), "dram.name", "name '" + c.dram.name + "' used twice");
   }
+  // The DRAM's default name is taken like any other module's.
+  if (const CacheConfig* cc = c.cache(c.dram.name))
+    throw InputError(cc->pos, "caches[" + std::to_string(cc - c.caches.data()) + "].name",
+                     "name '" + c.dram.name + "' is the DRAM's (the default name of `dram`)");
+  if (const MemoryConfig* m = c.memory(c.dram.name))
+    throw InputError(m->pos, "memories." + m->name + ".name",
+                     "name '" + c.dram.name + "' is the DRAM's (the default name of `dram`)");
   top.read("alignment", c.alignment, units::parse_bytes);
   if (!is_pow2(c.alignment)) top.fail(top.get("alignment"), "alignment", "must be a power of two");
   if (top.has("ops")) {

@@ -126,6 +126,32 @@ TEST(Config, Errors) {
   expect_error("caches: [{name: L1, size: 32 KiB\n", "cfg.yaml:2:1: YAML syntax: end of map flow not found");
 }
 
+// Names become SystemC module names, report rows and space targets: each is
+// distinct, plain, and not one the simulator has taken.
+TEST(Config, NameErrors) {
+  const std::string cache = "{size: 1 KiB, ways: 2, line: 64 B}";
+  expect_error("caches: [{name: core, size: 1 KiB, ways: 2, line: 64 B}]\n",
+               "cfg.yaml:1: caches[0].name: 'core' is the core's own name");
+  expect_error("caches: [{name: \"L 1\", size: 1 KiB, ways: 2, line: 64 B}]\n",
+               "cfg.yaml:1: caches[0].name: 'L 1': a name is letters, digits, '_' and '-'");
+  expect_error("caches: [{name: a.b, size: 1 KiB, ways: 2, line: 64 B}]\n",
+               "cfg.yaml:1: caches[0].name: 'a.b': a name is letters, digits, '_' and '-'");
+  expect_error("caches: [{name: \"\", size: 1 KiB, ways: 2, line: 64 B}]\n",
+               "cfg.yaml:1: caches[0].name: a name has 1 to 64 characters");
+  expect_error("memories: [{name: global}]\ncaches: [" + cache + "]\n",
+               "cfg.yaml:1: memories[0].name: 'global' is the space the caches serve");
+  expect_error("caches: [{name: DRAM, size: 1 KiB, ways: 2, line: 64 B}]\n",
+               "cfg.yaml:1: caches[0].name: name 'DRAM' is the DRAM's (the default name of `dram`)");
+  expect_error("caches:\n  - " + cache + "\n  - {name: HBM, size: 4 KiB, ways: 2, line: 64 B}\ndram: {name: HBM}\n",
+               "cfg.yaml:4: dram.name: name 'HBM' used twice");
+  expect_error("caches: [" + cache + "]\ndram: {name: shared}\n", "cfg.yaml:2: dram.name: name 'shared' used twice");
+  expect_error("caches: [{name: shared, size: 1 KiB, ways: 2, line: 64 B}]\n",
+               "cfg.yaml:1: caches[0].name: name 'shared' used twice");
+  EXPECT_EQ(parse_config("caches: [{name: L1-d_0, size: 1 KiB, ways: 2, line: 64 B}]\ndram: {name: HBM2e}\n", "c.yaml")
+                .dram.name,
+            "HBM2e");
+}
+
 TEST(Config, MissingFile) {
   try {
     load_config_file("/nonexistent/x.yaml");
