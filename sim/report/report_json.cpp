@@ -41,7 +41,9 @@ std::string render_json(const StatsNode& root) {
   o["schema_version"] = kReportSchemaVersion;
   ordered_json body = object(root, false);
   for (auto it = body.begin(); it != body.end(); ++it) o[it.key()] = it.value();
-  return o.dump(2) + "\n";
+  // Names come from programs, configs and traces as bytes: a byte that is
+  // not UTF-8 is written as U+FFFD rather than failing the report.
+  return o.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
 std::string render(const StatsNode& root, const std::string& format) {

@@ -343,5 +343,14 @@ code, rep, err = run_json(P_SCALAR, "--config", CFG)
 if check("scalar program runs", code == 0 and rep, err):
     l1 = level(rep, "L1")
     check("two scalar reads = 2 L1 reads of 4 B", l1["reads"] == 2 and l1["bytes_read"] == 8, l1)
+# Names are bytes: one that is not UTF-8 (a scope's, here) is written to the
+# JSON report as U+FFFD, not a failed report.
+P_BYTES = os.path.join(tmp, "bytes.pto")
+with open(P_BYTES, "wb") as f:
+    f.write(b'A = pto.tensor([4])\nwith pto.scope("\xff\xfeab"):\n    B = A + 1.0\n')
+code, rep, err = run_json(P_BYTES, "--config", CFG)
+if check("a scope named by non-UTF-8 bytes: the JSON report is written", code == 0 and rep, err):
+    names = [r["name"] for r in level(rep, "L1").get("regions", [])]
+    check("the bad bytes are U+FFFD", "\ufffd\ufffdab" in names, names)
 
 H.finish()
