@@ -1,7 +1,8 @@
 #pragma once
 // The din line shape nearly every trace consists of, `r 7ffd1234 4\n`: a
 // one-character type, one space, 1-15 hex digits, optionally one space and
-// 1-15 hex digits of a nonzero size, then `\n` or `\r\n`. It is parsed
+// 1-15 hex digits of a nonzero size of at most kMaxAccessBytes (so that the
+// access cannot wrap), then `\n` or `\r\n`. It is parsed
 // whole words at a time, without a loop per digit. Anything else is left to
 // the general parser (which accepts every line this one does, with the same
 // result, and produces the error messages), so this one only has to be
@@ -108,7 +109,7 @@ inline const char* swar_line(const char* p, uint64_t& addr, uint64_t& bytes, uns
       return q + 3;
     }
     q = hex_field(q + 1, bytes);
-    if (!q || bytes == 0) return nullptr;
+    if (!q || bytes == 0 || bytes > kMaxAccessBytes) return nullptr;
   }
   if (*q == '\r') ++q;
   return *q == '\n' ? q + 1 : nullptr;
@@ -162,7 +163,7 @@ class Sse2LineParser {
         const __m128i size = _mm_loadu_si128(reinterpret_cast<const __m128i*>(scratch_ + n + 1 + m));
         bytes = value(_mm_and_si128(size, _mm_loadu_si128(reinterpret_cast<const __m128i*>(kLastBytes + m))));
       }
-      if (bytes == 0) return nullptr;
+      if (bytes == 0 || bytes > kMaxAccessBytes) return nullptr;
       q += 1 + m;  // if the window cut a digit off, the byte here is that digit: rejected below
     }
     if (*q == '\n') return q + 1;

@@ -68,6 +68,7 @@ class LineParser {
     }
     skip_blanks();
     if (p_ == e_ || *p_ == '#') fail(p_, "missing address");
+    const char* addr_at = p_;
     a.addr = hex("address");
     skip_blanks();
     a.bytes = 1;
@@ -75,9 +76,11 @@ class LineParser {
       const char* size_at = p_;
       a.bytes = hex("size");
       if (a.bytes == 0) fail(size_at, "size must be positive");
+      if (a.bytes > kMaxAccessBytes) fail(size_at, "size larger than one access may be (1 GiB)");
       skip_blanks();
       if (p_ < e_ && *p_ != '#') fail(p_, "unexpected text '" + token(p_) + "' after the size");
     }
+    if (!access_in_range(a.addr, a.bytes)) fail(addr_at, "the access runs past the end of the 64-bit address space");
     return true;
   }
 

@@ -24,6 +24,13 @@ constexpr SpaceId kGlobalSpace = 0;
 // single-core run and a replayed trace are all core 0.
 using CoreId = uint8_t;
 constexpr uint32_t kMaxCores = 256;
+// The most one access of a trace may cover: a cache splits an access per
+// line, so a size near 2^64 would never end. No program's event comes near.
+constexpr uint64_t kMaxAccessBytes = 1ull << 30;
+// Whether [addr, addr + bytes) is an access a trace may hold.
+inline bool access_in_range(uint64_t addr, uint64_t bytes) {
+  return bytes <= kMaxAccessBytes && addr + (bytes ? bytes - 1 : 0) >= addr;
+}
 
 struct Access {
   uint64_t addr = 0;

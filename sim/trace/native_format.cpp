@@ -109,6 +109,9 @@ void read_native(ByteSource& in, EventSink& sink, TraceCounts& counts) {
     last_addr += (z >> 1) ^ (~(z & 1) + 1);
     a.addr = last_addr;
     if (!(flags & 4)) a.bytes = d.varint();
+    if (!access_in_range(a.addr, a.bytes))
+      d.fail(a.bytes > kMaxAccessBytes ? "access size larger than one access may be (1 GiB)"
+                                       : "the access runs past the end of the 64-bit address space");
     a.core = core;
     ++counts.records;
     if (a.kind == AccessKind::Write || a.kind == AccessKind::Fill) ++counts.writes;

@@ -114,5 +114,18 @@ TEST(NativeFormat, BadVersionsAndCoreRecords) {
   EXPECT_EQ(error_of(path), path + ": byte 14: bad barrier record");
 }
 
+// A cache splits an access per line: a size near 2^64 would never end.
+TEST(NativeFormat, AccessesTooLargeOrWrapping) {
+  const std::string path = temp_path("big.ptt");
+  // A read at 0 of 2^30 + 1 bytes (varint 81 80 80 80 04), then of 2^30.
+  write_bytes(path, header(2) + std::string("\x00\x00\x81\x80\x80\x80\x04", 7));
+  EXPECT_EQ(error_of(path), path + ": byte 19: access size larger than one access may be (1 GiB)");
+  write_bytes(path, header(2) + std::string("\x00\x00\x80\x80\x80\x80\x04", 7));
+  EXPECT_EQ(read_file(path).accesses.at(0).bytes, 1ull << 30);
+  // A read of 2 bytes at 2^64 - 1 (zigzag delta -1 from 0).
+  write_bytes(path, header(2) + std::string("\x00\x01\x02", 3));
+  EXPECT_EQ(error_of(path), path + ": byte 15: the access runs past the end of the 64-bit address space");
+}
+
 }  // namespace
 }  // namespace ptosim
