@@ -16,6 +16,19 @@ struct RunArgs {
   uint64_t max_events = 0;
 };
 
+// What a trace must fit to run on `config`: its cores, and its spaces as
+// the core numbers them, writable unless they go to a read-only memory.
+TraceRules trace_rules(const HwConfig& config) {
+  TraceRules r;
+  r.cores = config.core.count;
+  r.spaces = config.space_names();
+  for (const std::string& space : r.spaces) {
+    const MemoryConfig* m = config.memory(config.spaces.at(space));
+    r.writable.push_back(!(m && m->read_only));
+  }
+  return r;
+}
+
 void add_trace_counts(StatsNode& root, const TraceCounts& c) {
   StatsNode& t = root.child("trace", "trace");
   t.set("records", c.records).set("reads", c.reads).set("writes", c.writes).set("fetches", c.fetches);
@@ -49,7 +62,8 @@ void add_run(CLI::App& app, Action& action) {
       int status = 0;
       if (!a.trace.empty()) {
         TraceCounts counts;
-        root = system.run([&](EventSink& sink) { counts = replay_trace(a.trace, sink); }, options);
+        const TraceRules rules = trace_rules(config);
+        root = system.run([&](EventSink& sink) { counts = replay_trace(a.trace, sink, rules); }, options);
         add_trace_counts(root, counts);
       } else {
         status = run_program_on(system, config, a.program, a.defines, a.max_events, options, root);

@@ -118,16 +118,25 @@ struct SinkOut {
 // Out (SinkOut or pipe::PlainCursor) is made here, a local whose write
 // position can stay in registers.
 template <class Out, class Target>
-void read_din_into(ByteSource& in, Target& target, TraceCounts& counts) {
+void read_din_into(ByteSource& in, Target& target, TraceCounts& counts, const TraceRules& rules) {
   Out out(target);
+  // din is all global accesses by core 0: the one way it can misfit a config
+  // is a write where global is read-only.
+  Access write;
+  write.kind = AccessKind::Write;
+  const unsigned misfit_kind = rules.fits(write) ? 3 : unsigned(AccessKind::Write);  // 3: no kind misfits
   uint64_t kinds[3] = {0, 0, 0};  // reads, writes, fetches
   uint64_t other_lines = 0;       // blank, comment and skipped lines
   // Line numbers are needed only for messages: derived from the counts, so
   // that the fast path does not count lines.
   auto line_no = [&] { return kinds[0] + kinds[1] + kinds[2] + other_lines + 1; };
   Access a;
+  auto misfit = [&] { throw InputError({in.path(), int(line_no()), 1}, "", rules.why_not(write)); };
   auto general = [&](const char* p, const char* e) {
-    if (LineParser(p, e, in.path(), line_no()).parse(a, counts)) return true;
+    if (LineParser(p, e, in.path(), line_no()).parse(a, counts)) {
+      if (unsigned(a.kind) == misfit_kind) misfit();
+      return true;
+    }
     ++other_lines;
     return false;
   };
@@ -147,6 +156,7 @@ void read_din_into(ByteSource& in, Target& target, TraceCounts& counts) {
       uint64_t addr, bytes;
       unsigned kind;
       if (const char* next = fast.parse(p, addr, bytes, kind)) {
+        if (kind == misfit_kind) misfit();
         ++kinds[kind];
         out.put(addr, bytes, AccessKind(kind));
         p = next;
@@ -182,11 +192,11 @@ void read_din_into(ByteSource& in, Target& target, TraceCounts& counts) {
 
 }  // namespace
 
-void read_din(ByteSource& in, EventSink& sink, TraceCounts& counts) {
+void read_din(ByteSource& in, EventSink& sink, TraceCounts& counts, const TraceRules& rules) {
   if (auto* writer = dynamic_cast<pipe::PipeWriter*>(&sink))
-    read_din_into<pipe::PlainCursor>(in, *writer, counts);
+    read_din_into<pipe::PlainCursor>(in, *writer, counts, rules);
   else
-    read_din_into<SinkOut>(in, sink, counts);
+    read_din_into<SinkOut>(in, sink, counts, rules);
 }
 
 void DinWriter::access(const Access& a) {

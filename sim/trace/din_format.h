@@ -6,7 +6,7 @@
 
 namespace ptosim {
 
-void read_din(ByteSource& in, EventSink& sink, TraceCounts& counts);
+void read_din(ByteSource& in, EventSink& sink, TraceCounts& counts, const TraceRules& rules = {});
 
 // The general (strict) parser of one din line [p, e), without its newline:
 // true with `a` set for an access; false for a blank, comment or other-type

@@ -49,7 +49,7 @@ TagId tag(Decoder& d, uint64_t v) {
 
 }  // namespace
 
-void read_native(ByteSource& in, EventSink& sink, TraceCounts& counts) {
+void read_native(ByteSource& in, EventSink& sink, TraceCounts& counts, const TraceRules& rules) {
   Decoder d(in);
   char magic[8];
   for (char& c : magic) c = char(d.byte());
@@ -113,6 +113,7 @@ void read_native(ByteSource& in, EventSink& sink, TraceCounts& counts) {
       d.fail(a.bytes > kMaxAccessBytes ? "access size larger than one access may be (1 GiB)"
                                        : "the access runs past the end of the 64-bit address space");
     a.core = core;
+    if (!rules.fits(a)) d.fail(rules.why_not(a));
     ++counts.records;
     if (a.kind == AccessKind::Write || a.kind == AccessKind::Fill) ++counts.writes;
     else if (a.kind == AccessKind::Read) ++counts.reads;

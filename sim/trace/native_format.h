@@ -23,7 +23,7 @@ namespace ptosim {
 constexpr char kNativeMagic[8] = {'P', 'T', 'O', 'T', 'R', 'A', 'C', 'E'};
 constexpr uint32_t kNativeVersion = 2;
 
-void read_native(ByteSource& in, EventSink& sink, TraceCounts& counts);
+void read_native(ByteSource& in, EventSink& sink, TraceCounts& counts, const TraceRules& rules = {});
 
 class NativeWriter : public TraceWriter {
  public:

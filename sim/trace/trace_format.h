@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "sim/trace/event.h"
 
@@ -26,9 +27,30 @@ struct TraceCounts {
   uint64_t dropped_non_global = 0;          // accesses a din writer could not express
 };
 
+// What the config that replays a trace accepts. The readers check every
+// access against it, so that a trace that does not fit the config fails at
+// its line (din) or byte (native) rather than somewhere in the simulation.
+struct TraceRules {
+  uint32_t cores = kMaxCores;
+  // Per space id: its name, and whether it takes writes. Empty: any space
+  // id, all writable (converting a trace needs no config).
+  std::vector<std::string> spaces;
+  std::vector<bool> writable;
+
+  bool fits(const Access& a) const {
+    if (a.core >= cores) return false;
+    if (spaces.empty()) return true;
+    if (a.space >= spaces.size()) return false;
+    return writable[a.space] || a.kind != AccessKind::Write;  // a fill loads a read-only memory
+  }
+  // Why `a` does not fit.
+  std::string why_not(const Access& a) const;
+};
+
 // Streams the trace at `path` ("-" = stdin) into `sink`, detecting the format
-// by its first bytes. Throws InputError("path:line: ...") on a malformed record.
-TraceCounts replay_trace(const std::string& path, EventSink& sink);
+// by its first bytes. Throws InputError("path:line: ...") on a malformed
+// record or one that `rules` refuse.
+TraceCounts replay_trace(const std::string& path, EventSink& sink, const TraceRules& rules = {});
 
 // "din" or "native" from a name ("x.din", "x.ptt"/"x.trace"), for writers.
 TraceFormat format_for_path(const std::string& path);

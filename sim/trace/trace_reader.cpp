@@ -7,14 +7,21 @@
 
 namespace ptosim {
 
-TraceCounts replay_trace(const std::string& path, EventSink& sink) {
+std::string TraceRules::why_not(const Access& a) const {
+  if (a.core >= cores)
+    return "access by core " + std::to_string(a.core) + " but the config has " + std::to_string(cores) + " core(s)";
+  if (a.space >= spaces.size()) return "access to space id " + std::to_string(a.space) + ", which the config does not map";
+  return "write to the read-only space '" + spaces[a.space] + "'";
+}
+
+TraceCounts replay_trace(const std::string& path, EventSink& sink, const TraceRules& rules) {
   ByteSource in(path);
   TraceCounts counts;
   const size_t n = in.fill(sizeof kNativeMagic);
   if (n >= sizeof kNativeMagic && std::memcmp(in.data(), kNativeMagic, sizeof kNativeMagic) == 0)
-    read_native(in, sink, counts);
+    read_native(in, sink, counts, rules);
   else
-    read_din(in, sink, counts);
+    read_din(in, sink, counts, rules);
   return counts;
 }
 

@@ -99,6 +99,18 @@ for text, msg in [("r\n", "1:2: missing address"), ("r 10 4 5\n", "1:8: unexpect
     code, out, err = run("run", "--trace", p, "--config", TINY)
     check(f"malformed {text!r}", code == 2 and err.strip() == f"{p}:{msg}", (code, err))
 
+# sizes a cache could never split, and a trace that does not fit its config
+for text, msg in [("r 0 ffffffffffffffff\n", "1:5: size larger than one access may be (1 GiB)"),
+                  ("r ffffffffffffffff 2\n", "1:3: the access runs past the end of the 64-bit address space")]:
+    p = write("m.din", text)
+    code, out, err = run("run", "--trace", p, "--config", TINY)
+    check(f"refused {text!r}", code == 2 and err.strip() == f"{p}:{msg}", (code, err))
+ro = write("ro.yaml", "caches: [{size: 1 KiB, ways: 2, line: 64 B}]\nspaces: {global: constant}\n")
+p = write("m.din", "r 10 4\nw 20 4\n")
+code, out, err = run("run", "--trace", p, "--config", ro)
+check("a write where global is read-only", code == 2 and err.strip() == f"{p}:2:1: write to the read-only space 'global'",
+      (code, err))
+
 # other din types are counted and skipped
 p = write("types.din", "r 0 4\nm 40 4\nm 80\nc 0\n2 100 4\n")
 code, out, err = run("run", "--trace", p, "--config", TINY, "--format", "json")

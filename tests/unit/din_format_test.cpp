@@ -250,6 +250,35 @@ TEST(DinReader, MalformedLinesKeepTheirMessages) {
   EXPECT_EQ(replay("r 0 40000000\nr fffffffffffffffc 4\n").counts.records, 2u);  // the largest, the last bytes
 }
 
+// A write where the config's global space is a read-only memory fails at
+// its line, on the fast path and the general one, direct and piped.
+TEST(DinReader, WritesToAReadOnlyGlobalSpaceFailAtTheirLine) {
+  TraceRules rules;
+  rules.spaces = {"global"};
+  rules.writable = {false};
+  for (const std::string& text : {std::string("r 10 4\n# c\nw 20 4\n"), std::string("r 10 4\n# c\nw 0x20 4\n")}) {
+    const std::string path = write_file(text);
+    Recorder rec;
+    try {
+      replay_trace(path, rec, rules);
+      ADD_FAILURE() << text;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), path + ":3:1: write to the read-only space 'global'");
+    }
+    EXPECT_EQ(rec.events.size(), 1u);
+    try {
+      EventPipe pipe([&](EventSink& s) { replay_trace(path, s, rules); });
+      Recorder sink;
+      pipe.drain(sink);
+      ADD_FAILURE() << text;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), path + ":3:1: write to the read-only space 'global'");
+    }
+  }
+  Recorder rec;
+  EXPECT_EQ(replay_trace(write_file("r 10 4\ni 20\n"), rec, rules).records, 2u);  // reads and fetches fit
+}
+
 TEST(DinReader, CountsLinesAcrossBufferRefills) {
   // Well over the reader's 64 KiB blocks, with slow lines mixed in.
   std::string text;

@@ -30,17 +30,17 @@ void write_bytes(const std::string& path, const std::string& bytes) {
   std::fclose(f);
 }
 
-Log read_file(const std::string& path) {
+Log read_file(const std::string& path, const TraceRules& rules = {}) {
   Log log;
   ByteSource in(path);
   TraceCounts counts;
-  read_native(in, log, counts);
+  read_native(in, log, counts, rules);
   return log;
 }
 
-std::string error_of(const std::string& path) {
+std::string error_of(const std::string& path, const TraceRules& rules = {}) {
   try {
-    read_file(path);
+    read_file(path, rules);
   } catch (const InputError& e) {
     return e.what();
   }
@@ -112,6 +112,27 @@ TEST(NativeFormat, BadVersionsAndCoreRecords) {
   EXPECT_EQ(error_of(path), path + ": byte 15: core 256 out of range");
   write_bytes(path, header(2) + std::string("\x17\x02", 2));  // barrier 2
   EXPECT_EQ(error_of(path), path + ": byte 14: bad barrier record");
+}
+
+// A trace that does not fit the config that replays it fails at its record.
+TEST(NativeFormat, AccessesTheConfigCannotTake) {
+  TraceRules rules;
+  rules.cores = 2;
+  rules.spaces = {"global", "constant"};
+  rules.writable = {true, false};
+  const std::string path = temp_path("rules.ptt");
+  // core 2, then a read of 4 bytes at 0.
+  write_bytes(path, header(2) + std::string("\x13\x02\x00\x00\x04", 5));
+  EXPECT_EQ(error_of(path, rules), path + ": byte 17: access by core 2 but the config has 2 core(s)");
+  // A tagged read (flags 8) in space 2, tensor 0, region 0.
+  write_bytes(path, header(2) + std::string("\x08\x02\x00\x00\x00\x04", 6));
+  EXPECT_EQ(error_of(path, rules), path + ": byte 18: access to space id 2, which the config does not map");
+  // A tagged write (flags 9) in space 1, then the same read.
+  write_bytes(path, header(2) + std::string("\x08\x01\x00\x00\x00\x04", 6));
+  EXPECT_EQ(read_file(path, rules).accesses.size(), 1u);
+  write_bytes(path, header(2) + std::string("\x09\x01\x00\x00\x00\x04", 6));
+  EXPECT_EQ(error_of(path, rules), path + ": byte 18: write to the read-only space 'constant'");
+  EXPECT_EQ(error_of(path), "");  // converting needs no config: anything goes
 }
 
 // A cache splits an access per line: a size near 2^64 would never end.
