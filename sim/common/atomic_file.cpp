@@ -1,5 +1,6 @@
 #include "sim/common/atomic_file.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -8,15 +9,51 @@
 #include "sim/common/error.h"
 
 namespace ptosim {
+namespace {
+
+[[noreturn]] void cannot_write(const std::string& path) {
+  throw InputError({path, 0, 0}, "", std::string("cannot write output file: ") + std::strerror(errno));
+}
+
+// The file a write to `path` lands in: a symbolic link's target (so that the
+// rename replaces the target, not the link).
+std::string resolved(const std::string& path) {
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
+  if (char* real = ::realpath(path.c_str(), nullptr)) {
+    std::string r(real);
+    std::free(real);
+    return r;
+  }
+  // A dangling link: its target, relative to the link's directory.
+  std::string target(size_t(st.st_size > 0 ? st.st_size : 4096), '\0');
+  const ssize_t n = ::readlink(path.c_str(), target.data(), target.size());
+  if (n <= 0) return path;
+  target.resize(size_t(n));
+  const size_t slash = path.rfind('/');
+  return target[0] == '/' || slash == std::string::npos ? target : path.substr(0, slash + 1) + target;
+}
+
+}  // namespace
 
 AtomicFile::AtomicFile(const std::string& path) : path_(path) {
   if (path == "-") {
     f_ = stdout;
     return;
   }
-  tmp_ = path + ".tmp." + std::to_string(::getpid());
+  path_ = resolved(path);
+  struct stat st;
+  if (::stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    // A device or a pipe (/dev/null, a FIFO): written in place; renaming
+    // over it would replace the device with a file. A directory is refused.
+    if (S_ISDIR(st.st_mode)) throw InputError({path, 0, 0}, "", "cannot write output file: it is a directory");
+    f_ = std::fopen(path_.c_str(), "wb");
+    if (!f_) cannot_write(path);
+    return;
+  }
+  tmp_ = path_ + ".tmp." + std::to_string(::getpid());
   f_ = std::fopen(tmp_.c_str(), "wb");
-  if (!f_) throw InputError({path, 0, 0}, "", std::string("cannot write output file: ") + std::strerror(errno));
+  if (!f_) cannot_write(path);
 }
 
 AtomicFile::~AtomicFile() {
@@ -34,8 +71,7 @@ void AtomicFile::commit() {
   }
   const bool ok = std::ferror(f_) == 0 && std::fclose(f_) == 0;
   f_ = nullptr;
-  if (!ok || std::rename(tmp_.c_str(), path_.c_str()) != 0)
-    throw InputError({path_, 0, 0}, "", std::string("cannot write output file: ") + std::strerror(errno));
+  if (!ok || (!tmp_.empty() && std::rename(tmp_.c_str(), path_.c_str()) != 0)) cannot_write(path_);
   committed_ = true;
 }
 

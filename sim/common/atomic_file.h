@@ -2,7 +2,9 @@
 // An output file that appears only when complete: written under a temporary
 // name next to the target and renamed by commit(). Destroyed without commit,
 // it removes the temporary, so a failed run never leaves a partial file that
-// looks finished. "-" writes to stdout directly.
+// looks finished. "-" writes to stdout directly; so does a path that is a
+// device or a pipe (/dev/null), which a rename would replace with a file. A
+// symbolic link is followed: its target is replaced, the link stays.
 #include <cstdio>
 #include <string>
 
