@@ -44,6 +44,7 @@ struct Expr {
   std::vector<Keyword> keywords;  // Call
   ExprP object;              // Attribute, Call (callee), Subscript
   // Slice: items = {start, stop, step}, each may be null.
+  uint32_t height = 1;       // levels of the tree below and including this node (the parser bounds it)
   Expr(ExprKind k, Pos p) : kind(k), pos(p) {}
 };
 

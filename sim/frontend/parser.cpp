@@ -218,6 +218,14 @@ class Parser {
 
   Block block() {
     expect(Tok::Colon, "':'");
+    // Statements nest by recursion here and in everything that walks them.
+    struct Nesting {
+      int& n;
+      Nesting(int& blocks, Pos pos) : n(blocks) {
+        if (++n > 100) fail(pos, "too many levels of nested blocks (limit 100)");
+      }
+      ~Nesting() { --n; }
+    } nesting(blocks_, peek().pos);
     Block b;
     if (peek().kind != Tok::Newline) {
       // One-line body: `if x: pass`
@@ -335,7 +343,7 @@ class Parser {
       if (!starts_expr(peek().kind)) break;
       tup->items.push_back(test());
     }
-    return tup;
+    return sealed(std::move(tup));
   }
 
   static bool starts_expr(Tok k) {
@@ -358,6 +366,25 @@ class Parser {
     ~DepthGuard() { --p.depth_; }
   };
 
+  // The compiler, the interpreter and the tree's destructor recurse over an
+  // expression's height, which chains (`a+b+c...`, `f(1)(2)...`, `x[0][0]...`)
+  // grow without recursing here: each node built is measured as it is
+  // finished, its children first.
+  static constexpr uint32_t kMaxHeight = 1000;
+  static void seal(Expr& e) {
+    uint32_t h = 0;
+    for (const ExprP& c : e.items)
+      if (c) h = std::max(h, c->height);
+    for (const Keyword& k : e.keywords) h = std::max(h, k.value->height);
+    if (e.object) h = std::max(h, e.object->height);
+    e.height = h + 1;
+    if (e.height > kMaxHeight) fail(e.pos, "expression too long or nested too deeply (limit 1000 levels)");
+  }
+  static ExprP sealed(ExprP e) {
+    seal(*e);
+    return e;
+  }
+
   ExprP test() {
     DepthGuard g(*this, peek().pos);
     ExprP e = or_test();
@@ -370,7 +397,7 @@ class Parser {
       c->items.push_back(std::move(cond));
       c->items.push_back(std::move(e));
       c->items.push_back(std::move(other));
-      return c;
+      return sealed(std::move(c));
     }
     return e;
   }
@@ -382,7 +409,7 @@ class Parser {
       auto b = std::make_unique<Expr>(ExprKind::Or, pos);
       b->items.push_back(std::move(e));
       b->items.push_back(and_test());
-      e = std::move(b);
+      e = sealed(std::move(b));
     }
     return e;
   }
@@ -394,7 +421,7 @@ class Parser {
       auto b = std::make_unique<Expr>(ExprKind::And, pos);
       b->items.push_back(std::move(e));
       b->items.push_back(not_test());
-      e = std::move(b);
+      e = sealed(std::move(b));
     }
     return e;
   }
@@ -406,7 +433,7 @@ class Parser {
       auto u = std::make_unique<Expr>(ExprKind::Unary, pos);
       u->uop = UnOp::Not;
       u->items.push_back(not_test());
-      return u;
+      return sealed(std::move(u));
     }
     return comparison();
   }
@@ -439,7 +466,7 @@ class Parser {
       c->cmps.push_back(op);
       c->items.push_back(arith());
     }
-    return c;
+    return sealed(std::move(c));
   }
   static bool is_cmp(Tok k) {
     return k == Tok::Eq || k == Tok::Ne || k == Tok::Lt || k == Tok::Le || k == Tok::Gt || k == Tok::Ge ||
@@ -451,7 +478,7 @@ class Parser {
     b->bop = op;
     b->items.push_back(std::move(l));
     b->items.push_back(std::move(r));
-    return b;
+    return sealed(std::move(b));
   }
 
   ExprP arith() {
@@ -501,7 +528,7 @@ class Parser {
         return operand;
       }
       u->items.push_back(std::move(operand));
-      return u;
+      return sealed(std::move(u));
     }
     return power();
   }
@@ -524,7 +551,7 @@ class Parser {
         auto a = std::make_unique<Expr>(ExprKind::Attribute, n.pos);
         a->name = n.text;
         a->object = std::move(e);
-        e = std::move(a);
+        e = sealed(std::move(a));
       } else if (peek().kind == Tok::LParen) {
         e = call(std::move(e));
       } else if (peek().kind == Tok::LBracket) {
@@ -560,7 +587,7 @@ class Parser {
       if (!accept(Tok::Comma)) break;
     }
     expect(Tok::RParen, "')' or ',' in the argument list");
-    return c;
+    return sealed(std::move(c));
   }
 
   static Pos start_pos(const Expr& e) {
@@ -582,7 +609,7 @@ class Parser {
       if (!accept(Tok::Comma)) break;
     }
     expect(Tok::RBracket, "']' or ',' in the subscript");
-    return s;
+    return sealed(std::move(s));
   }
 
   ExprP subscript_item() {
@@ -602,7 +629,7 @@ class Parser {
     sl->items.push_back(std::move(start));
     sl->items.push_back(std::move(stop));
     sl->items.push_back(std::move(step));
-    return sl;
+    return sealed(std::move(sl));
   }
 
   ExprP atom() {
@@ -652,7 +679,7 @@ class Parser {
             if (peek().kind == Tok::RParen) break;
             tup->items.push_back(test());
           }
-          first = std::move(tup);
+          first = sealed(std::move(tup));
         }
         expect(Tok::RParen, "')'");
         return first;
@@ -666,7 +693,7 @@ class Parser {
           if (!accept(Tok::Comma)) break;
         }
         expect(Tok::RBracket, "']' or ',' in the list");
-        return l;
+        return sealed(std::move(l));
       }
       case Tok::KwLambda: fail(t.pos, "'lambda' is not part of the PTO language");
       case Tok::KwWhile: case Tok::KwClass: case Tok::KwDef: case Tok::KwFor: case Tok::KwIf:
@@ -681,6 +708,7 @@ class Parser {
   std::vector<Token> t_;
   size_t p_ = 0;
   int depth_ = 0;
+  int blocks_ = 0;
 };
 
 }  // namespace

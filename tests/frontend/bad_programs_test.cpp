@@ -162,6 +162,36 @@ TEST(BadProgramLimits, DeepNestingIsAnErrorNotACrash) {
   EXPECT_NE(err.find("nested too deeply"), std::string::npos) << err.substr(0, 200);
 }
 
+// Chains grow an expression's tree without nesting brackets; everything that
+// walks the tree recurses over its height.
+TEST(BadProgramLimits, LongChainsAreAnErrorNotACrash) {
+  auto first_line = [](const std::string& e) { return e.substr(0, e.find('\n')); };
+  std::string sum = "x = 1";
+  for (int i = 0; i < 50000; ++i) sum += "+1";
+  EXPECT_EQ(first_line(error_of(sum + "\n")), "t.pto:1:2004: expression too long or nested too deeply (limit 1000 levels)");
+  std::string calls = "x = max";
+  for (int i = 0; i < 20000; ++i) calls += "(1)";
+  EXPECT_EQ(first_line(error_of(calls + "\n")), "t.pto:1:5: expression too long or nested too deeply (limit 1000 levels)");
+  std::string subs = "x = [1]";
+  for (int i = 0; i < 20000; ++i) subs += "[0]";
+  EXPECT_EQ(first_line(error_of(subs + "\n")), "t.pto:1:3002: expression too long or nested too deeply (limit 1000 levels)");
+  std::string attrs = "x = pto";
+  for (int i = 0; i < 20000; ++i) attrs += ".a";
+  EXPECT_NE(error_of(attrs + "\n").find("limit 1000 levels"), std::string::npos);
+  // 999 links stay within the limit and run.
+  std::string ok = "x = 0";
+  for (int i = 0; i < 998; ++i) ok += "+1";
+  EXPECT_EQ(error_of(ok + "\n"), "");
+}
+
+TEST(BadProgramLimits, DeepBlocksAreAnErrorNotACrash) {
+  std::string deep;
+  for (int i = 0; i < 3000; ++i) deep += std::string(size_t(i), ' ') + "if True:\n";
+  deep += std::string(3000, ' ') + "x = 1\n";
+  const std::string err = error_of(deep);
+  EXPECT_EQ(err.substr(0, err.find('\n')), "t.pto:101:109: too many levels of nested blocks (limit 100)");
+}
+
 TEST(BadProgramLimits, CaretUnderColumn) {
   std::string err = error_of("x = 1\ny = x + zz\n");
   EXPECT_EQ(err, "t.pto:2:9: name 'zz' is not defined\ny = x + zz\n        ^");
