@@ -72,16 +72,25 @@ bool Tensor::is_whole() const {
 }
 
 std::vector<DimMap> layout_dims(const Shape& shape, const Layout& layout, int64_t* phys_elems) {
+  // a * b for the sizes below; past kMaxTensorElements (or an int64
+  // overflow on the way) the tensor is refused.
+  auto padded = [&](int64_t a, int64_t b) {
+    int64_t p;
+    if (__builtin_mul_overflow(a, b, &p) || p > kMaxTensorElements)
+      throw OpError("a tensor of shape " + shape_str(shape) + " in layout " + layout.str() +
+                    " would hold more than 2^28 elements (the limit)");
+    return p;
+  };
   int r = int(shape.size());
   std::vector<DimMap> dims(r);
   for (int d = 0; d < r; ++d) dims[d].size = shape[d];
   int64_t total = 1;
   switch (layout.kind) {
     case Layout::Kind::RowMajor:
-      for (int d = r - 1; d >= 0; --d) { dims[d].stride = total; total *= shape[d]; }
+      for (int d = r - 1; d >= 0; --d) { dims[d].stride = total; total = padded(total, shape[d]); }
       break;
     case Layout::Kind::ColMajor:
-      for (int d = 0; d < r; ++d) { dims[d].stride = total; total *= shape[d]; }
+      for (int d = 0; d < r; ++d) { dims[d].stride = total; total = padded(total, shape[d]); }
       break;
     case Layout::Kind::Blocked: {
       if (int(layout.block.size()) > r)
@@ -94,7 +103,7 @@ std::vector<DimMap> layout_dims(const Shape& shape, const Layout& layout, int64_
         b[r - layout.block.size() + i] = v;
       }
       int64_t bsize = 1;
-      for (int d = 0; d < r; ++d) { nb[d] = (shape[d] + b[d] - 1) / b[d]; bsize *= b[d]; }
+      for (int d = 0; d < r; ++d) { nb[d] = (shape[d] + b[d] - 1) / b[d]; bsize = padded(bsize, b[d]); }
       int64_t inner = 1, outer = bsize;
       for (int d = r - 1; d >= 0; --d) {
         if (b[d] == 1) {
@@ -105,8 +114,8 @@ std::vector<DimMap> layout_dims(const Shape& shape, const Layout& layout, int64_
           dims[d].outer = outer;
           dims[d].inner = inner;
         }
-        inner *= b[d];
-        outer *= nb[d];
+        inner = padded(inner, b[d]);
+        outer = padded(outer, nb[d]);
       }
       total = outer;
       break;
@@ -116,13 +125,13 @@ std::vector<DimMap> layout_dims(const Shape& shape, const Layout& layout, int64_
       if (w <= 0) throw OpError("vectorized layout: width must be positive");
       if (r == 0) { total = 1; break; }
       int64_t stride = w;
-      for (int d = r - 2; d >= 0; --d) { dims[d].stride = stride; stride *= shape[d]; }
+      for (int d = r - 2; d >= 0; --d) { dims[d].stride = stride; stride = padded(stride, shape[d]); }
       int64_t nv = (shape[r - 1] + w - 1) / w;
       dims[r - 1].stride = 1;
       dims[r - 1].block = w;
       dims[r - 1].outer = stride;  // one vector of every row
       dims[r - 1].inner = 1;
-      total = stride * nv;
+      total = padded(stride, nv);
       break;
     }
   }

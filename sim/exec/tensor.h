@@ -87,6 +87,9 @@ struct DimMap {
 
 // The maps of a whole allocation of `shape` in `layout`; *phys_elems gets
 // the number of physical elements (with blocked/vectorized padding).
+// The most elements a tensor may hold, padding of its layout included.
+constexpr int64_t kMaxTensorElements = int64_t(1) << 28;  // 1 GiB of float32 values, about 3 GiB in all
+// Throws OpError when the layout does not fit the shape or pads it past kMaxTensorElements.
 std::vector<DimMap> layout_dims(const Shape& shape, const Layout& layout, int64_t* phys_elems);
 
 // One subscript item: X[3], X[a:b], X[a:b:s], X[:] (all fields empty).

@@ -13,7 +13,7 @@ namespace {
 
 using exec::OpKind;
 
-constexpr int64_t kMaxElements = int64_t(1) << 31;
+constexpr int64_t kMaxElements = exec::kMaxTensorElements;
 
 const exec::Tensor& T(Args& a, int k, const char* what) { return to_tensor(a[k], a.at(k), what); }
 
@@ -34,7 +34,7 @@ exec::Shape shape_arg(Args& a, int k, const char* what) {
   int64_t n = 1;
   for (int64_t d : s) {
     if (d > kMaxElements || (n *= std::max<int64_t>(d, 1)) > kMaxElements)
-      fail(a.at(k), std::string(what) + " " + exec::shape_str(s) + " is too large (limit 2^31 elements)");
+      fail(a.at(k), std::string(what) + " " + exec::shape_str(s) + " is too large (limit 2^28 elements)");
   }
   return s;
 }

@@ -108,6 +108,18 @@ const Bad kBad[] = {
     {"slice_step_zero", "A = pto.tensor([8])\ns = 0\nv = A[1:7:s]\n", "t.pto:3:11", "slice step cannot be zero"},
     {"slice_float_bound", "A = pto.tensor([8])\nv = A[1.5:7]\n", "t.pto:2:7",
      "slice indices must be integers, not float"},
+    // ---- runtime: sizes (a tensor holds at most 2^28 elements, padding included) ----
+    {"tensor_too_large", "A = pto.tensor([2**31])\n", "t.pto:1:16", "shape [2147483648] is too large (limit 2^28 elements)"},
+    {"blocked_pads_too_far", "A = pto.tensor([8, 8], layout=pto.blocked([2**62, 1]))\n", "t.pto:1:5",
+     "in layout blocked([4611686018427387904, 1]) would hold more than 2^28 elements"},
+    {"vectorized_pads_too_far", "A = pto.tensor([8], layout=pto.vectorized(2**31))\n", "t.pto:1:5",
+     "in layout vectorized(2147483648) would hold more than 2^28 elements"},
+    {"layout_transform_pads_too_far",
+     "A = pto.tensor([8, 8])\nb = pto.layout_transform(A, from_layout=\"row_major\", to_layout=\"blocked\", "
+     "block_shape=[2**62, 2**62])\n",
+     "t.pto:2:5", "would hold more than 2^28 elements"},
+    {"broadcast_result_too_large", "A = pto.tensor([16384, 1])\nB = pto.tensor([1, 16385])\nC = A + B\n", "t.pto:3:7",
+     "a tensor of shape [16384, 16385] in layout row_major would hold more than 2^28 elements"},
 };
 
 class BadProgram : public ::testing::TestWithParam<Bad> {};
