@@ -67,7 +67,8 @@ int report_checks(const ProgramResult& r) {
 
 void add_program_options(CLI::App& cmd, std::vector<std::string>& defines, uint64_t& max_events) {
   cmd.add_option("-D", defines, "Override a program parameter: -D NAME=VALUE")->allow_extra_args(false);
-  cmd.add_option("--max-events", max_events, "Stop a program that emits more events than this");
+  cmd.add_option("--max-events", max_events, "Stop a program that emits more events than this")
+      ->check(CLI::Range(uint64_t(1), uint64_t(1) << 62));
 }
 
 int run_program_on(System& system, const HwConfig& config, const std::string& program,

@@ -27,6 +27,7 @@ class Section {
 
   SourcePos pos(const YAML::Node& n) const { return {file_, n.Mark().line + 1, 0}; }
   SourcePos pos() const { return pos(node_); }
+  const YAML::Node& node() const { return node_; }
   [[noreturn]] void fail(const YAML::Node& n, const std::string& key, const std::string& msg) const {
     throw InputError(pos(n), key, msg);
   }
@@ -85,12 +86,18 @@ class Section {
       throw std::invalid_argument("expected true or false, got '" + s + "'");
     });
   }
+  // A count; the ones that size the model's arrays have a maximum, so that a
+  // typo cannot ask for gigabytes.
   template <class T>
-  void read_int(const std::string& key, T& out, double min_value = 0) {
+  void read_int(const std::string& key, T& out, double min_value = 0, double max_value = 4e18) {
     read(key, out, [&](const std::string& s) {
       double v = units::parse_count(s);
-      if (v != std::floor(v) || v < min_value || v > 4e18)
-        throw std::invalid_argument("expected a whole number >= " + units::format_number(min_value) + ", got '" + s + "'");
+      if (v != std::floor(v) || v < min_value || v > max_value)
+        throw std::invalid_argument("expected a whole number " +
+                                    (max_value < 4e18 ? "from " + units::format_number(min_value) + " to " +
+                                                            units::format_number(max_value)
+                                                      : ">= " + units::format_number(min_value)) +
+                                    ", got '" + s + "'");
       return T(v);
     });
   }
@@ -122,8 +129,8 @@ double positive_bandwidth(const units::Bandwidth& bw, double clock_hz, const std
 }
 
 void parse_core(Section& sec, CoreConfig& core) {
-  sec.read_int("issue_width", core.issue_width, 1);
-  sec.read_int("max_outstanding", core.max_outstanding, 1);
+  sec.read_int("issue_width", core.issue_width, 1, 1024);
+  sec.read_int("max_outstanding", core.max_outstanding, 1, 4096);
   sec.read("flops_per_cycle", core.flops_per_cycle, [](const std::string& s) {
     double v = units::parse_count(s);
     if (v <= 0) throw std::invalid_argument("must be positive");
@@ -156,7 +163,7 @@ MemoryConfig parse_memory(Section& sec, double clock_hz) {
   sec.read("bandwidth", m.bandwidth, [&](const std::string& s) {
     return positive_bandwidth(units::parse_bandwidth(s), clock_hz, s);
   });
-  sec.read_int("banks", m.banks, 1);
+  sec.read_int("banks", m.banks, 1, 4096);
   sec.read("bank_width", m.bank_width, to_u32_bytes);
   sec.read_bool("read_only", m.read_only);
   sec.read_string("backing", m.backing);
@@ -190,7 +197,7 @@ CacheConfig parse_cache(Section& sec, double clock_hz, size_t index) {
   std::string inc = "non_inclusive";
   sec.read_string("inclusion", inc, {"non_inclusive", "inclusive"});
   c.inclusive = inc == "inclusive";
-  sec.read_int("mshrs", c.mshrs, 1);
+  sec.read_int("mshrs", c.mshrs, 1, 4096);
   sec.read_int("seed", c.seed, 0);
   sec.reject_unknown();
   if (!is_pow2(c.line)) sec.fail(sec.get("line"), sec.key_path("line"), "line size " + std::to_string(c.line) + " B is not a power of two");
@@ -198,6 +205,9 @@ CacheConfig parse_cache(Section& sec, double clock_hz, size_t index) {
     sec.fail(sec.get("size"), sec.key_path("size"),
              "size " + units::format_bytes(c.size) + " is not divisible by ways x line (" + std::to_string(c.ways) +
                  " x " + std::to_string(c.line) + " B)");
+  if (c.size / c.line > (1u << 24))  // the tag store and the 3C shadow hold about 64 B a line
+    sec.fail(sec.get("size"), sec.key_path("size"),
+             "size " + units::format_bytes(c.size) + " is more than 2^24 lines of " + std::to_string(c.line) + " B");
   return c;
 }
 
@@ -223,21 +233,22 @@ void parse_dram(Section& sec, DramConfig& d, double clock_hz) {
     return v;
   });
   sec.read_string("timing", d.timing, {"simple", "detailed"});
-  sec.read_int("channels", d.channels, 1);
-  sec.read_int("ranks", d.ranks, 1);
-  sec.read_int("banks", d.banks, 1);
+  sec.read_int("channels", d.channels, 1, 256);
+  sec.read_int("ranks", d.ranks, 1, 64);
+  sec.read_int("banks", d.banks, 1, 1024);
   sec.read("row_size", d.row_size, units::parse_bytes);
   sec.read("bus_width", d.bus_width, [](const std::string& s) {
     std::istringstream in(s);
     double v = 0;
     std::string unit;
-    if (!(in >> v) || v <= 0 || v != std::floor(v)) throw std::invalid_argument("expected a bus width in bits, got '" + s + "'");
+    if (!(in >> v) || v <= 0 || v != std::floor(v) || v > 4096)
+      throw std::invalid_argument("expected a bus width of 1 to 4096 bits, got '" + s + "'");
     in >> unit;
     if (!unit.empty() && unit != "bit" && unit != "bits") throw std::invalid_argument("bad unit '" + unit + "' (expected bits)");
     return (uint32_t)v;
   });
   sec.read("data_rate", d.data_rate, parse_data_rate);
-  sec.read_int("burst_length", d.burst_length, 1);
+  sec.read_int("burst_length", d.burst_length, 1, 1024);
   // Timings: a plain number counts DRAM clocks (tCK = 2 / data_rate), "13.75 ns" is absolute.
   // Read data_rate first so that clocks convert with the right tCK.
   struct T { const char* key; double* out; };
@@ -267,6 +278,9 @@ void parse_dram(Section& sec, DramConfig& d, double clock_hz) {
   });
   sec.reject_unknown();
   if (!is_pow2(d.row_size)) sec.fail(sec.get("row_size"), "dram.row_size", "must be a power of two");
+  if (d.row_size > (1u << 20)) sec.fail(sec.get("row_size"), "dram.row_size", "at most 1 MiB");
+  if (uint64_t(d.channels) * d.ranks * d.banks > (1u << 16))  // one bank state each
+    sec.fail(sec.node(), "dram", "channels x ranks x banks is more than 65536 banks");
 }
 
 }  // namespace

@@ -242,6 +242,9 @@ check("--max-events: message with position", re.match(re.escape(P_LOOP) + r":5:\
                                                        err.splitlines()[0] if err else "") is not None, err)
 code, out, err = run("check", P_LOOP, "--max-events", "10000", timeout=60)
 check("--max-events: check stops too", code == 2 and "event limit 10000 exceeded" in err, (code, err))
+for bad in ("-1", "0", "99999999999999999999999"):
+    code, out, err = run("check", P_LOOP, "--max-events", bad)
+    check(f"--max-events {bad}: refused", code == 2 and "--max-events" in err and "not in range" in err, (code, err))
 
 # ---------------------------------------------------------------------------
 # 6. trace PROGRAM -o F.ptt / F.din, then run --trace F: identical cache and

@@ -120,10 +120,23 @@ TEST(Config, Errors) {
   expect_error("caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B}]\nspaces: {global: L9}\n",
                "cfg.yaml:2: spaces.global: 'L9' is not a memory, cache or the DRAM of this config");
   expect_error("caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B}]\ncore: {issue_width: 0}\n",
-               "cfg.yaml:2: core.issue_width: expected a whole number >= 1, got '0'");
+               "cfg.yaml:2: core.issue_width: expected a whole number from 1 to 1024, got '0'");
   expect_error("caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B}]\ncore: {cores: 300}\n",
                "cfg.yaml:2: core.cores: at most 256 cores");
   expect_error("caches: [{name: L1, size: 32 KiB\n", "cfg.yaml:2:1: YAML syntax: end of map flow not found");
+  // Counts that size the model's arrays have a maximum.
+  expect_error("caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B}]\ncore: {max_outstanding: 1e9}\n",
+               "cfg.yaml:2: core.max_outstanding: expected a whole number from 1 to 4096, got '1e9'");
+  expect_error("caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B, mshrs: 5000}]\n",
+               "cfg.yaml:1: caches[0].mshrs: expected a whole number from 1 to 4096, got '5000'");
+  expect_error("caches: [{name: L1, size: 16 GiB, ways: 1, line: 64 B}]\n",
+               "cfg.yaml:1: caches[0].size: size 16 GiB is more than 2^24 lines of 64 B");
+  expect_error("caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B}]\ndram: {burst_length: 536870913}\n",
+               "cfg.yaml:2: dram.burst_length: expected a whole number from 1 to 1024, got '536870913'");
+  expect_error("caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B}]\ndram: {channels: 256, ranks: 64, banks: 8}\n",
+               "cfg.yaml:2: dram: channels x ranks x banks is more than 65536 banks");
+  expect_error("memories: [{name: ub, banks: 10000}]\ncaches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B}]\n",
+               "cfg.yaml:1: memories[0].banks: expected a whole number from 1 to 4096, got '10000'");
 }
 
 // Names become SystemC module names, report rows and space targets: each is
