@@ -23,6 +23,9 @@ class Section {
   Section(const YAML::Node& node, std::string file, std::string path)
       : node_(node), file_(std::move(file)), path_(std::move(path)) {
     if (!node.IsMap()) fail(node, path_, "expected a mapping");
+    std::set<std::string> keys;  // yaml-cpp keeps both of a repeated key; one would be ignored
+    for (auto it = node.begin(); it != node.end(); ++it)
+      if (!keys.insert(it->first.Scalar()).second) fail(it->first, key_path(it->first.Scalar()), "given twice");
   }
 
   SourcePos pos(const YAML::Node& n) const { return {file_, n.Mark().line + 1, 0}; }
@@ -288,7 +291,9 @@ void parse_dram(Section& sec, DramConfig& d, double clock_hz) {
 HwConfig parse_config(const std::string& text, const std::string& file) {
   YAML::Node root;
   try {
-    root = YAML::Load(text);
+    std::vector<YAML::Node> docs = YAML::LoadAll(text);
+    if (docs.size() > 1) throw InputError({file, docs[1].Mark().line + 1, 0}, "", "a config is one YAML document, not several");
+    if (!docs.empty()) root = docs[0];
   } catch (const YAML::Exception& e) {
     throw InputError({file, e.mark.line + 1, e.mark.column + 1}, "", "YAML syntax: " + e.msg);
   }

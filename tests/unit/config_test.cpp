@@ -124,6 +124,12 @@ TEST(Config, Errors) {
   expect_error("caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B}]\ncore: {cores: 300}\n",
                "cfg.yaml:2: core.cores: at most 256 cores");
   expect_error("caches: [{name: L1, size: 32 KiB\n", "cfg.yaml:2:1: YAML syntax: end of map flow not found");
+  // yaml-cpp would keep one of a repeated key and the first of several documents.
+  expect_error("caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B, ways: 4}]\n",
+               "cfg.yaml:1: caches[0].ways: given twice");
+  expect_error("name: a\ncaches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B}]\nname: b\n", "cfg.yaml:3: name: given twice");
+  expect_error("caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B}]\n---\nname: x\n",
+               "cfg.yaml:3: a config is one YAML document, not several");
   // Counts that size the model's arrays have a maximum.
   expect_error("caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B}]\ncore: {max_outstanding: 1e9}\n",
                "cfg.yaml:2: core.max_outstanding: expected a whole number from 1 to 4096, got '1e9'");
