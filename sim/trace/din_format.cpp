@@ -117,6 +117,10 @@ struct SinkOut {
 
 // Out (SinkOut or pipe::PlainCursor) is made here, a local whose write
 // position can stay in registers.
+// No din line is anywhere near this long; a file without newlines (binary
+// data) should fail at its first line, not be buffered whole.
+constexpr size_t kMaxLine = size_t(1) << 20;
+
 template <class Out, class Target>
 void read_din_into(ByteSource& in, Target& target, TraceCounts& counts, const TraceRules& rules) {
   Out out(target);
@@ -174,6 +178,7 @@ void read_din_into(ByteSource& in, Target& target, TraceCounts& counts, const Tr
     if (used == 0) {
       // No newline in the buffer: either the last line lacks one, or a line is
       // longer than the buffer.
+      if (avail >= kMaxLine) throw InputError({in.path(), int(line_no()), 0}, "", "line longer than 1 MiB");
       if (in.fill(avail + 1) > avail) { want = avail * 2; continue; }
       if (general(d, end)) {
         out.put(a.addr, a.bytes, a.kind);

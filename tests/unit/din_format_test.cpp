@@ -279,6 +279,14 @@ TEST(DinReader, WritesToAReadOnlyGlobalSpaceFailAtTheirLine) {
   EXPECT_EQ(replay_trace(write_file("r 10 4\ni 20\n"), rec, rules).records, 2u);  // reads and fetches fit
 }
 
+// A file without newlines (binary data) fails at its first long line instead
+// of being buffered whole.
+TEST(DinReader, LinesOfAMebibyteOrMoreAreRefused) {
+  replay("r 10 4\n" + std::string(size_t(1) << 21, '\0'), "2: line longer than 1 MiB");
+  replay("r 10 4\n" + std::string(size_t(1) << 21, ' ') + "\n", "2: line longer than 1 MiB");
+  EXPECT_EQ(replay("r 10 4" + std::string(size_t(1) << 19, ' ') + "\nw 20 4\n").counts.records, 2u);
+}
+
 TEST(DinReader, CountsLinesAcrossBufferRefills) {
   // Well over the reader's 64 KiB blocks, with slow lines mixed in.
   std::string text;
