@@ -81,6 +81,7 @@ std::vector<DimMap> layout_dims(const Shape& shape, const Layout& layout, int64_
                     " would hold more than 2^28 elements (the limit)");
     return p;
   };
+  auto ceil_div = [](int64_t a, int64_t b) { return a / b + (a % b != 0); };  // no a + b - 1 to overflow
   int r = int(shape.size());
   std::vector<DimMap> dims(r);
   for (int d = 0; d < r; ++d) dims[d].size = shape[d];
@@ -103,7 +104,7 @@ std::vector<DimMap> layout_dims(const Shape& shape, const Layout& layout, int64_
         b[r - layout.block.size() + i] = v;
       }
       int64_t bsize = 1;
-      for (int d = 0; d < r; ++d) { nb[d] = (shape[d] + b[d] - 1) / b[d]; bsize = padded(bsize, b[d]); }
+      for (int d = 0; d < r; ++d) { nb[d] = ceil_div(shape[d], b[d]); bsize = padded(bsize, b[d]); }
       int64_t inner = 1, outer = bsize;
       for (int d = r - 1; d >= 0; --d) {
         if (b[d] == 1) {
@@ -126,7 +127,7 @@ std::vector<DimMap> layout_dims(const Shape& shape, const Layout& layout, int64_
       if (r == 0) { total = 1; break; }
       int64_t stride = w;
       for (int d = r - 2; d >= 0; --d) { dims[d].stride = stride; stride = padded(stride, shape[d]); }
-      int64_t nv = (shape[r - 1] + w - 1) / w;
+      int64_t nv = ceil_div(shape[r - 1], w);
       dims[r - 1].stride = 1;
       dims[r - 1].block = w;
       dims[r - 1].outer = stride;  // one vector of every row
