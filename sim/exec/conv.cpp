@@ -17,7 +17,8 @@ ConvPlan plan_conv(const Tensor& in, const Tensor& w, int64_t stride, int64_t pa
   in.check_live();
   if (in.rank() != 4) throw OpError(std::string(op) + ": input must be 4-D [N, C, H, W], got shape " + shape_str(in.shape()));
   if (stride <= 0) throw OpError(std::string(op) + ": stride must be positive");
-  if (padding < 0) throw OpError(std::string(op) + ": padding must be non-negative");
+  // Any padding past 2^20 pads past the tensor limit; the bound keeps 2 * padding from overflowing.
+  if (padding < 0 || padding > (1 << 20)) throw OpError(std::string(op) + ": padding must be from 0 to 2^20");
   ConvPlan p{};
   p.N = in.shape()[0]; p.C = in.shape()[1]; p.H = in.shape()[2]; p.W = in.shape()[3];
   p.s = stride; p.p = padding;

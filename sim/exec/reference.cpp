@@ -62,10 +62,12 @@ Tensor conv2d(ExecContext& c, const Tensor& in, const Tensor& w, int64_t stride,
   int64_t N = in.shape()[0], C = in.shape()[1], H = in.shape()[2], W = in.shape()[3];
   int64_t F = w.shape()[0], KH = w.shape()[2], KW = w.shape()[3];
   if (w.shape()[1] != C) throw OpError("ref.conv2d: channel mismatch");
-  if (stride <= 0 || padding < 0) throw OpError("ref.conv2d: bad stride or padding");
+  if (stride <= 0) throw OpError("ref.conv2d: stride must be positive");
+  if (padding < 0 || padding > (1 << 20)) throw OpError("ref.conv2d: padding must be from 0 to 2^20");
   if (H + 2 * padding < KH || W + 2 * padding < KW) throw OpError("ref.conv2d: kernel larger than padded input");
   int64_t OH = (H + 2 * padding - KH) / stride + 1, OW = (W + 2 * padding - KW) / stride + 1;
-  std::vector<double> I = in.to_vector(), Wt = w.to_vector(), O(size_t(N * F * OH * OW), 0.0);
+  Tensor out = ref_alloc(c, {N, F, OH, OW}, "conv2d");  // first: it refuses a result past the tensor limit
+  std::vector<double> I = in.to_vector(), Wt = w.to_vector(), O(size_t(out.numel()), 0.0);
   for (int64_t n = 0; n < N; ++n)
     for (int64_t f = 0; f < F; ++f)
       for (int64_t oh = 0; oh < OH; ++oh)
@@ -80,7 +82,6 @@ Tensor conv2d(ExecContext& c, const Tensor& in, const Tensor& w, int64_t stride,
               }
           O[size_t(((n * F + f) * OH + oh) * OW + ow)] = acc;
         }
-  Tensor out = ref_alloc(c, {N, F, OH, OW}, "conv2d");
   put(out, O);
   return out;
 }

@@ -118,6 +118,13 @@ const Bad kBad[] = {
      "A = pto.tensor([8, 8])\nb = pto.layout_transform(A, from_layout=\"row_major\", to_layout=\"blocked\", "
      "block_shape=[2**62, 2**62])\n",
      "t.pto:2:5", "would hold more than 2^28 elements"},
+    {"im2col_padding_too_large", "X = pto.tensor([1, 2, 6, 6])\nc = pto.im2col(X, 3, 3, padding=2**40)\n", "t.pto:2:5",
+     "im2col: padding must be from 0 to 2^20"},
+    {"ref_conv_padding_too_large",
+     "X = pto.tensor([1, 2, 6, 6])\nW = pto.tensor([3, 2, 3, 3])\nY = pto.ref.conv2d(X, W, padding=2**40)\n", "t.pto:3:5",
+     "ref.conv2d: padding must be from 0 to 2^20"},
+    {"im2col_result_too_large", "X = pto.tensor([1, 2, 6, 6])\nc = pto.im2col(X, 3, 3, padding=2**19)\n", "t.pto:2:5",
+     "would hold more than 2^28 elements"},
     {"broadcast_result_too_large", "A = pto.tensor([16384, 1])\nB = pto.tensor([1, 16385])\nC = A + B\n", "t.pto:3:7",
      "a tensor of shape [16384, 16385] in layout row_major would hold more than 2^28 elements"},
 };
