@@ -53,6 +53,7 @@ void add_run(CLI::App& app, Action& action) {
         std::cerr << "pto-sim run: give either a PROGRAM or --trace FILE\n";
         return 2;
       }
+      refuse_overwriting_inputs(a.output, {a.program, a.trace, a.config});
       HwConfig config = load_config_or_default(a.config);
       System system(config);
       RunOptions options;
@@ -66,7 +67,10 @@ void add_run(CLI::App& app, Action& action) {
         root = system.run([&](EventSink& sink) { counts = replay_trace(a.trace, sink, rules); }, options);
         add_trace_counts(root, counts);
       } else {
-        status = run_program_on(system, config, a.program, a.defines, a.max_events, options, root);
+        // The program's print() output must not corrupt a JSON or CSV report on stdout.
+        const bool report_on_stdout = a.output.empty() || a.output == "-";
+        std::ostream* prints = report_on_stdout && a.format != "text" ? &std::cerr : nullptr;
+        status = run_program_on(system, config, a.program, a.defines, a.max_events, options, root, prints);
       }
       write_output(a.output, render(root, a.format));
       return status;

@@ -24,6 +24,7 @@ void add_trace(CLI::App& app, Action& action) {
   auto format = [] { return to.empty() ? format_for_path(out) : (to == "din" ? TraceFormat::Din : TraceFormat::Native); };
   convert->callback([&action, format] {
     action = [format] {
+      refuse_overwriting_inputs(out, {in});
       auto writer = TraceWriter::open(out, format());
       TraceCounts c = replay_trace(in, *writer);
       writer->close();
@@ -41,6 +42,7 @@ void add_trace(CLI::App& app, Action& action) {
         std::cerr << "pto-sim trace: give PROGRAM and -o FILE (or use `trace convert IN OUT`)\n";
         return 2;
       }
+      refuse_overwriting_inputs(out, {program, config});
       HwConfig cfg = load_config_or_default(config);
       auto writer = TraceWriter::open(out, format());
       const int status = trace_program(cfg, program, defines, max_events, *writer);

@@ -3,6 +3,7 @@
 // to run when it was chosen. Actions return the process exit status.
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <initializer_list>
 #include <string>
 
 #include "sim/config/hw_config.h"
@@ -20,5 +21,8 @@ void add_check(CLI::App& app, Action& action);
 HwConfig load_config_or_default(const std::string& path);
 // Writes `text` to `path` ("-" or empty = stdout) without leaving a partial file.
 void write_output(const std::string& path, const std::string& text);
+// Throws InputError if `output` is one of the `inputs` (by file identity, so
+// links and other spellings count): `-o prog.pto` would replace the program.
+void refuse_overwriting_inputs(const std::string& output, std::initializer_list<std::string> inputs);
 
 }  // namespace ptosim::cli

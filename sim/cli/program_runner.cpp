@@ -73,8 +73,9 @@ void add_program_options(CLI::App& cmd, std::vector<std::string>& defines, uint6
 
 int run_program_on(System& system, const HwConfig& config, const std::string& program,
                    const std::vector<std::string>& defines, uint64_t max_events, const RunOptions& options,
-                   StatsNode& root) {
-  const ProgramOptions po = program_options(defines, max_events);
+                   StatsNode& root, std::ostream* print_stream) {
+  ProgramOptions po = program_options(defines, max_events);
+  po.print_stream = print_stream;
   ProgramResult result;
   root = system.run([&](EventSink& sink) { result = run_program(program, config, po, &sink); }, options);
   add_program_node(root, result);

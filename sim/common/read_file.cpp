@@ -2,7 +2,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "sim/common/error.h"
 
@@ -14,9 +13,13 @@ std::string read_input_file(const std::string& path, const std::string& what) {
     throw InputError({path, 0, 0}, "", "cannot open " + what + " file: it is a directory");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError({path, 0, 0}, "", "cannot open " + what + " file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  // Programs and configs are small; a device such as /dev/zero never ends.
+  constexpr size_t kMaxBytes = size_t(16) << 20;
+  std::string text(kMaxBytes + 1, '\0');
+  in.read(text.data(), std::streamsize(text.size()));
+  text.resize(size_t(in.gcount()));
+  if (text.size() > kMaxBytes) throw InputError({path, 0, 0}, "", what + " file larger than 16 MiB");
+  return text;
 }
 
 }  // namespace ptosim

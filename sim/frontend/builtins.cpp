@@ -133,11 +133,17 @@ Value b_round(Interp&, Args& a) {
   double x = to_double(a[0], a.at(0), "round() argument");
   if (!a.has(1)) {
     if (!std::isfinite(x)) fail(a.at(0), "cannot round " + format_float(x) + " to an integer");
-    return Value::integer(int64_t(std::nearbyint(x)));  // half to even, as Python
+    const double r = std::nearbyint(x);  // half to even, as Python
+    if (!(r >= -9223372036854775808.0 && r < 9223372036854775808.0)) fail(a.at(0), "integer overflow (integers are 64-bit)");
+    return Value::integer(int64_t(r));
   }
   int64_t nd = to_int(a[1], a.at(1), "ndigits");
-  double p = std::pow(10.0, double(nd));
-  return Value::number(std::nearbyint(x * p) / p);
+  // Past about 320 digits either way, 10^nd is 0 or inf: x is its own rounding, or 0.
+  if (nd > 330 || !std::isfinite(x)) return Value::number(x);
+  if (nd < -330) return Value::number(0.0 * x);
+  const double p = std::pow(10.0, double(nd));
+  const double y = std::nearbyint(x * p) / p;
+  return Value::number(std::isfinite(y) ? y : x);  // x * p overflowed: x has no digits there to round
 }
 
 std::map<std::string, BuiltinDef> make_table() {

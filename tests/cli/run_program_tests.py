@@ -346,6 +346,22 @@ code, rep, err = run_json(P_SCALAR, "--config", CFG)
 if check("scalar program runs", code == 0 and rep, err):
     l1 = level(rep, "L1")
     check("two scalar reads = 2 L1 reads of 4 B", l1["reads"] == 2 and l1["bytes_read"] == 8, l1)
+# A program's print() goes to stderr when the report is JSON on stdout.
+P_PRINT = write("print.pto", 'print("hello")\nA = pto.tensor([4])\nB = A + 1.0\n')
+code, rep, err = run_json(P_PRINT, "--config", CFG)
+check("print() with --format json: the report parses", code == 0 and rep is not None, err)
+check("print() with --format json: the text is on stderr", "hello" in err, err)
+# -o naming an input is refused before anything is written.
+code, out, err = run("trace", P_PRINT, "-o", P_PRINT)
+check("trace -o PROGRAM: refused", code == 2 and "is the input file" in err, (code, err))
+with open(P_PRINT) as f:
+    check("trace -o PROGRAM: the program is intact", f.read().startswith('print("hello")'))
+code, out, err = run("run", P_PRINT, "--config", CFG, "-o", CFG)
+check("run -o CONFIG: refused", code == 2 and "is the input file" in err, (code, err))
+# A program read from a device that never ends.
+code, out, err = run("check", "/dev/zero", timeout=20)
+check("check /dev/zero: a bounded read", code == 2 and "program file larger than 16 MiB" in err, (code, err))
+
 # Names are bytes: one that is not UTF-8 (a scope's, here) is written to the
 # JSON report as U+FFFD, not a failed report.
 P_BYTES = os.path.join(tmp, "bytes.pto")

@@ -67,6 +67,7 @@ const Bad kBad[] = {
     {"div_zero", "x = 0\ny = 1 / x\n", "t.pto:2:7", "division by zero"},
     {"mod_zero", "x = 0\ny = 5 % x\n", "t.pto:2:7", "modulo by zero"},
     {"int_overflow", "x = 2 ** 62\ny = x * 4\n", "t.pto:2:7", "integer overflow"},
+    {"round_overflow", "x = 1e300\ny = round(x)\n", "t.pto:2:11", "integer overflow"},
     {"bad_operands", "x = \"a\" - 1\n", "t.pto:1:9", "unsupported operand types for -"},
     {"assert_fails", "x = 3\nassert x == 4, \"x must be 4\"\n", "t.pto:2:1", "assertion failed: x must be 4"},
     {"unpack_mismatch", "a, b = 1, 2, 3\n", "t.pto:1:1", "cannot unpack 3 values into 2 targets"},
