@@ -131,16 +131,84 @@ double positive_bandwidth(const units::Bandwidth& bw, double clock_hz, const std
   return v;
 }
 
-void parse_core(Section& sec, CoreConfig& core) {
+double positive_number(const std::string& s) {
+  double v = units::parse_count(s);
+  if (!(v > 0)) throw std::invalid_argument("must be positive");
+  return v;
+}
+
+bool timed_dtype(const std::string& name) {
+  for (size_t i = 0; i < kTimedDtypes; ++i)
+    if (name == timed_dtype_name(i)) return true;
+  return false;
+}
+
+// core.flops_per_cycle: one figure, or one per dtype (float32's is the peak).
+void parse_flops_per_cycle(Section& sec, CoreConfig& core, const std::string& file) {
+  YAML::Node n = sec.get("flops_per_cycle");
+  if (!n) return;
+  if (!n.IsMap()) return sec.read("flops_per_cycle", core.flops_per_cycle, positive_number);
+  Section m(n, file, "core.flops_per_cycle");
+  for (auto it = n.begin(); it != n.end(); ++it) {
+    const std::string k = it->first.Scalar();
+    if (!timed_dtype(k)) m.fail(it->first, m.key_path(k), "not a dtype (float32 float16 bfloat16 int32 int8)");
+    m.read(k, core.flops_per_cycle_by_dtype[k], positive_number);
+  }
+  if (!core.flops_per_cycle_by_dtype.count("float32"))
+    m.fail(n, "core.flops_per_cycle", "a per-dtype table needs float32 (the peak the roofline uses)");
+  core.flops_per_cycle = core.flops_per_cycle_by_dtype["float32"];
+}
+
+// core.op_timing: {add: {latency: 4, throughput: 2}, div.int32: {...}, ...};
+// `class` sets every dtype of the class, `class.dtype` one of them after it.
+void parse_op_timing(Section& sec, CoreConfig& core, const std::string& file) {
+  YAML::Node n = sec.get("op_timing");
+  if (!n) return;
+  Section m(n, file, "core.op_timing");
+  std::vector<std::pair<std::string, YAML::Node>> plain, typed;
+  for (auto it = n.begin(); it != n.end(); ++it) {
+    const std::string k = it->first.Scalar();
+    const size_t dot = k.find('.');
+    if (!op_class_from_name(k.substr(0, dot)))
+      m.fail(it->first, m.key_path(k), "not an op class (add mul fma div sqrt exp int)");
+    if (dot != std::string::npos && !timed_dtype(k.substr(dot + 1)))
+      m.fail(it->first, m.key_path(k), "'" + k.substr(dot + 1) + "' is not a dtype (float32 float16 bfloat16 int32 int8)");
+    (dot == std::string::npos ? plain : typed).emplace_back(k, it->second);
+  }
+  for (auto* list : {&plain, &typed}) {
+    for (auto& [k, v] : *list) {
+      Section e(v, file, m.key_path(k));
+      OpTiming t;
+      const size_t dot = k.find('.');
+      const OpClass c = *op_class_from_name(k.substr(0, dot));
+      t = core.op_timing.at(c, 0);
+      if (dot != std::string::npos)
+        for (size_t d = 0; d < kTimedDtypes; ++d)
+          if (k.substr(dot + 1) == timed_dtype_name(d)) t = core.op_timing.at(c, d);
+      e.read("latency", t.latency, [](const std::string& s) { return double(units::parse_cycles(s)); });
+      e.read("throughput", t.throughput, positive_number);
+      e.reject_unknown();
+      for (size_t d = 0; d < kTimedDtypes; ++d)
+        if (dot == std::string::npos || k.substr(dot + 1) == timed_dtype_name(d)) core.op_timing.at(c, d) = t;
+    }
+  }
+}
+
+void parse_core(Section& sec, CoreConfig& core, const std::string& file) {
+  sec.read_string("model", core.model, {"simple", "cpu"});
   sec.read_int("issue_width", core.issue_width, 1, 1024);
   sec.read_int("max_outstanding", core.max_outstanding, 1, 4096);
-  sec.read("flops_per_cycle", core.flops_per_cycle, [](const std::string& s) {
-    double v = units::parse_count(s);
-    if (v <= 0) throw std::invalid_argument("must be positive");
-    return v;
-  });
+  parse_flops_per_cycle(sec, core, file);
   sec.read("vector_bytes", core.vector_bytes, to_u32_bytes);
   sec.read_int("cores", core.count, 1);
+  sec.read_int("rob_entries", core.rob_entries, 1, 4096);
+  sec.read_int("lq_entries", core.lq_entries, 1, 4096);
+  sec.read_int("sq_entries", core.sq_entries, 1, 4096);
+  sec.read_int("load_ports", core.load_ports, 1, 64);
+  sec.read_int("store_ports", core.store_ports, 1, 64);
+  sec.read("forward_latency", core.forward_latency, units::parse_cycles);
+  sec.read_int("loop_uops", core.loop_uops, 0, 64);
+  parse_op_timing(sec, core, file);
   sec.reject_unknown();
   if (core.count > kMaxCores)
     sec.fail(sec.get("cores"), "core.cores", "at most " + std::to_string(kMaxCores) + " cores");
@@ -305,7 +373,7 @@ HwConfig parse_config(const std::string& text, const std::string& file) {
   top.read("clock", c.clock_hz, units::parse_frequency);
   if (top.has("core")) {
     Section s(top.get("core"), file, "core");
-    parse_core(s, c.core);
+    parse_core(s, c.core, file);
   }
   if (top.has("memories")) {
     YAML::Node list = top.get("memories");
