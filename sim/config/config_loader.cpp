@@ -385,19 +385,8 @@ HwConfig parse_config(const std::string& text, const std::string& file) {
       c.memories.push_back(m);
     }
   }
-  // The three spaces every program may use exist even when a config omits them.
-  for (const char* name : {"register", "shared", "constant"}) {
-    if (c.memory(name)) continue;
-    MemoryConfig m;
-    m.name = name;
-    m.kind = default_kind(name);
-    m.read_only = m.kind == "constant";
-    if (m.kind == "register") { m.latency = 0; m.bandwidth = 256; }
-    if (m.kind == "scratchpad") { m.latency = 20; m.bandwidth = 128; m.banks = 32; }
-    if (m.kind == "constant") { m.latency = 4; m.bandwidth = 64; }
-    m.pos = {file, 0, 0};
-    c.memories.push_back(m);
-  }
+  // A config has the memories it names and no others: on a CPU, `shared`
+  // and `constant` data live in the caches (`spaces: {shared: L1D}`).
   if (!top.has("caches")) top.fail(root, "caches", "missing (a config needs at least one cache level)");
   YAML::Node caches = top.get("caches");
   if (!caches.IsSequence()) top.fail(caches, "caches", "expected a list of cache levels, L1 first");
