@@ -61,6 +61,7 @@ class DetailedDram : public DramTiming {
   static constexpr uint32_t kNotPow2 = 64;
   uint32_t burst_shift_ = 0;  // kNotPow2: divide
   double t_cl_, t_rcd_, t_rp_, t_ras_, t_refi_, t_rfc_, t_burst_;
+  double controller_s_;  // dram.controller_latency
   double peak_;
   std::vector<Bank> bank_;           // [channel][rank][bank]
   std::vector<Rank> rank_;           // [channel][rank]

@@ -334,6 +334,7 @@ void parse_dram(Section& sec, DramConfig& d, double clock_hz) {
       return units::parse_time_ns(s);
     });
   }
+  sec.read("controller_latency", d.controller_latency, units::parse_time_ns);
   sec.read_string("page_policy", d.page_policy, {"open", "closed"});
   sec.read("mapping", d.mapping, [](const std::string& s) {
     std::set<std::string> seen;

@@ -132,6 +132,7 @@ std::string to_yaml(const HwConfig& c) {
     << "  tRAS: " << ns(d.tRAS) << "\n"
     << "  tREFI: " << ns(d.tREFI) << "\n"
     << "  tRFC: " << ns(d.tRFC) << "\n"
+    << "  controller_latency: " << ns(d.controller_latency) << "\n"
     << "  page_policy: " << d.page_policy << "\n"
     << "  mapping: " << d.mapping << "\n";
   o << "spaces:\n";

@@ -89,6 +89,9 @@ struct DramConfig {
   // Timings in ns (a config may write them in DRAM clocks: tCK = 2 / data_rate).
   double tCL = 13.75, tRCD = 13.75, tRP = 13.75, tRAS = 32;
   double tREFI = 0, tRFC = 0;      // 0 = no refresh
+  // detailed: the path from the last cache to the channel and back (mesh or
+  // fabric, controller queues), ns added to every request's latency.
+  double controller_latency = 0;
   std::string page_policy = "open"; // open | closed
   std::string mapping = "ro-ba-ra-ch-co";
   SourcePos pos;
