@@ -2,9 +2,11 @@
 """Calibration suite: does pto-sim rank loop nests the way this machine does?
 
 Times the native kernels of kernels.cpp on this machine (the minimum over
-interleaved rounds, each call from cold caches) and predicts each one with
-`pto-sim run` of its .pto twin in pto/ on a config of this machine
-(`pto-sim config host --measure`, or --config). Prints a table (measured,
+interleaved rounds of a call that follows a call of the same kernel) and
+predicts each one with `pto-sim run` of its .pto twin in pto/ on a config
+of this machine (`pto-sim config host --measure`, or --config): the
+simulated time of two calls (-D REPS=2) minus that of one, the same warm
+call. With --cold, one call from cold caches on both sides. Prints a table (measured,
 predicted, predicted/measured), the Spearman rank correlation, how many
 ratios lie within [0.67, 1.5] and whether the fastest measured variant is
 among the predicted top 3 (the targets of issue 12; docs/PERFORMANCE.md).
@@ -16,6 +18,7 @@ The native side is built with `-O2 -fno-tree-vectorize -fno-unroll-loops
 flops are the loop nest's own (no FMA contraction, no unrolling).
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import subprocess
@@ -56,6 +59,8 @@ def main():
     ap.add_argument("--config", help="a config of this machine (default: pto-sim config host --measure)")
     ap.add_argument("--only", help="comma-separated variants")
     ap.add_argument("--json", help="write the figures here too")
+    ap.add_argument("--cold", action="store_true", help="time one call from cold caches instead")
+    ap.add_argument("-j", type=int, default=2, help="simulations at once")
     a = ap.parse_args()
     sim = os.path.join(a.build, "sim", "cli", "pto-sim")
     work = tempfile.mkdtemp(prefix="pto-fidelity-")
@@ -73,14 +78,21 @@ def main():
     exe = os.path.join(work, "kernels")
     subprocess.run(["g++", "-std=c++17", "-O2", "-fno-tree-vectorize", "-fno-unroll-loops", "-falign-loops=32",
                     "-o", exe, os.path.join(HERE, "kernels.cpp")], check=True)
-    out = subprocess.run([exe, "--rounds", str(a.rounds)] + variants, capture_output=True, text=True, check=True)
+    out = subprocess.run([exe, "--rounds", str(a.rounds)] + (["--cold"] if a.cold else []) + variants,
+                         capture_output=True, text=True, check=True)
     measured = {l.split()[0]: float(l.split()[1]) for l in out.stdout.splitlines()}
 
-    predicted = {}
+    def simulate(job):
+        v, reps = job
+        r = subprocess.run([sim, "run", os.path.join(HERE, "pto", v + ".pto"), "--config", cfg, "--format", "json",
+                            "-D", f"REPS={reps}"], capture_output=True, text=True, check=True)
+        return job, json.loads(r.stdout)["seconds"]
+
+    jobs = [(v, 1) for v in variants] + ([] if a.cold else [(v, 2) for v in variants])
+    with concurrent.futures.ThreadPoolExecutor(a.j) as pool:
+        sims = dict(pool.map(simulate, jobs))
+    predicted = {v: sims[(v, 1)] if a.cold else sims[(v, 2)] - sims[(v, 1)] for v in variants}
     for v in variants:
-        r = subprocess.run([sim, "run", os.path.join(HERE, "pto", v + ".pto"), "--config", cfg, "--format", "json"],
-                           capture_output=True, text=True, check=True)
-        predicted[v] = json.loads(r.stdout)["seconds"]
         print(f"  {v}: predicted {predicted[v] * 1e3:.3f} ms, measured {measured[v] * 1e3:.3f} ms", file=sys.stderr)
 
     m = [measured[v] for v in variants]

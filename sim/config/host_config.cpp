@@ -30,13 +30,16 @@ uint64_t parse_sysfs_size(const std::string& s) {  // "32K", "1024K", "32768K"
 
 // Timings of the vendor's current cores (AMD Zen 3/4; Intel Skylake to
 // Golden Cove), from the vendors' optimisation guides and Agner Fog's
-// tables: what `config host` writes unless the user edits it.
+// tables: what `config host` writes unless the user edits it. AMD's
+// forwarding latency is 0: Zen 2-4 rename a store and a later load of the
+// same address register and offset (the "memfile"), so the load's value is
+// the store's register, as in a loop that updates C[i][j] in place.
 struct VendorCore {
   unsigned issue_width, rob, lq, sq, load_ports, store_ports, forward;
   double add[2], mul[2], fma[2], div[2], sqrt[2];
   unsigned cache_latency[3];  // L1 L2 L3 cycles when not measured
 };
-const VendorCore kAmd{6, 320, 88, 64, 3, 2, 7, {3, 2}, {3, 2}, {4, 2}, {10, 0.28}, {14, 0.2}, {4, 14, 47}};
+const VendorCore kAmd{6, 320, 88, 64, 3, 2, 0, {3, 2}, {3, 2}, {4, 2}, {10, 0.28}, {14, 0.2}, {4, 14, 47}};
 const VendorCore kIntel{4, 224, 72, 56, 2, 1, 5, {4, 2}, {4, 2}, {4, 2}, {11, 0.33}, {12, 0.33}, {5, 14, 60}};
 
 }  // namespace

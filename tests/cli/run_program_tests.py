@@ -291,6 +291,27 @@ for prog in ("matmul_naive.pto", "matmul_tiled.pto", "conv2d_cached.pto", "layer
             check(f"{prog}: .ptt replay has the same cycles", direct["cycles"] == replay["cycles"],
                   (direct["cycles"], replay["cycles"]))
 
+# The cpu core model: the native trace carries the dataflow (dependences,
+# per-instruction compute), so a traced program replays with the same time.
+CFG_CPU = write("cfg_cpu.yaml", open(CFG).read().replace("core: {issue_width: 4,", "core: {model: cpu, issue_width: 4,"))
+for prog in ("matmul_naive.pto", "matmul_tiled.pto", P_SPACES):
+    path = prog if os.path.isabs(prog) else os.path.join(SRC, "workloads", prog)
+    prog = os.path.basename(prog)
+    tf = os.path.join(tmp, f"{prog}.cpu.ptt")
+    code, direct, err = run_json(path, "--config", CFG_CPU)
+    code2, out, err2 = run("trace", path, "--config", CFG_CPU, "-o", tf)
+    code3, replay, err3 = run_json("--trace", tf, "--config", CFG_CPU)
+    if check(f"{prog}: cpu model run, trace and replay", code == 0 and code2 == 0 and code3 == 0 and direct and replay,
+             (err, err2, err3)):
+        check(f"{prog}: cpu model .ptt replay has the same cycles", direct["cycles"] == replay["cycles"],
+              (direct["cycles"], replay["cycles"]))
+        check(f"{prog}: cpu model .ptt replay has the same instructions",
+              direct["core"]["instructions"] == replay["core"]["instructions"] > 0,
+              (direct["core"].get("instructions"), replay["core"].get("instructions")))
+        code4, simple, err4 = run_json(path, "--config", CFG)
+        check(f"{prog}: the cpu model has the simple core's flops", code4 == 0 and
+              simple["core"]["flops"] == direct["core"]["flops"], err4)
+
 # A multi-core program: the native trace keeps cores and barriers, so its
 # replay on the 4-core config reproduces the run (counters, cycles, per core).
 tf = os.path.join(tmp, "parallel.ptt")
