@@ -8,6 +8,7 @@
 // REPS=2 - REPS=1 prediction assumes), or with --cold in DRAM (a 64 MiB
 // buffer is streamed through first, as a single simulated call starts).
 //
+//   kernels --list                             the variant names
 //   kernels VARIANT... [--rounds R] [--cold]   prints "name seconds" per
 //   variant: the minimum over R interleaved rounds (order rotated per round).
 #include <algorithm>
@@ -206,6 +207,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--cold")) cold = true;
+    else if (!std::strcmp(argv[i], "--list")) rounds = -1;
     else names.push_back(argv[i]);
   }
   std::map<std::string, Variant> v;
@@ -243,6 +245,10 @@ int main(int argc, char** argv) {
     const size_t outn = size_t(F) * (H - 2) * (W - 2);
     v["conv_acc"] = {[=] { conv_acc(C, H, W, F, in, w, out); }, [=] { std::memset(out, 0, sizeof(float) * outn); }};
     v["conv_mem"] = {[=] { conv_mem(C, H, W, F, in, w, out); }, [=] { std::memset(out, 0, sizeof(float) * outn); }};
+  }
+  if (rounds < 0) {  // --list: the variants, nothing timed
+    for (auto& [n, _] : v) std::printf("%s\n", n.c_str());
+    return 0;
   }
   if (names.empty())
     for (auto& [n, _] : v) names.push_back(n);

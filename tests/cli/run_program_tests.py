@@ -312,6 +312,24 @@ for prog in ("matmul_naive.pto", "matmul_tiled.pto", P_SPACES):
         check(f"{prog}: the cpu model has the simple core's flops", code4 == 0 and
               simple["core"]["flops"] == direct["core"]["flops"], err4)
 
+# The calibration suite without timing: every native kernel has a .pto
+# twin and every twin runs (at a small size) on a config of this machine.
+FID = os.path.join(SRC, "bench", "fidelity")
+exe = os.path.join(tmp, "fidelity_kernels")
+r = subprocess.run(["g++", "-std=c++17", "-O2", "-o", exe, os.path.join(FID, "kernels.cpp")], capture_output=True, text=True)
+if check("fidelity: kernels.cpp builds", r.returncode == 0, r.stderr[-2000:]):
+    native = subprocess.run([exe, "--list"], capture_output=True, text=True).stdout.split()
+    twins = sorted(f[:-4] for f in os.listdir(os.path.join(FID, "pto")) if f.endswith(".pto"))
+    check("fidelity: every native kernel has its .pto twin", sorted(native) == twins and len(twins) >= 20,
+          (native, twins))
+    code, host, err = run("config", "host")
+    host_cfg = write("host.yaml", host)
+    check("fidelity: config host", code == 0 and "model: cpu" in host and "shared: L1D" in host, err)
+    for t in twins:
+        small = ["-D", "C=2", "-D", "H=6", "-D", "W=6", "-D", "F=2"] if t.startswith("conv") else ["-D", "N=64"]
+        code, rep, err = run_json(os.path.join(FID, "pto", t + ".pto"), "--config", host_cfg, *small)
+        check(f"fidelity: {t} runs on the host config", code == 0 and rep and rep["core"]["flops"] >= 0, err)
+
 # A multi-core program: the native trace keeps cores and barriers, so its
 # replay on the 4-core config reproduces the run (counters, cycles, per core).
 tf = os.path.join(tmp, "parallel.ptt")
