@@ -1,5 +1,6 @@
 #include "models/core/cpu_pipeline.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ptosim {
@@ -7,8 +8,6 @@ namespace ptosim {
 CpuPipeline::CpuPipeline(const CoreConfig& core, double period_fs)
     : disp_fs_(uint64_t(std::llround(period_fs / core.issue_width))),
       period_fs_(uint64_t(std::llround(period_fs))),
-      load_port_fs_(uint64_t(std::llround(period_fs / core.load_ports))),
-      store_port_fs_(uint64_t(std::llround(period_fs / core.store_ports))),
       forward_fs_(uint64_t(std::llround(period_fs * core.forward_latency))),
       loop_uops_(core.loop_uops),
       core_(core),
@@ -17,8 +16,40 @@ CpuPipeline::CpuPipeline(const CoreConfig& core, double period_fs)
       rob_(core.rob_entries, 0),
       lq_(core.lq_entries, 0),
       sq_(core.sq_entries, 0),
+      load_ports_(core.load_ports, period_fs_),
+      store_ports_(core.store_ports, period_fs_),
       forward_(kForwardSlots),
-      regs_(kRegSlots) {}
+      regs_(kRegSlots) {
+  for (size_t c = 0; c < size_t(OpClass::Count); ++c) units_.emplace_back(core.op_timing.at(OpClass(c), 0).throughput, period_fs_);
+}
+
+CpuPipeline::Slots::Slots(double throughput, uint64_t period_fs)
+    : tag_(kCycles, ~0ull),
+      used_(kCycles, 0),
+      period_(period_fs ? period_fs : 1),
+      per_cycle_(uint16_t(throughput >= 1 ? std::min(std::lround(throughput), 1000l) : 1)),
+      span_(throughput >= 1 ? 1 : uint32_t(std::ceil(1 / throughput - 1e-9))) {}
+
+uint64_t CpuPipeline::Slots::take(uint64_t t) {
+  uint64_t c = t / period_;
+  for (;; ++c) {
+    bool free = true;
+    for (uint32_t k = 0; k < span_ && free; ++k) {
+      const uint32_t i = uint32_t((c + k) % kCycles);
+      free = tag_[i] != c + k || used_[i] < per_cycle_;
+    }
+    if (!free) continue;
+    for (uint32_t k = 0; k < span_; ++k) {
+      const uint32_t i = uint32_t((c + k) % kCycles);
+      if (tag_[i] != c + k) {
+        tag_[i] = c + k;
+        used_[i] = 0;
+      }
+      ++used_[i];
+    }
+    return std::max(t, c * period_);
+  }
+}
 
 void CpuPipeline::register_read(uint32_t seq, uint32_t dep, uint64_t addr) {
   ++stats_.register_moves;
@@ -64,9 +95,13 @@ void CpuPipeline::compute(CoreClock& k, uint32_t seq, const Compute& c) {
     if (r > start) start = r;
   }
   if (start > t0) stats_.dep_wait_fs += start - t0;
-  uint64_t& unit = unit_free_[size_t(cls)];
-  if (unit > start) start = unit;
-  unit = start + occupy;
+  if (c.scalar) {
+    start = units_[size_t(cls)].take(start);
+  } else {
+    uint64_t& unit = unit_free_[size_t(cls)];
+    if (unit > start) start = unit;
+    unit = start + occupy;
+  }
   stats_.unit_busy_fs += occupy;
   k.compute_fs += occupy;
   const uint64_t done = start + (c.scalar ? 0 : occupy) + uint64_t(std::llround(timing.latency * double(period_fs_)));

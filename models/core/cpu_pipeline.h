@@ -60,6 +60,23 @@ class CpuPipeline {
   void set_done(uint32_t seq, uint64_t t);
   uint64_t result(uint32_t seq, uint32_t dep) const;
 
+  // Issue slots of one unit (or port), cycle by cycle: an instruction that
+  // is ready earlier than one before it in program order still takes the
+  // earlier cycle (out of order), unlike a "busy until" that only moves on.
+  class Slots {
+   public:
+    Slots(double throughput, uint64_t period_fs);
+    // The first time >= t with a free slot, which it takes.
+    uint64_t take(uint64_t t);
+
+   private:
+    static constexpr uint32_t kCycles = 1u << 14;  // a ring of cycles; older entries are forgotten
+    std::vector<uint64_t> tag_;   // which cycle each entry counts
+    std::vector<uint16_t> used_;
+    uint64_t period_;
+    uint16_t per_cycle_;          // slots a cycle (throughput >= 1)
+    uint32_t span_;               // cycles one instruction holds (throughput < 1)
+  };
   struct Forward {
     uint64_t addr = ~0ull, bytes = 0, data = 0, commit = 0;
   };
@@ -69,7 +86,7 @@ class CpuPipeline {
   static constexpr uint32_t kDoneRing = 1u << 16;  // results kept: dependences reach this far back
   static constexpr uint32_t kForwardSlots = 1024, kRegSlots = 4096;
 
-  uint64_t disp_fs_, period_fs_, load_port_fs_, store_port_fs_, forward_fs_;
+  uint64_t disp_fs_, period_fs_, forward_fs_;
   uint32_t loop_uops_;
   const CoreConfig& core_;
   std::vector<uint64_t> done_;       // by seq: when its result is ready
@@ -77,8 +94,9 @@ class CpuPipeline {
   std::vector<uint64_t> rob_, lq_, sq_;  // rings: retire / commit times of the last entries
   uint64_t uops_ = 0, loads_ = 0, stores_ = 0;
   uint64_t last_retire_ = 0, last_commit_ = 0, drained_ = 0;
-  uint64_t load_port_free_ = 0, store_port_free_ = 0;
-  uint64_t unit_free_[size_t(OpClass::Count)] = {};
+  Slots load_ports_, store_ports_;
+  std::vector<Slots> units_;  // per op class (float32's throughput): scalar instructions
+  uint64_t unit_free_[size_t(OpClass::Count)] = {};  // bulk work: busy until
   std::vector<Forward> forward_;
   std::vector<RegValue> regs_;
   CpuStats stats_;
@@ -158,8 +176,7 @@ void CpuPipeline::load(CoreClock& k, uint32_t seq, uint32_t dep, uint64_t addr, 
     data = (f.data > t ? f.data : t) + forward_fs_;
     ++stats_.forwarded;
   } else {
-    if (load_port_free_ > t) t = load_port_free_;
-    load_port_free_ = t + load_port_fs_;
+    t = load_ports_.take(t);
     data = mem(t);
   }
   set_done(seq, data);
@@ -175,10 +192,7 @@ void CpuPipeline::store(CoreClock& k, uint32_t seq, uint32_t dep, uint64_t addr,
   ++stats_.stores;
   // The address is known at dispatch: the line is requested then (a write
   // miss fetches it, holding a miss slot), the data is written at commit.
-  uint64_t t = t0;
-  if (store_port_free_ > t) t = store_port_free_;
-  store_port_free_ = t + store_port_fs_;
-  const uint64_t written = mem(t);
+  const uint64_t written = mem(store_ports_.take(t0));
   const uint64_t r = retire(k, data + period_fs_);
   uint64_t commit = r > written ? r : written;
   if (last_commit_ > commit) commit = last_commit_;  // stores commit in order

@@ -92,7 +92,11 @@ HostFacts read_host_facts(const std::string& root) {
 
 std::vector<uint64_t> host_probe_footprints(const HostFacts& f) {
   std::vector<uint64_t> v;
-  for (const HostCache& c : f.caches) v.push_back(c.size / 2);
+  // Half of each level; a level past the second at most twice the one above:
+  // a shared last level (and a VM's slice of it) holds a working set a few
+  // times L2 but rarely half of its nominal size for one core.
+  for (size_t i = 0; i < f.caches.size(); ++i)
+    v.push_back(i >= 2 ? std::min(f.caches[i].size / 2, f.caches[i - 1].size * 2) : f.caches[i].size / 2);
   v.push_back(f.caches.back().size * 8);
   return v;
 }

@@ -37,8 +37,8 @@ struct HostMeasured {
   double stream_bytes_per_s = 0;
 };
 
-// The footprints `--measure` chases at: half of each cache level, then 8x
-// the last level (DRAM).
+// The footprints `--measure` chases at: half of each cache level (past L2 at
+// most twice the level above), then 8x the last level (DRAM).
 std::vector<uint64_t> host_probe_footprints(const HostFacts& f);
 std::string host_config_yaml(const HostFacts& f, const HostMeasured& m);
 

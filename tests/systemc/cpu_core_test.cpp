@@ -106,6 +106,18 @@ TEST(CpuCore, AddsHideUnderAMissInALargeWindow) { EXPECT_NEAR(miss_then_adds(102
 
 TEST(CpuCore, ASmallWindowFillsBehindAMiss) { EXPECT_NEAR(miss_then_adds(64), 104 + 137 / 2.0 + 4, 4); }
 
+TEST(CpuCore, AnAddWaitingForAMissDoesNotHoldBackLaterAdds) {
+  // The add that waits for the miss (ready at 104) takes its unit then;
+  // the 100 independent adds after it take earlier cycles (out of order),
+  // so everything is done at 104 + 4 and retires 4 a cycle after the miss.
+  const double c = cycles_of(yaml("", 1024), [&](EventSink& s) {
+    s.access(Access{0x100000, 4, AccessKind::Read, kGlobalSpace, 0, 0});
+    s.compute(add(1));
+    for (int k = 0; k < 100; ++k) s.compute(add());
+  });
+  EXPECT_NEAR(c, 104 + 4 + 100 / 4.0, 3);
+}
+
 TEST(CpuCore, AStoreForwardsToTheLoadAfterIt) {
   // x = load; x = x + 1; store x; repeated on one address: the chain is
   // forwarding + add per iteration, the cache sees no load after the first.
