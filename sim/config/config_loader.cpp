@@ -10,8 +10,8 @@
 #include <sstream>
 
 #include "sim/common/read_file.h"
-#include "sim/config/units.h"
-#include "sim/trace/event.h"
+#include "sim/common/units.h"
+#include "sim/common/ids.h"
 
 namespace ptosim {
 namespace {

@@ -3,7 +3,7 @@
 #include <sstream>
 
 #include "sim/config/config_loader.h"
-#include "sim/config/units.h"
+#include "sim/common/units.h"
 
 namespace ptosim {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "sim/common/error.h"
-#include "sim/trace/event.h"
+#include "sim/common/ids.h"
 
 namespace ptosim {
 

@@ -4,7 +4,7 @@
 // fixed-latency hierarchy (no DRAM row buffer).
 #include <gtest/gtest.h>
 
-#include "models/system/system.h"
+#include "models/tlm/system.h"
 #include "sim/config/config_loader.h"
 
 namespace ptosim {

@@ -5,7 +5,7 @@
 
 #include <cstdio>
 
-#include "models/system/system.h"
+#include "models/tlm/system.h"
 #include "sim/config/config_loader.h"
 
 namespace ptosim {

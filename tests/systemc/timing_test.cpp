@@ -4,12 +4,12 @@
 
 #include <random>
 
-#include "models/memory/constant_module.h"
-#include "models/memory/fill_extension.h"
-#include "models/memory/memory_factory.h"
-#include "models/memory/scratchpad_module.h"
-#include "models/memory/stride_extension.h"
-#include "models/system/system.h"
+#include "models/tlm/constant_module.h"
+#include "models/tlm/fill_extension.h"
+#include "models/tlm/memory_factory.h"
+#include "models/tlm/scratchpad_module.h"
+#include "models/tlm/stride_extension.h"
+#include "models/tlm/system.h"
 #include "sim/config/config_loader.h"
 
 namespace ptosim {

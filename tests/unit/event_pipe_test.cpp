@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "models/core/completion_window.h"
+#include "models/timing/completion_window.h"
 #include "sim/trace/event_pipe.h"
 #include "sim/trace/pipe_chunk.h"
 

@@ -7,7 +7,7 @@
 #include <set>
 #include <vector>
 
-#include "models/cache/level_stats.h"
+#include "sim/report/level_stats.h"
 #include "models/cache/replacement/random.h"
 #include "sim/config/hw_config.h"
 

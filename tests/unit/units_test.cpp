@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "sim/config/units.h"
+#include "sim/common/units.h"
 
 using namespace ptosim::units;
 

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "models/cache/level_stats.h"
+#include "sim/report/level_stats.h"
 #include "sim/report/stats.h"
 
 namespace ptosim {

@@ -26,10 +26,10 @@
 #include <tlm>
 #include <vector>
 
-#include "models/cache/level_report.h"
-#include "models/core/core_clock.h"
-#include "models/system/access_tags.h"
-#include "models/system/target_base.h"
+#include "sim/report/level_report.h"
+#include "models/timing/core_clock.h"
+#include "models/tlm/access_tags.h"
+#include "models/tlm/target_base.h"
 #include "sim/config/hw_config.h"
 #include "sim/trace/event.h"
 

@@ -1,4 +1,4 @@
-#include "models/dram/detailed_dram.h"
+#include "models/timing/detailed_dram.h"
 
 #include <algorithm>
 #include <cmath>

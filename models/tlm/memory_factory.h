@@ -3,7 +3,7 @@
 // constant memories and anything with a `backing:`, else a ScratchpadModule.
 #include <memory>
 
-#include "models/memory/scratchpad_module.h"
+#include "models/tlm/scratchpad_module.h"
 #include "sim/config/hw_config.h"
 
 namespace ptosim {

@@ -1,7 +1,7 @@
-#include "models/memory/scratchpad_module.h"
+#include "models/tlm/scratchpad_module.h"
 
-#include "models/memory/fill_extension.h"
-#include "models/memory/stride_extension.h"
+#include "models/tlm/fill_extension.h"
+#include "models/tlm/stride_extension.h"
 
 namespace ptosim {
 

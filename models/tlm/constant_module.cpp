@@ -1,4 +1,4 @@
-#include "models/memory/constant_module.h"
+#include "models/tlm/constant_module.h"
 
 namespace ptosim {
 

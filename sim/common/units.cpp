@@ -1,4 +1,4 @@
-#include "sim/config/units.h"
+#include "sim/common/units.h"
 
 #include <cctype>
 #include <cmath>

@@ -2,9 +2,9 @@
 #include <map>
 #include <stdexcept>
 
-#include "models/dram/detailed_dram.h"
-#include "models/dram/dram_timing.h"
-#include "models/dram/simple_dram.h"
+#include "models/timing/detailed_dram.h"
+#include "models/timing/dram_timing.h"
+#include "models/timing/simple_dram.h"
 
 namespace ptosim {
 

@@ -4,10 +4,10 @@
 #include <systemc>
 #include <tlm>
 
-#include "models/cache/level_report.h"
-#include "models/dram/dram_timing.h"
-#include "models/system/access_tags.h"
-#include "models/system/target_base.h"
+#include "sim/report/level_report.h"
+#include "models/timing/dram_timing.h"
+#include "models/tlm/access_tags.h"
+#include "models/tlm/target_base.h"
 
 namespace ptosim {
 

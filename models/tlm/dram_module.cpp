@@ -1,4 +1,4 @@
-#include "models/dram/dram_module.h"
+#include "models/tlm/dram_module.h"
 
 namespace ptosim {
 

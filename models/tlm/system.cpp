@@ -1,13 +1,13 @@
-#include "models/system/system.h"
+#include "models/tlm/system.h"
 
 #include <algorithm>
 
-#include "models/cache/cache_module.h"
+#include "models/tlm/cache_module.h"
 #include "models/cache/hierarchy.h"
-#include "models/core/core_module.h"
-#include "models/dram/dram_module.h"
-#include "models/memory/memory_factory.h"
-#include "models/memory/scratchpad_module.h"
+#include "models/tlm/core_module.h"
+#include "models/tlm/dram_module.h"
+#include "models/tlm/memory_factory.h"
+#include "models/tlm/scratchpad_module.h"
 #include "sim/report/roofline.h"
 
 namespace ptosim {

@@ -8,11 +8,11 @@
 #include <systemc>
 #include <tlm>
 
-#include "models/cache/level_report.h"
-#include "models/memory/bank_model.h"
-#include "models/system/access_tags.h"
-#include "models/system/busy_port.h"
-#include "models/system/target_base.h"
+#include "sim/report/level_report.h"
+#include "models/timing/bank_model.h"
+#include "models/tlm/access_tags.h"
+#include "models/tlm/busy_port.h"
+#include "models/tlm/target_base.h"
 #include "sim/config/hw_config.h"
 
 namespace ptosim {

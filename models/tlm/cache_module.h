@@ -8,9 +8,9 @@
 #include <tlm>
 
 #include "models/cache/cache_level.h"
-#include "models/cache/level_report.h"
-#include "models/system/access_tags.h"
-#include "models/system/target_base.h"
+#include "sim/report/level_report.h"
+#include "models/tlm/access_tags.h"
+#include "models/tlm/target_base.h"
 
 namespace ptosim {
 

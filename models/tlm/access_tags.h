@@ -3,8 +3,8 @@
 // every module can break its statistics down without a side channel.
 #include <tlm>
 
-#include "models/memory/fill_extension.h"
-#include "models/memory/stride_extension.h"
+#include "models/tlm/fill_extension.h"
+#include "models/tlm/stride_extension.h"
 #include "sim/trace/event.h"
 
 namespace ptosim {

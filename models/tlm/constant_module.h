@@ -10,7 +10,7 @@
 #include <memory>
 
 #include "models/cache/cache_level.h"
-#include "models/memory/scratchpad_module.h"
+#include "models/tlm/scratchpad_module.h"
 
 namespace ptosim {
 

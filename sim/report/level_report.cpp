@@ -1,4 +1,4 @@
-#include "models/cache/level_report.h"
+#include "sim/report/level_report.h"
 
 namespace ptosim {
 namespace {

@@ -1,4 +1,4 @@
-#include "models/cache/cache_module.h"
+#include "models/tlm/cache_module.h"
 
 #include <cmath>
 

@@ -1,6 +1,6 @@
-#include "models/memory/memory_factory.h"
+#include "models/tlm/memory_factory.h"
 
-#include "models/memory/constant_module.h"
+#include "models/tlm/constant_module.h"
 
 namespace ptosim {
 

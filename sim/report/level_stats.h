@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/trace/event.h"
+#include "sim/common/ids.h"
 
 namespace ptosim {
 

@@ -1,9 +1,9 @@
-#include "models/core/core_module.h"
+#include "models/tlm/core_module.h"
 
 #include <cmath>
 #include <sstream>
 
-#include "models/cache/cache_module.h"
+#include "models/tlm/cache_module.h"
 #include "sim/common/error.h"
 #include "sim/trace/event_pipe.h"
 
