@@ -5,9 +5,9 @@
 #include <gtest/gtest.h>
 
 #include "sim/exec/exec_context.h"
-#include "tests/frontend/frontend_test_util.h"
+#include "tests/sim/frontend/frontend_test_util.h"
 
-namespace ptosim::testing {
+namespace ptosim::test {
 namespace {
 
 uint64_t flops_of_op(const CountingSink& s, exec::OpKind op) {
@@ -89,4 +89,4 @@ TEST(ScalarFlops, ComeBeforeTheNextOpsCompute) {
 }
 
 }  // namespace
-}  // namespace ptosim::testing
+}  // namespace ptosim::test

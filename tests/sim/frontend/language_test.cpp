@@ -2,9 +2,9 @@
 // through `print`, which writes to the test's stream.
 #include <gtest/gtest.h>
 
-#include "tests/frontend/frontend_test_util.h"
+#include "tests/sim/frontend/frontend_test_util.h"
 
-namespace ptosim::testing {
+namespace ptosim::test {
 namespace {
 
 std::string out_of(const std::string& program, std::vector<std::pair<std::string, std::string>> d = {}) {
@@ -162,4 +162,4 @@ TEST(Tensors, SliceAssignment) {
 }
 
 }  // namespace
-}  // namespace ptosim::testing
+}  // namespace ptosim::test

@@ -2,6 +2,8 @@
 // computes, and (version 2) the cores and barriers of pto.parallel.
 #include <gtest/gtest.h>
 
+#include "tests/support/temp_dir.h"
+
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -21,7 +23,7 @@ struct Log : EventSink {
   void barrier(bool parallel) override { order.push_back(parallel ? "b1" : "b0"); }
 };
 
-std::string temp_path(const char* name) { return ::testing::TempDir() + name; }
+using ptosim::test::temp_path;
 
 void write_bytes(const std::string& path, const std::string& bytes) {
   FILE* f = std::fopen(path.c_str(), "wb");

@@ -5,9 +5,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "tests/frontend/frontend_test_util.h"
+#include "tests/sim/frontend/frontend_test_util.h"
 
-namespace ptosim::testing {
+namespace ptosim::test {
 namespace {
 
 // Runs `body`, whose "%s" line opens a block, once with `scope` there and
@@ -188,7 +188,7 @@ TEST(Programs, FailedCheckIsReportedNotThrown) {
 class Workload : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Workload, RunsAndPassesItsChecks) {
-  std::string path = std::string(PTOSIM_FRONTEND_TEST_DIR) + "/../../workloads/" + GetParam();
+  std::string path = std::string(PTOSIM_SOURCE_DIR) + "/workloads/" + GetParam();
   std::ifstream in(path);
   ASSERT_TRUE(in) << path;
   std::stringstream ss;
@@ -210,4 +210,4 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 }  // namespace
-}  // namespace ptosim::testing
+}  // namespace ptosim::test

@@ -7,7 +7,9 @@
 #include "sim/exec/exec_context.h"
 #include "sim/exec/ops.h"
 
-namespace ptosim::exec::test {
+namespace ptosim::test {
+// The executor's tests once lived in its namespace; they still name its types unqualified.
+using namespace ptosim::exec;
 
 inline HwConfig small_config(uint64_t shared_size = 64 * 1024, uint64_t reg_size = 64 * 1024) {
   HwConfig c;
@@ -52,4 +54,4 @@ inline Tensor make(ExecContext& c, const std::string& name, Shape shape, const s
 
 inline IndexItem sl(int64_t a, int64_t b) { return IndexItem::slice(a, b); }
 
-}  // namespace ptosim::exec::test
+}  // namespace ptosim::test

@@ -4,8 +4,8 @@
 
 #include <random>
 
-#include "tests/unit/cache_test_util.h"
-#include "tests/unit/reference_cache.h"
+#include "tests/models/cache/cache_test_util.h"
+#include "tests/models/cache/reference_cache.h"
 
 using namespace ptosim;
 using namespace ptosim::test;

@@ -3,9 +3,9 @@
 // to the untiled ops (docs/EXEC.md "Scopes").
 #include <optional>
 
-#include "exec_test_util.h"
+#include "tests/sim/exec/exec_test_util.h"
 
-namespace ptosim::exec::test {
+namespace ptosim::test {
 namespace {
 
 constexpr int64_t kR = 7, kC = 11, kT0 = 3, kT1 = 5;  // 3 x 3 tiles, edge tiles of 1 row / 1 column
@@ -230,4 +230,4 @@ TEST(TiledReductionCapacity, ErrorMessageAndBuffersFreed) {
   c.tile_pop();
 }
 
-}  // namespace ptosim::exec::test
+}  // namespace ptosim::test

@@ -1,8 +1,8 @@
 #include <chrono>
 
-#include "exec_test_util.h"
+#include "tests/sim/exec/exec_test_util.h"
 
-namespace ptosim::exec::test {
+namespace ptosim::test {
 
 TEST(Events, TileLoadIs64RowRunsAtExactAddresses) {
   HwConfig cfg = small_config();
@@ -316,4 +316,4 @@ TEST(Throughput, NaiveGlobalMatmul256) {
               double(sink.n) / s / 1e6);
 }
 
-}  // namespace ptosim::exec::test
+}  // namespace ptosim::test

@@ -1,6 +1,8 @@
 // Output files appear whole or not at all, and writing one never replaces
 // what the path names when that is a device, a pipe or a link.
 #include <gtest/gtest.h>
+
+#include "tests/support/temp_dir.h"
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,12 +18,7 @@ namespace ptosim {
 namespace {
 
 std::string dir() {
-  static const std::string d = [] {
-    std::string p = ::testing::TempDir() + "atomic_file_test." + std::to_string(::getpid());
-    ::mkdir(p.c_str(), 0755);
-    return p + "/";
-  }();
-  return d;
+  return ptosim::test::temp_dir();
 }
 
 std::string slurp(const std::string& path) {

@@ -1,8 +1,8 @@
 #include <cmath>
 
-#include "exec_test_util.h"
+#include "tests/sim/exec/exec_test_util.h"
 
-namespace ptosim::exec::test {
+namespace ptosim::test {
 
 namespace {
 void expect_near_vec(const std::vector<double>& a, const std::vector<double>& b, double tol = 1e-5) {
@@ -177,4 +177,4 @@ TEST(Values, RefLayerNormAndAttention) {
   EXPECT_TRUE(check(c, out, att).passed);
 }
 
-}  // namespace ptosim::exec::test
+}  // namespace ptosim::test

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "sim/frontend/run_text.h"
-#include "tests/frontend/test_config.h"
+#include "tests/sim/frontend/test_config.h"
 
-namespace ptosim::testing {
+namespace ptosim::test {
 
 // Counts events. A Fill (the write that initialises a read-only memory) is a
 // write, as the hierarchy treats it; `fills` counts those writes separately.
@@ -67,4 +67,4 @@ inline std::string error_of(const std::string& text, std::vector<std::pair<std::
   return "";
 }
 
-}  // namespace ptosim::testing
+}  // namespace ptosim::test

@@ -1,7 +1,7 @@
 // Exact hit/miss/eviction sequences for each replacement policy.
 #include <gtest/gtest.h>
 
-#include "tests/unit/cache_test_util.h"
+#include "tests/models/cache/cache_test_util.h"
 
 using namespace ptosim;
 using namespace ptosim::test;

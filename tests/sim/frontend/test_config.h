@@ -3,7 +3,7 @@
 // the YAML loader: the spaces of configs/default.yaml.
 #include "sim/config/hw_config.h"
 
-namespace ptosim::testing {
+namespace ptosim::test {
 
 inline HwConfig frontend_test_config() {
   HwConfig c;
@@ -38,4 +38,4 @@ inline HwConfig frontend_test_config() {
   return c;
 }
 
-}  // namespace ptosim::testing
+}  // namespace ptosim::test

@@ -1,8 +1,8 @@
 #include <cmath>
 
-#include "exec_test_util.h"
+#include "tests/sim/exec/exec_test_util.h"
 
-namespace ptosim::exec::test {
+namespace ptosim::test {
 
 TEST(DType, RoundingRules) {
   EXPECT_EQ(round_to(DType::F16, 1.0 + 1.0 / 4096), 1.0);             // below half ulp
@@ -139,4 +139,4 @@ TEST(Events, MaxEventsGuard) {
   }
 }
 
-}  // namespace ptosim::exec::test
+}  // namespace ptosim::test

@@ -3,6 +3,8 @@
 // counts and error messages directly and through the event pipe.
 #include <gtest/gtest.h>
 
+#include "tests/support/temp_dir.h"
+
 #include <fstream>
 #include <random>
 #include <regex>
@@ -87,7 +89,7 @@ void check_line(const std::string& line) {
 
 std::string write_file(const std::string& text) {
   static int n = 0;
-  const std::string path = testing::TempDir() + "din_format_test_" + std::to_string(n++) + ".din";
+  const std::string path = ptosim::test::temp_path("din_format_test_" + std::to_string(n++) + ".din");
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }

@@ -1,7 +1,7 @@
 // Write policies, flush, line splitting, inclusion and 3C, with exact counts.
 #include <gtest/gtest.h>
 
-#include "tests/unit/cache_test_util.h"
+#include "tests/models/cache/cache_test_util.h"
 
 using namespace ptosim;
 using namespace ptosim::test;

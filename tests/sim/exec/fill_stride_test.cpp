@@ -1,8 +1,8 @@
 // Fill accesses (writes that initialise a read-only space) and strided
 // scratchpad accesses (elem_bytes / stride set for the bank model).
-#include "exec_test_util.h"
+#include "tests/sim/exec/exec_test_util.h"
 
-namespace ptosim::exec::test {
+namespace ptosim::test {
 
 TEST(Fill, LoadIntoConstantIsFillNotWrite) {
   HwConfig cfg = small_config();
@@ -154,4 +154,4 @@ TEST(Strided, ContiguousAndGlobalTrafficUnchanged) {
   (void)sub;
 }
 
-}  // namespace ptosim::exec::test
+}  // namespace ptosim::test

@@ -2,9 +2,9 @@
 // source line and a caret, never a crash or a hang.
 #include <gtest/gtest.h>
 
-#include "tests/frontend/frontend_test_util.h"
+#include "tests/sim/frontend/frontend_test_util.h"
 
-namespace ptosim::testing {
+namespace ptosim::test {
 namespace {
 
 struct Bad {
@@ -218,4 +218,4 @@ TEST(BadProgramLimits, CaretUnderColumn) {
 }
 
 }  // namespace
-}  // namespace ptosim::testing
+}  // namespace ptosim::test

@@ -95,10 +95,7 @@ TEST(Report, RooflineSitsBetweenCoreAndLevels) {
   EXPECT_EQ(root.children[2].name, "levels");
 }
 
-std::string source_dir() {
-  const std::string here = __FILE__;
-  return here.substr(0, here.rfind("tests/systemc/"));
-}
+std::string source_dir() { return PTOSIM_SOURCE_DIR "/"; }
 
 TEST(Report, GpuSmConstantCacheIsNotInTheGlobalChain) {
   const HwConfig hw = load_config_file(source_dir() + "configs/gpu-sm.yaml");
