@@ -159,4 +159,10 @@ void DetailedDram::report(StatsNode& node, double seconds) const {
   }
 }
 
+namespace {
+const bool registered = Registry<DramTimingFactory>::instance().add(
+    concepts::kDramTiming, {"detailed", "channels, ranks, banks and row buffers with DDR timing parameters", 1},
+    [](const DramConfig& c) -> std::unique_ptr<DramTiming> { return std::make_unique<DetailedDram>(c); });
+}  // namespace
+
 }  // namespace ptosim

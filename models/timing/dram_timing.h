@@ -6,6 +6,8 @@
 #include <memory>
 #include <string>
 
+#include "sim/common/registry.h"
+#include "sim/common/registry.h"
 #include "sim/config/hw_config.h"
 #include "sim/report/stats.h"
 
@@ -21,6 +23,14 @@ class DramTiming {
   virtual void report(StatsNode& node, double seconds) const = 0;  // model-specific counters
 };
 
+using DramTimingFactory = std::unique_ptr<DramTiming> (*)(const DramConfig&);
+
+// The model the config's `dram.timing` names; each model registers itself
+// in its own file (Registry<DramTimingFactory>, concepts::kDramTiming).
+using DramTimingFactory = std::unique_ptr<DramTiming> (*)(const DramConfig&);
+
+// The model the config's `dram.timing` names; each model registers itself
+// in its own file (Registry<DramTimingFactory>, concepts::kDramTiming).
 std::unique_ptr<DramTiming> make_dram_timing(const DramConfig& config);
 
 }  // namespace ptosim

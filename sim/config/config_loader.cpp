@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "sim/common/read_file.h"
+#include "sim/common/registry.h"
 #include "sim/common/units.h"
 #include "sim/common/ids.h"
 
@@ -67,6 +68,14 @@ class Section {
         names += std::string(names.empty() ? "" : " | ") + a;
       }
       throw std::invalid_argument("'" + s + "' is not one of " + names);
+    });
+  }
+  // A name from a concept's registered list (sim/common/registry.h).
+  void read_choice(const std::string& key, std::string& out, const char* kind) {
+    read(key, out, [&](const std::string& s) {
+      if (!ChoiceLists::has(kind, s))
+        throw std::invalid_argument("'" + s + "' is not one of " + ChoiceLists::listing(kind));
+      return s;
     });
   }
   // A module's name: it names a SystemC module and a report row, and spaces
@@ -192,7 +201,7 @@ CacheConfig parse_cache(Section& sec, double clock_hz, size_t index) {
   sec.read("bandwidth", c.bandwidth, [&](const std::string& s) {
     return positive_bandwidth(units::parse_bandwidth(s), clock_hz, s);
   });
-  sec.read_string("replacement", c.replacement, {"lru", "fifo", "random", "plru", "srrip"});
+  sec.read_choice("replacement", c.replacement, concepts::kReplacement);
   std::string wp = c.write_back ? "write_back" : "write_through";
   sec.read_string("write_policy", wp, {"write_back", "write_through"});
   c.write_back = wp == "write_back";
@@ -235,7 +244,7 @@ void parse_dram(Section& sec, DramConfig& d, double clock_hz) {
     if (!(v > 0)) throw std::invalid_argument("bandwidth '" + s + "' must be positive");
     return v;
   });
-  sec.read_string("timing", d.timing, {"simple", "detailed"});
+  sec.read_choice("timing", d.timing, concepts::kDramTiming);
   sec.read_int("channels", d.channels, 1, 256);
   sec.read_int("ranks", d.ranks, 1, 64);
   sec.read_int("banks", d.banks, 1, 1024);
