@@ -25,6 +25,8 @@ class DetailedDram : public DramTiming {
 
   double access(double arrive, uint64_t addr, uint64_t bytes, bool write) override;
   double peak_bandwidth() const override { return peak_; }
+  // An activate, the column access and one burst.
+  double idle_miss_seconds() const override { return t_rcd_ + t_cl_ + t_burst_; }
   // Sum of the channels' bus time divided by the channel count, so that
   // busy / elapsed is the utilisation of the whole interface (<= 1).
   double busy_seconds() const override;

@@ -20,6 +20,9 @@ class DramTiming {
   virtual double access(double arrive, uint64_t addr, uint64_t bytes, bool write) = 0;
   virtual double peak_bandwidth() const = 0;  // bytes / s
   virtual double busy_seconds() const = 0;    // time the data bus(es) were moving data
+  // What one line costs an idle DRAM (s): the flat cost a memory that only
+  // knows "miss or hit" charges for a miss (a constant memory's own cache).
+  virtual double idle_miss_seconds() const = 0;
   virtual void report(StatsNode& node, double seconds) const = 0;  // model-specific counters
 };
 

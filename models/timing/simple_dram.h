@@ -16,6 +16,7 @@ class SimpleDram : public DramTiming {
   }
   double peak_bandwidth() const override { return bandwidth_; }
   double busy_seconds() const override { return busy_; }
+  double idle_miss_seconds() const override { return latency_; }
   void report(StatsNode&, double) const override {}
 
  private:

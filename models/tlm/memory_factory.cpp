@@ -1,19 +1,15 @@
 #include "models/tlm/memory_factory.h"
 
+#include "models/timing/dram_timing.h"
 #include "models/tlm/constant_module.h"
 
 namespace ptosim {
 
-double dram_miss_seconds(const DramConfig& d) {
-  if (d.timing == "detailed") return (d.tRCD + d.tCL) * 1e-9 + double(d.burst_length) / d.data_rate;
-  return d.latency_ns * 1e-9;
-}
-
 std::unique_ptr<ScratchpadModule> make_memory_module(const MemoryConfig& m, const HwConfig& config) {
-  if (m.kind != "constant" && m.backing.empty())
+  if (m.kind != MemoryKind::Constant && m.backing.empty())
     return std::make_unique<ScratchpadModule>(m.name.c_str(), m, config.clock_hz);
   return std::make_unique<ConstantModule>(m.name.c_str(), m, config.clock_hz, config.cache(m.backing),
-                                          !m.backing.empty(), dram_miss_seconds(config.dram));
+                                          !m.backing.empty(), make_dram_timing(config.dram)->idle_miss_seconds());
 }
 
 }  // namespace ptosim

@@ -10,8 +10,4 @@ namespace ptosim {
 
 std::unique_ptr<ScratchpadModule> make_memory_module(const MemoryConfig& memory, const HwConfig& config);
 
-// What a constant-cache miss costs: the flat `dram.latency`, or with
-// `timing: detailed` the unloaded row-miss latency tRCD + tCL + one burst.
-double dram_miss_seconds(const DramConfig& dram);
-
 }  // namespace ptosim

@@ -60,7 +60,7 @@ void ScratchpadModule::b_transport(tlm::tlm_generic_payload& trans, sc_time& del
 }
 
 StatsNode& ScratchpadModule::report_common(StatsNode& parent, const TagNames& names, double seconds) const {
-  StatsNode& n = add_level_stats(parent, name(), config_.kind, stats_, names, false);
+  StatsNode& n = add_level_stats(parent, name(), kMemoryKinds.name(config_.kind), stats_, names, false);
   const double bytes = double(stats_.bytes_read + stats_.bytes_written);
   n.set("bandwidth_bytes_per_s", seconds > 0 ? bytes / seconds : 0.0);
   n.set("peak_bandwidth_bytes_per_s", config_.bandwidth * clock_hz_);

@@ -70,6 +70,14 @@ class Section {
       throw std::invalid_argument("'" + s + "' is not one of " + names);
     });
   }
+  // A name from a closed table (sim/common/name_table.h).
+  template <class E, size_t N>
+  void read_enum(const std::string& key, E& out, const NameTable<E, N>& table) {
+    read(key, out, [&](const std::string& s) {
+      if (auto v = table.find(s)) return *v;
+      throw std::invalid_argument("'" + s + "' is not one of " + table.listing());
+    });
+  }
   // A name from a concept's registered list (sim/common/registry.h).
   void read_choice(const std::string& key, std::string& out, const char* kind) {
     read(key, out, [&](const std::string& s) {
@@ -156,11 +164,8 @@ void parse_core(Section& sec, CoreConfig& core) {
   if (core.vector_bytes == 0) sec.fail(sec.get("vector_bytes"), "core.vector_bytes", "must be positive");
 }
 
-std::string default_kind(const std::string& name) {
-  if (name == "register") return "register";
-  if (name == "constant") return "constant";
-  return "scratchpad";
-}
+// A memory named after a kind is of that kind unless it says otherwise.
+MemoryKind default_kind(const std::string& name) { return kMemoryKinds.find(name).value_or(MemoryKind::Scratchpad); }
 
 MemoryConfig parse_memory(Section& sec, double clock_hz) {
   MemoryConfig m;
@@ -168,8 +173,8 @@ MemoryConfig parse_memory(Section& sec, double clock_hz) {
   if (!sec.has("name")) throw InputError(sec.pos(), sec.key_path("name"), "missing (every memory needs a name)");
   sec.read_name("name", m.name);
   m.kind = default_kind(m.name);
-  sec.read_string("kind", m.kind, {"register", "scratchpad", "constant"});
-  m.read_only = m.kind == "constant";
+  sec.read_enum("kind", m.kind, kMemoryKinds);
+  m.read_only = m.kind == MemoryKind::Constant;
   sec.read("size", m.size, units::parse_bytes);
   sec.read("latency", m.latency, units::parse_cycles);
   sec.read("bandwidth", m.bandwidth, [&](const std::string& s) {
@@ -332,10 +337,10 @@ HwConfig parse_config(const std::string& text, const std::string& file) {
     MemoryConfig m;
     m.name = name;
     m.kind = default_kind(name);
-    m.read_only = m.kind == "constant";
-    if (m.kind == "register") { m.latency = 0; m.bandwidth = 256; }
-    if (m.kind == "scratchpad") { m.latency = 20; m.bandwidth = 128; m.banks = 32; }
-    if (m.kind == "constant") { m.latency = 4; m.bandwidth = 64; }
+    m.read_only = m.kind == MemoryKind::Constant;
+    if (m.kind == MemoryKind::Register) { m.latency = 0; m.bandwidth = 256; }
+    if (m.kind == MemoryKind::Scratchpad) { m.latency = 20; m.bandwidth = 128; m.banks = 32; }
+    if (m.kind == MemoryKind::Constant) { m.latency = 4; m.bandwidth = 64; }
     m.pos = {file, 0, 0};
     c.memories.push_back(m);
   }

@@ -17,9 +17,9 @@ inline HwConfig small_config(uint64_t shared_size = 64 * 1024, uint64_t reg_size
   CacheConfig l1;
   l1.name = "L1"; l1.size = 32 * 1024; l1.ways = 8; l1.line = 64;
   c.caches.push_back(l1);
-  MemoryConfig smem; smem.name = "smem"; smem.kind = "scratchpad"; smem.size = shared_size;
-  MemoryConfig regs; regs.name = "regs"; regs.kind = "register"; regs.size = reg_size;
-  MemoryConfig cmem; cmem.name = "cmem"; cmem.kind = "constant"; cmem.size = 64 * 1024; cmem.read_only = true;
+  MemoryConfig smem; smem.name = "smem"; smem.kind = MemoryKind::Scratchpad; smem.size = shared_size;
+  MemoryConfig regs; regs.name = "regs"; regs.kind = MemoryKind::Register; regs.size = reg_size;
+  MemoryConfig cmem; cmem.name = "cmem"; cmem.kind = MemoryKind::Constant; cmem.size = 64 * 1024; cmem.read_only = true;
   c.memories = {smem, regs, cmem};
   c.spaces = {{"global", "L1"}, {"shared", "smem"}, {"register", "regs"}, {"constant", "cmem"}};
   return c;

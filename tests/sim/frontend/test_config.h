@@ -11,15 +11,15 @@ inline HwConfig frontend_test_config() {
   c.source = "<test>";
   MemoryConfig reg;
   reg.name = "register";
-  reg.kind = "register";
+  reg.kind = MemoryKind::Register;
   reg.size = 64 * 1024;
   MemoryConfig sh;
   sh.name = "shared";
-  sh.kind = "scratchpad";
+  sh.kind = MemoryKind::Scratchpad;
   sh.size = 64 * 1024;
   MemoryConfig cst;
   cst.name = "constant";
-  cst.kind = "constant";
+  cst.kind = MemoryKind::Constant;
   cst.size = 64 * 1024;
   cst.read_only = true;
   c.memories = {reg, sh, cst};
