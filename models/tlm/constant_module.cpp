@@ -1,8 +1,8 @@
 #include "models/tlm/constant_module.h"
 
-namespace ptosim {
+#include "models/tlm/sc_fs.h"
 
-using sc_core::sc_time;
+namespace ptosim {
 
 namespace {
 CacheConfig constant_cache_config(const CacheConfig& shape, const std::string& memory) {
@@ -16,34 +16,23 @@ CacheConfig constant_cache_config(const CacheConfig& shape, const std::string& m
 
 ConstantModule::ConstantModule(sc_core::sc_module_name name, const MemoryConfig& config, double clock_hz,
                                const CacheConfig* cache, bool backed, double miss_seconds)
-    : ScratchpadModule(name, config, clock_hz),
-      backed_(backed || cache),
-      miss_time_(sc_time(miss_seconds, sc_core::SC_SEC)) {
+    : MemoryModule(name, config, clock_hz), backed_(backed || cache), miss_time_(fs_from_seconds(miss_seconds)) {
   if (cache) {
     cache_ = make_cache_level(constant_cache_config(*cache, config.name));
-    cache_->connect_below(this);
+    cache_->connect_below(&backing_);
   }
 }
 
-uint64_t ConstantModule::access(const MemRequest& r, uint64_t at) {
-  ++backing_reads_;
-  backing_bytes_ += r.bytes;
-  return at;
-}
-
-void ConstantModule::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
-  const sc_time now = sc_core::sc_time_stamp();
-  const sc_time arrive = now + delay;
+void ConstantModule::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  const Fs now = now_fs();
+  const Fs arrive = now + to_fs(delay);
   const bool write = trans.get_command() == tlm::TLM_WRITE_COMMAND;
   const uint64_t addr = trans.get_address(), bytes = trans.get_data_length();
   if (!write && have_last_ && addr == last_addr_ && bytes == last_bytes_) {
     ++broadcasts_;
     const AccessTags& tags = tags_of(trans);
     stats_.count(false, true, bytes, tags.tensor, tags.region);
-    const sc_time done = last_done_ > arrive ? last_done_ : arrive;
-    delay = done - now;
-    latency_sum_ += done - arrive;
-    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    complete(trans, delay, now, arrive, last_done_ > arrive ? last_done_ : arrive);
     return;
   }
   bool miss = false;
@@ -54,20 +43,18 @@ void ConstantModule::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay
       miss = cache_->stats().misses() > before;
     } else if (backed_) {
       miss = true;
-      request(MemRequest{addr, bytes, false, 0, 0});
+      backing_.request(MemRequest{addr, bytes, false, 0, 0});
     }
   }
-  sc_time port_done;
+  Fs port_done;
   if (!admit(trans, arrive, !miss, &port_done)) return;
   // Lines of one request that miss are fetched together: one DRAM latency.
-  const sc_time done = port_done + latency_ + (miss ? miss_time_ : sc_core::SC_ZERO_TIME);
-  delay = done - now;
-  latency_sum_ += done - arrive;
+  const Fs done = port_done + latency_ + (miss ? miss_time_ : 0);
   have_last_ = !write;
   last_addr_ = addr;
   last_bytes_ = bytes;
   last_done_ = done;
-  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  complete(trans, delay, now, arrive, done);
 }
 
 void ConstantModule::report(StatsNode& parent, const TagNames& names, double seconds) const {
@@ -77,7 +64,7 @@ void ConstantModule::report(StatsNode& parent, const TagNames& names, double sec
     const LevelStats& c = cache_->stats();
     n.set("cache_hits", c.read_hits).set("cache_misses", c.read_misses);
   }
-  if (backed_) n.set("backing_reads", backing_reads_).set("backing_bytes", backing_bytes_);
+  if (backed_) n.set("backing_reads", backing_.reads).set("backing_bytes", backing_.bytes);
 }
 
 }  // namespace ptosim

@@ -1,20 +1,21 @@
 #pragma once
-// Constant memory: a read-only scratchpad (host fills aside) with two extras.
-// Broadcast: a read of the same address and size as the immediately preceding
-// read (every lane of a vector reading one constant) is served by that read:
-// it costs no port time and completes with it. Backing: when the config names
-// a cache in `backing:`, the constants live in DRAM behind a private constant
-// cache with that cache's geometry (exact hits / misses, CacheLevel logic); a
-// read that misses adds the DRAM latency (`dram.latency`). Backing by the
-// DRAM itself means every read that is not a broadcast pays that latency.
+// Constant memory: read-only (host fills aside), a sibling of the scratchpad
+// with two extras. Broadcast: a read of the same address and size as the
+// immediately preceding read (every lane of a vector reading one constant) is
+// served by that read: it costs no port time and completes with it. Backing:
+// when the config names a cache in `backing:`, the constants live in DRAM
+// behind a private constant cache with that cache's geometry (exact hits /
+// misses, CacheLevel logic); a read that misses adds what one line costs an
+// idle DRAM (DramTiming::idle_miss_seconds). Backing by the DRAM itself
+// means every read that is not a broadcast pays that cost.
 #include <memory>
 
 #include "models/cache/cache_level.h"
-#include "models/tlm/scratchpad_module.h"
+#include "models/tlm/memory_module.h"
 
 namespace ptosim {
 
-class ConstantModule : public ScratchpadModule, private MemPort {
+class ConstantModule : public MemoryModule {
  public:
   // `cache` is the geometry of the constant cache (null = none); `miss_seconds`
   // is what a read that misses it (or any read, when `backed` without a cache) adds.
@@ -26,15 +27,25 @@ class ConstantModule : public ScratchpadModule, private MemPort {
   const CacheLevel* cache() const { return cache_.get(); }
 
  private:
-  uint64_t access(const MemRequest& r, uint64_t at) override;  // a constant-cache line fill from DRAM
+  // Below the constant cache: counts the line fills that come from DRAM
+  // (their time is the flat miss cost added by b_transport).
+  struct Backing : MemPort {
+    uint64_t reads = 0, bytes = 0;
+    uint64_t access(const MemRequest& r, uint64_t at) override {
+      ++reads;
+      bytes += r.bytes;
+      return at;
+    }
+  };
 
+  Backing backing_;
   std::unique_ptr<CacheLevel> cache_;
   bool backed_;
-  sc_core::sc_time miss_time_;
+  Fs miss_time_;
   bool have_last_ = false;
   uint64_t last_addr_ = 0, last_bytes_ = 0;
-  sc_core::sc_time last_done_ = sc_core::SC_ZERO_TIME;
-  uint64_t broadcasts_ = 0, backing_reads_ = 0, backing_bytes_ = 0;
+  Fs last_done_ = 0;
+  uint64_t broadcasts_ = 0;
 };
 
 }  // namespace ptosim

@@ -3,11 +3,11 @@
 // constant memories and anything with a `backing:`, else a ScratchpadModule.
 #include <memory>
 
-#include "models/tlm/scratchpad_module.h"
+#include "models/tlm/memory_module.h"
 #include "sim/config/hw_config.h"
 
 namespace ptosim {
 
-std::unique_ptr<ScratchpadModule> make_memory_module(const MemoryConfig& memory, const HwConfig& config);
+std::unique_ptr<MemoryModule> make_memory_module(const MemoryConfig& memory, const HwConfig& config);
 
 }  // namespace ptosim

@@ -1,50 +1,18 @@
 #pragma once
-// An explicitly managed memory (register file, shared scratchpad, NPU
-// buffers): no tags, no misses; latency plus a port of `bandwidth` bytes per
-// cycle over `banks` banks. A contiguous transfer occupies the port for
-// bytes / bandwidth cycles; a strided one (StrideExtension) adds the cycles
-// its bank conflicts serialise. A read-only memory refuses writes except host
-// fills (FillExtension).
-#include <systemc>
-#include <tlm>
-
-#include "sim/report/level_report.h"
-#include "models/timing/bank_model.h"
-#include "models/tlm/access_tags.h"
-#include "models/tlm/busy_port.h"
-#include "models/tlm/target_base.h"
-#include "sim/config/hw_config.h"
+// An explicitly managed memory with no tags and no misses (register file,
+// shared scratchpad, NPU buffers): latency plus the port. A contiguous
+// transfer occupies the port for bytes / bandwidth cycles; a strided one
+// (StrideExtension) adds the cycles its bank conflicts serialise. A read-only
+// memory refuses writes except host fills (FillExtension).
+#include "models/tlm/memory_module.h"
 
 namespace ptosim {
 
-class ScratchpadModule : public sc_core::sc_module, public LtTarget {
+class ScratchpadModule : public MemoryModule {
  public:
-  TargetSocket up;
-  ScratchpadModule(sc_core::sc_module_name name, const MemoryConfig& config, double clock_hz);
-  // A write to a read-only memory answers TLM_COMMAND_ERROR_RESPONSE unless it is a fill.
+  using MemoryModule::MemoryModule;
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override;
-  virtual void report(StatsNode& parent, const TagNames& names, double seconds) const;
-  const MemoryConfig& config() const { return config_; }
-  uint64_t conflict_cycles() const { return conflict_cycles_; }
-  uint64_t bank_conflicts() const { return bank_conflicts_; }
-
- protected:
-  // Checks the command (false = refused, response already set), counts it and
-  // returns when the port has moved its data (absolute time, latency not included).
-  bool admit(tlm::tlm_generic_payload& trans, const sc_core::sc_time& arrive, bool hit,
-             sc_core::sc_time* port_done);
-  StatsNode& report_common(StatsNode& parent, const TagNames& names, double seconds) const;
-
-  MemoryConfig config_;
-  sc_core::sc_time period_;
-  sc_core::sc_time latency_;
-  BusyPort port_;
-  BankModel banks_;
-  LevelStats stats_;
-  sc_core::sc_time latency_sum_ = sc_core::SC_ZERO_TIME;
-  uint64_t conflict_cycles_ = 0, bank_conflicts_ = 0;
-  uint64_t fills_ = 0, fill_bytes_ = 0;
-  double clock_hz_;
+  void report(StatsNode& parent, const TagNames& names, double seconds) const override;
 };
 
 }  // namespace ptosim

@@ -7,7 +7,7 @@
 #include "models/tlm/core_module.h"
 #include "models/tlm/dram_module.h"
 #include "models/tlm/memory_factory.h"
-#include "models/tlm/scratchpad_module.h"
+#include "models/tlm/memory_module.h"
 #include "sim/report/roofline.h"
 
 namespace ptosim {

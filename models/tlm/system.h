@@ -16,7 +16,7 @@ namespace ptosim {
 class CoreModule;
 class CacheModule;
 class DramModule;
-class ScratchpadModule;
+class MemoryModule;
 
 struct RunOptions {
   bool flush = false;       // write back every dirty line at the end
@@ -37,7 +37,7 @@ class System {
 
   HwConfig config_;
   std::unique_ptr<CoreModule> core_;
-  std::vector<std::unique_ptr<ScratchpadModule>> memories_;
+  std::vector<std::unique_ptr<MemoryModule>> memories_;
   std::vector<std::unique_ptr<CacheModule>> caches_;
   std::unique_ptr<DramModule> dram_;
 };

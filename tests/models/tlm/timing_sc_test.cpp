@@ -215,7 +215,7 @@ TEST(Timing, ConstantMemoryRefusesWritesAcceptsFillsAndBroadcasts) {
   HwConfig hw = parse_config(config_yaml(16), "test");
   const MemoryConfig* m = hw.memory("constant");
   ASSERT_NE(m, nullptr);
-  std::unique_ptr<ScratchpadModule> mod = make_memory_module(*m, hw);
+  std::unique_ptr<MemoryModule> mod = make_memory_module(*m, hw);
   ASSERT_NE(dynamic_cast<ConstantModule*>(mod.get()), nullptr);
   auto& c = static_cast<ConstantModule&>(*mod);
   Payload p;
@@ -248,7 +248,7 @@ TEST(Timing, ConstantMemoryBackedByACacheMissesToDram) {
                                  "memories:\n  - {name: constant, size: 64 KiB, latency: 4 cycles, bandwidth: 64 B/cycle,"
                                  " backing: L1}\n",
                              "test");
-  std::unique_ptr<ScratchpadModule> mod = make_memory_module(*hw.memory("constant"), hw);
+  std::unique_ptr<MemoryModule> mod = make_memory_module(*hw.memory("constant"), hw);
   auto& c = static_cast<ConstantModule&>(*mod);
   ASSERT_NE(c.cache(), nullptr);
   Payload p;
