@@ -17,7 +17,11 @@ class SimpleDram : public DramTiming {
   double peak_bandwidth() const override { return bandwidth_; }
   double busy_seconds() const override { return busy_; }
   double idle_miss_seconds() const override { return latency_; }
-  void report(StatsNode&, double) const override {}
+  // No rows: the row-buffer counters read zero, so that a report has the
+  // same keys whichever model produced it.
+  void report(StatsNode& node, double) const override {
+    for (const char* k : {"row_hits", "row_misses", "row_conflicts"}) node.set(k, uint64_t(0));
+  }
 
  private:
   double latency_;

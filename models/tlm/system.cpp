@@ -1,6 +1,7 @@
 #include "models/tlm/system.h"
 
 #include <algorithm>
+#include <map>
 
 #include "models/tlm/cache_module.h"
 #include "models/cache/hierarchy.h"
@@ -8,7 +9,7 @@
 #include "models/tlm/dram_module.h"
 #include "models/tlm/memory_factory.h"
 #include "models/tlm/memory_module.h"
-#include "sim/report/roofline.h"
+#include "sim/report/run_report.h"
 
 namespace ptosim {
 
@@ -40,6 +41,17 @@ System::System(const HwConfig& config) : config_(config) {
   }
   link_levels_above(levels);
 
+  // Every module that can serve a space, by its config name: the core's
+  // ports are bound through this one map.
+  std::map<std::string, TargetSocket*> sockets;
+  std::map<std::string, CacheModule*> first_level;
+  for (auto& c : caches_) {
+    sockets[c->logic().config().name] = &c->up;
+    first_level[c->logic().config().name] = c.get();
+  }
+  for (auto& m : memories_) sockets[m->config().name] = &m->up;
+  sockets[config_.dram.name] = &dram_->up;
+
   // One core port per module that serves a space.
   const std::vector<std::string> spaces = config_.space_names();
   std::vector<std::string> targets;
@@ -48,21 +60,12 @@ System::System(const HwConfig& config) : config_(config) {
     if (std::find(targets.begin(), targets.end(), t) == targets.end()) targets.push_back(t);
   }
   core_ = std::make_unique<CoreModule>("core", config_, targets.size());
-  for (size_t p = 0; p < targets.size(); ++p) {
-    const std::string& t = targets[p];
-    for (auto& c : caches_)
-      if (c->logic().config().name == t) core_->port(p).bind(c->up);
-    for (auto& m : memories_)
-      if (m->config().name == t) core_->port(p).bind(m->up);
-    if (t == config_.dram.name) core_->port(p).bind(dram_->up);
-  }
+  for (size_t p = 0; p < targets.size(); ++p) core_->port(p).bind(*sockets.at(targets[p]));
   for (size_t s = 0; s < spaces.size(); ++s) {
     const std::string& t = config_.spaces.at(spaces[s]);
     const size_t port = size_t(std::find(targets.begin(), targets.end(), t) - targets.begin());
-    CacheModule* first = nullptr;
-    for (auto& c : caches_)
-      if (c->logic().config().name == t) first = c.get();
-    core_->route(SpaceId(s), spaces[s], port, first);
+    auto first = first_level.find(t);
+    core_->route(SpaceId(s), spaces[s], port, first == first_level.end() ? nullptr : first->second);
   }
 }
 
@@ -88,34 +91,22 @@ StatsNode System::run(const std::function<void(EventSink&)>& producer, const Run
 
   const double cycles = core_->cycles();
   const double seconds = cycles / config_.clock_hz;
-  StatsNode root{"pto-sim", "run", {}, {}};
-  root.set("config", config_.name).set("source", options.source);
-  root.set("clock_hz", config_.clock_hz);
-  root.set("cycles", cycles).set("seconds", seconds);
-  core_->report(root);
+  StatsNode core_parent;
+  core_->report(core_parent);
   const TagNames& names = core_->names();
-  StatsNode& levels = root.child("levels", "list");
+  StatsNode levels{"levels", "list", {}, {}};
   for (auto& m : memories_) m->report(levels, names, seconds);
   for (auto& c : caches_) c->report(levels, names, seconds);
   dram_->report(levels, names, seconds);
-  // The row-buffer counters exist only in the detailed DRAM model; zeros
-  // keep the report schema the same for `timing: simple`.
-  StatsNode& dram = levels.children.back();
-  for (const char* k : {"row_hits", "row_misses", "row_conflicts"})
-    if (!dram.find(k)) dram.set(k, uint64_t(0));
 
-  RooflineInputs in;
-  in.flops = root.find_child("core")->u64("flops");
-  in.seconds = seconds;
-  in.dram_bytes = dram.u64("bytes_read") + dram.u64("bytes_written");
+  RunReportInputs in;
+  in.config = config_.name;
+  in.source = options.source;
+  in.clock_hz = config_.clock_hz;
+  in.cycles = cycles;
   in.peak_flops_per_s = config_.core.flops_per_cycle * config_.clock_hz;
   in.peak_dram_bandwidth = dram_->peak_bandwidth();
-  StatsNode roof = add_roofline(root, in);
-  // Before `levels`, so that the short run summary reads first in JSON.
-  auto at = std::find_if(root.children.begin(), root.children.end(),
-                         [](const StatsNode& c) { return c.name == "levels"; });
-  root.children.insert(at, std::move(roof));
-  return root;
+  return make_run_report(in, std::move(core_parent.children.front()), std::move(levels));
 }
 
 }  // namespace ptosim
