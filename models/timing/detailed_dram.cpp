@@ -22,7 +22,7 @@ bool same_row(const DramCoord& a, const DramCoord& b) {
 
 DetailedDram::DetailedDram(const DramConfig& c)
     : map_(c, burst_bytes_of(c)),
-      close_page_(c.page_policy == "closed"),
+      close_page_(c.page_policy == PagePolicy::Closed),
       ranks_(c.ranks),
       banks_(c.banks),
       burst_bytes_(burst_bytes_of(c)),

@@ -112,7 +112,7 @@ TEST(DetailedDram, LargeRequestIsSplitIntoBursts) {
 
 TEST(DetailedDram, ClosedPageMakesEveryRequestAMiss) {
   DramConfig c = ddr4();
-  c.page_policy = "closed";
+  c.page_policy = PagePolicy::Closed;
   DetailedDram d(c);
   const double miss = 27.5 * ns + kBurst;
   EXPECT_NEAR(d.access(0, 0, 64, false), miss, 1e-15);
