@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "sim/common/error.h"
-#include "sim/config/units.h"
+#include "sim/common/units.h"
 
 namespace ptosim {
 namespace {

@@ -3,7 +3,7 @@
 #include <sstream>
 
 #include "sim/config/config_loader.h"
-#include "sim/config/units.h"
+#include "sim/common/units.h"
 
 namespace ptosim {
 
@@ -51,7 +51,7 @@ std::string to_yaml(const HwConfig& c) {
   o << "clock: " << units::format_frequency(c.clock_hz) << "\n";
   const CoreConfig& k = c.core;
   o << "core:\n"
-    << "  model: " << k.model << "\n"
+    << "  model: " << kCoreModels.name(k.model) << "\n"
     << "  issue_width: " << k.issue_width << "\n"
     << "  max_outstanding: " << k.max_outstanding << "\n";
   if (k.flops_per_cycle_by_dtype.empty()) {
@@ -62,7 +62,7 @@ std::string to_yaml(const HwConfig& c) {
   }
   o << "  vector_bytes: " << format_bytes(k.vector_bytes) << "\n"
     << "  cores: " << k.count << "\n";
-  if (k.model == "cpu") {
+  if (k.model == CoreModel::Cpu) {
     o << "  rob_entries: " << k.rob_entries << "\n"
       << "  lq_entries: " << k.lq_entries << "\n"
       << "  sq_entries: " << k.sq_entries << "\n"
@@ -89,7 +89,7 @@ std::string to_yaml(const HwConfig& c) {
   o << "memories:\n";
   for (auto& m : c.memories) {
     o << "  - name: " << m.name << "\n"
-      << "    kind: " << m.kind << "\n"
+      << "    kind: " << kMemoryKinds.name(m.kind) << "\n"
       << "    size: " << format_bytes(m.size) << "\n"
       << "    latency: " << m.latency << " cycles\n"
       << "    bandwidth: " << bw_cycle(m.bandwidth) << "\n"
@@ -133,7 +133,7 @@ std::string to_yaml(const HwConfig& c) {
     << "  tREFI: " << ns(d.tREFI) << "\n"
     << "  tRFC: " << ns(d.tRFC) << "\n"
     << "  controller_latency: " << ns(d.controller_latency) << "\n"
-    << "  page_policy: " << d.page_policy << "\n"
+    << "  page_policy: " << kPagePolicies.name(d.page_policy) << "\n"
     << "  mapping: " << d.mapping << "\n";
   o << "spaces:\n";
   for (auto& [space, module] : c.spaces) o << "  " << space << ": " << module << "\n";

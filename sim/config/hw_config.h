@@ -8,15 +8,20 @@
 #include <vector>
 
 #include "sim/common/error.h"
+#include "sim/common/name_table.h"
+#include "sim/common/ids.h"
 #include "sim/config/op_timing.h"
-#include "sim/trace/event.h"
 
 namespace ptosim {
 
+enum class CoreModel { Simple, Cpu };
+inline constexpr NameTable<CoreModel, 2> kCoreModels{{{
+    {CoreModel::Simple, "simple", "accesses issue at issue_width a cycle; compute time is added to it"},
+    {CoreModel::Cpu, "cpu", "an out-of-order core: dependences, reorder window, load/store queues, op latencies"},
+}}};
+
 struct CoreConfig {
-  // simple: accesses issue at issue_width per cycle, compute adds its time;
-  // cpu: an out-of-order core with dependences (docs/TIMING.md).
-  std::string model = "simple";
+  CoreModel model = CoreModel::Simple;  // docs/TIMING.md, "The core"
   uint32_t issue_width = 4;        // simple: accesses per cycle; cpu: instructions dispatched per cycle
   uint32_t max_outstanding = 16;   // misses in flight (memory-level parallelism)
   double flops_per_cycle = 32;     // peak compute throughput (float32's with a per-dtype table)
@@ -40,11 +45,24 @@ struct CoreConfig {
   }
 };
 
+enum class PagePolicy { Open, Closed };
+inline constexpr NameTable<PagePolicy, 2> kPagePolicies{{{
+    {PagePolicy::Open, "open", "a row stays open after its access, until another row of the bank is needed"},
+    {PagePolicy::Closed, "closed", "a row is precharged once no pending burst of the request needs it"},
+}}};
+
+enum class MemoryKind { Register, Scratchpad, Constant };
+inline constexpr NameTable<MemoryKind, 3> kMemoryKinds{{{
+    {MemoryKind::Register, "register", "a register file: no banks, served in its latency"},
+    {MemoryKind::Scratchpad, "scratchpad", "an explicitly managed SRAM with banks"},
+    {MemoryKind::Constant, "constant", "read-only memory filled by the host, with an optional cache of its own"},
+}}};
+
 // An explicitly managed space: register file, shared scratchpad, constant
 // memory, or an NPU buffer such as `ub` or `l0a`.
 struct MemoryConfig {
   std::string name;
-  std::string kind = "scratchpad";  // register | scratchpad | constant
+  MemoryKind kind = MemoryKind::Scratchpad;
   uint64_t size = 64 * 1024;
   uint32_t latency = 1;             // cycles
   double bandwidth = 64;            // bytes / cycle
@@ -92,7 +110,7 @@ struct DramConfig {
   // detailed: the path from the last cache to the channel and back (mesh or
   // fabric, controller queues), ns added to every request's latency.
   double controller_latency = 0;
-  std::string page_policy = "open"; // open | closed
+  PagePolicy page_policy = PagePolicy::Open;
   std::string mapping = "ro-ba-ra-ch-co";
   SourcePos pos;
 
