@@ -147,10 +147,10 @@ void DetailedDram::report(StatsNode& node, double seconds) const {
   node.set("row_hits", t.row_hits).set("row_misses", t.row_misses).set("row_conflicts", t.row_conflicts);
   node.set("bursts", t.bursts);
   if (t_refi_ > 0) node.set("refreshes", t.refreshes);
-  StatsNode& table = node.child("channels", "table");
+  StatsNode& table = node.child("channels", NodeKind::Table);
   for (size_t i = 0; i < channel_stats_.size(); ++i) {
     const DramChannelStats& s = channel_stats_[i];
-    table.child("ch" + std::to_string(i), "row")
+    table.child("ch" + std::to_string(i), NodeKind::Row)
         .set("row_hits", s.row_hits)
         .set("row_misses", s.row_misses)
         .set("row_conflicts", s.row_conflicts)

@@ -37,7 +37,7 @@ uint64_t CacheModule::access(const MemRequest& r, uint64_t at) {
 void CacheModule::flush(const sc_time& at) { logic_->flush_at(sc_core::sc_time_stamp().value() + at.value()); }
 
 void CacheModule::report(StatsNode& parent, const TagNames& names, double seconds) const {
-  StatsNode& n = add_level_stats(parent, name(), "cache", logic_->stats(), names, true);
+  StatsNode& n = add_level_stats(parent, name(), NodeKind::Cache, logic_->stats(), names, true);
   const LevelStats& s = logic_->stats();
   const LevelTimingStats& t = logic_->timing_stats();
   const double bytes = double(s.bytes_read + s.bytes_written);

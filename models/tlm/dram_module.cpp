@@ -20,7 +20,7 @@ void DramModule::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& 
 }
 
 void DramModule::report(StatsNode& parent, const TagNames& names, double seconds) const {
-  StatsNode& n = add_level_stats(parent, name(), "dram", stats_, names, false);
+  StatsNode& n = add_level_stats(parent, name(), NodeKind::Dram, stats_, names, false);
   const double bytes = double(stats_.bytes_read + stats_.bytes_written);
   n.set("bandwidth_bytes_per_s", seconds > 0 ? bytes / seconds : 0.0);
   n.set("peak_bandwidth_bytes_per_s", timing_->peak_bandwidth());

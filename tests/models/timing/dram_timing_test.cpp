@@ -163,12 +163,12 @@ TEST(DetailedDram, ChannelsServeInParallel) {
   ASSERT_EQ(d.channels().size(), 2u);
   EXPECT_EQ(d.channels()[0].bytes, bytes / 2);
   EXPECT_EQ(d.channels()[1].bytes, bytes / 2);
-  StatsNode n{"DRAM", "dram", {}, {}};
+  StatsNode n{"DRAM", NodeKind::Dram, {}, {}};
   d.report(n, done);
   EXPECT_EQ(n.u64("row_hits") + n.u64("row_misses") + n.u64("row_conflicts"), bytes / 64);
   const StatsNode* table = n.find_child("channels");
   ASSERT_NE(table, nullptr);
-  EXPECT_EQ(table->kind, "table");
+  EXPECT_EQ(table->kind, NodeKind::Table);
   ASSERT_EQ(table->children.size(), 2u);
   EXPECT_EQ(table->children[1].name, "ch1");
   EXPECT_EQ(table->children[1].u64("bytes"), bytes / 2);
