@@ -341,6 +341,20 @@ if check("xeon: chase trace replays", r.returncode == 0 and code == 0 and rep, (
     ns = rep["seconds"] / 3000 * 1e9
     check("xeon: a random dependent chase over 256 MiB takes 75-85 ns a load", 75 <= ns <= 85, ns)
 
+# A space served by a cache (the Xeon's shared -> L1D): no allocation limit,
+# a report warning when its footprint exceeds the level.
+XEON = os.path.join(SRC, "configs", "xeon-gold-6248r.yaml")
+for rows, warned in ((32, False), (128, True)):
+    prog = write(f"shared{rows}.pto", f"S = pto.tensor([{rows}, 128], pto.float32, memory=\"shared\")\nx = S[1, 2]\n")
+    code, rep, err = run_json(prog, "--config", XEON)
+    if check(f"xeon: {rows}x128 f32 in shared runs", code == 0 and rep, err):
+        w = rep["program"].get("warnings", [])
+        check(f"xeon: {rows}x128 f32 in shared {'warns' if warned else 'does not warn'}",
+              bool(w) == warned and (not warned or "more than L1D (32768 bytes)" in w[0]["message"]), w)
+        names = [l["name"] for l in rep["levels"]]
+        check("xeon: no invented scratchpad or constant memory", "shared" not in names and "constant" not in names,
+              names)
+
 # A multi-core program: the native trace keeps cores and barriers, so its
 # replay on the 4-core config reproduces the run (counters, cycles, per core).
 tf = os.path.join(tmp, "parallel.ptt")
