@@ -82,8 +82,9 @@ class SetAssocArray {
       }
     }
     pending_ = key;
-    pending_found_ = Found{set, base, -1, false};
-    return pending_found_;
+    const Found miss{set, base, -1, false};
+    pending_found_ = miss;
+    return miss;  // not the member: two 8-byte stores read back as one 16-byte load stall store forwarding
   }
 
   void hit(const Found& f, bool dirty) {
@@ -200,8 +201,9 @@ class SetAssocArray {
       return Found{set, base, int64_t(base + *w), false};
     }
     pending_ = key;
-    pending_found_ = Found{set, base, -1, false};
-    return pending_found_;
+    const Found miss{set, base, -1, false};
+    pending_found_ = miss;
+    return miss;  // not the member: two 8-byte stores read back as one 16-byte load stall store forwarding
   }
 
   uint64_t sets_;

@@ -25,6 +25,9 @@ class DramModule : public sc_core::sc_module, public LtTarget {
   LevelStats stats_;
   double latency_sum_ = 0;  // seconds
   double clock_hz_;
+  bool femtoseconds_;  // the kernel's resolution is 1 fs: times convert without asking SystemC
+  double seconds(const sc_core::sc_time& t) const;
+  sc_core::sc_time time_of(double seconds) const;
 };
 
 }  // namespace ptosim
