@@ -8,9 +8,10 @@ usage: dinero_matrix.py BUILD_DIR DINERO [--rounds N] [--scale F] [--only matrix
 
 DINERO is a dineroIV binary built from Dinero IV's d4-7 sources (not part of
 this project). Traces (BUILD_DIR/bench/gen_trace, gen_matmul_trace; written to
-a temporary directory, not timed): matmul 128^3 (4.2 M accesses), random over
-64 MiB, streaming (read a[i], write b[i]), stride 4160 B, conv-like (3x3, 8
-channels, 64x64) -- about 4.2-4.75 M accesses each at --scale 1.
+a temporary directory, not timed): matmul 128^3 (4.2 M accesses, whatever
+--scale), random over 64 MiB, streaming (read a[i], write b[i]), stride
+4160 B, conv-like (3x3, 8 channels, 64x64) -- 4.2 M accesses each (conv
+4.75 M) at --scale 1, the number of accesses times --scale otherwise.
 Hierarchies: LRU, write-back, write-allocate at every level, as in
 HIERARCHIES below. Per cell and round the script runs, in rotating order,
 Dinero IV without 3C, Dinero IV with 3C (-lN-uccc at every level) and
@@ -50,7 +51,7 @@ def traces(build, scale):
     mm = find(build, "bench/gen_matmul_trace", "gen_matmul_trace")
     n = int(4_200_000 * scale)
     return {
-        "matmul-128": [mm, str(max(8, round(128 * scale ** (1 / 3))))],
+        "matmul-128": [mm, "128"],
         "random-64MiB": [gen, "random", str(n)],
         "stream": [gen, "stream", str(n)],
         "stride-4160": [gen, "stride", str(n)],

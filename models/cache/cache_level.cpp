@@ -13,7 +13,7 @@ uint32_t log2_exact(uint32_t v) {
 CacheLevel::CacheLevel(const CacheConfig& config)
     : config_(config),
       line_shift_(log2_exact(config.line)),
-      prefetcher_(make_prefetcher(config.prefetch)),
+      prefetcher_(make_prefetcher(config.prefetch, config.pos)),
       max_line_(~0ull >> line_shift_),
       mshrs_(config.mshrs) {}
 

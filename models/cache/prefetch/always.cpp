@@ -4,6 +4,7 @@
 namespace ptosim::prefetch {
 namespace {
 bool every_read(const DemandRead&) { return true; }
-const PrefetcherRegistrar reg("always", make_dinero_fetch<every_read>);
 }  // namespace
 }  // namespace ptosim::prefetch
+
+PTOSIM_PREFETCHER(always, "always", 1, "Dinero IV -lN-Tfetch a: line + distance on every read", make_dinero_fetch<every_read>)

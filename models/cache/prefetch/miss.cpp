@@ -4,6 +4,7 @@
 namespace ptosim::prefetch {
 namespace {
 bool on_miss(const DemandRead& r) { return r.miss; }
-const PrefetcherRegistrar reg("miss", make_dinero_fetch<on_miss>);
 }  // namespace
 }  // namespace ptosim::prefetch
+
+PTOSIM_PREFETCHER(miss, "miss", 2, "Dinero IV -lN-Tfetch m: line + distance on a read miss", make_dinero_fetch<on_miss>)

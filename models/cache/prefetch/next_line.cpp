@@ -20,7 +20,8 @@ class NextLine final : public Prefetcher {
 };
 
 std::unique_ptr<Prefetcher> make(const PrefetchConfig& c) { return std::make_unique<NextLine>(c); }
-const PrefetcherRegistrar reg("next_line", make);
 
 }  // namespace
 }  // namespace ptosim::prefetch
+
+PTOSIM_PREFETCHER(next_line, "next_line", 4, "the degree lines from line + distance on every read", make)

@@ -6,20 +6,19 @@
 // statistics (docs/CACHES.md, "Prefetchers").
 //
 // Each prefetcher lives in its own file and registers itself by name
-// (PrefetcherRegistrar); this library is linked whole, so a registration
-// cannot be dropped by the linker. The config loader asks the registry
-// whether a name exists and for the list of names in its error.
+// (PTOSIM_PREFETCHER, sim/common/registry.h); the config loader validates
+// `prefetcher:` against the same list (docs/ARCHITECTURE.md, "Add a
+// prefetcher").
 #include <cstdint>
 #include <memory>
-#include <string>
-#include <vector>
 
+#include "sim/common/registry.h"
 #include "sim/config/hw_config.h"
 
 namespace ptosim {
 
 // The most lines one demand read may ask for (prefetch_degree's maximum).
-constexpr uint32_t kMaxPrefetchDegree = 64;
+constexpr uint32_t kMaxPrefetchDegree = PrefetchConfig::kMaxDegree;
 
 // A demand read seen by the level's prefetcher.
 struct DemandRead {
@@ -39,15 +38,16 @@ class Prefetcher {
 
 using PrefetcherFactory = std::unique_ptr<Prefetcher> (*)(const PrefetchConfig& config);
 
-// Registers a prefetcher under `name` at static initialisation.
-struct PrefetcherRegistrar {
-  PrefetcherRegistrar(const char* name, PrefetcherFactory factory);
-};
-
-// nullptr for `none`; throws std::invalid_argument for a name not registered.
-std::unique_ptr<Prefetcher> make_prefetcher(const PrefetchConfig& config);
-bool prefetcher_exists(const std::string& name);
-// Every registered name, `none` first, then alphabetical.
-std::vector<std::string> prefetcher_names();
+// nullptr for `none`; an InputError at `pos` (the cache's config position)
+// for a name that is not registered.
+std::unique_ptr<Prefetcher> make_prefetcher(const PrefetchConfig& config, const SourcePos& pos = {});
 
 }  // namespace ptosim
+
+// The line a prefetcher's file ends with: registers `factory` under `name`;
+// rank orders the choices in listings and errors (`none`, the default, is 0).
+#define PTOSIM_PREFETCHER(id, name, rank, description, factory)                                  \
+  namespace ptosim::prefetch {                                                                    \
+  const bool id##_registered = ::ptosim::Registry<::ptosim::PrefetcherFactory>::instance().add(   \
+      ::ptosim::concepts::kPrefetcher, {name, description, rank}, factory);                       \
+  }

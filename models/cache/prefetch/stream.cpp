@@ -81,7 +81,8 @@ class Stream final : public Prefetcher {
 };
 
 std::unique_ptr<Prefetcher> make(const PrefetchConfig& c) { return std::make_unique<Stream>(c); }
-const PrefetcherRegistrar reg("stream", make);
 
 }  // namespace
 }  // namespace ptosim::prefetch
+
+PTOSIM_PREFETCHER(stream, "stream", 6, "ascending/descending streams, distance ahead, degree per read", make)

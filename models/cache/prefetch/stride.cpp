@@ -83,7 +83,8 @@ class Stride final : public Prefetcher {
 };
 
 std::unique_ptr<Prefetcher> make(const PrefetchConfig& c) { return std::make_unique<Stride>(c); }
-const PrefetcherRegistrar reg("stride", make);
 
 }  // namespace
 }  // namespace ptosim::prefetch
+
+PTOSIM_PREFETCHER(stride, "stride", 5, "per-stream stride detection on the address stream", make)
