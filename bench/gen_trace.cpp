@@ -75,8 +75,10 @@ int main(int argc, char** argv) {
   } else if (!std::strcmp(kind, "stream")) {
     const uint64_t b = base + (1ull << 34);  // far from a: the arrays never meet
     for (long long i = 0; i < n; ++i) {
-      if (i % 4 == 3) out.rec('w', b + uint64_t(i / 4) * 4, 4);
-      else out.rec('r', base + uint64_t(i - i / 4) * 4, 4);
+      if (i % 4 == 3)
+        out.rec('w', b + uint64_t(i / 4) * 4, 4);
+      else
+        out.rec('r', base + uint64_t(i - i / 4) * 4, 4);
     }
   } else if (!std::strcmp(kind, "stride")) {
     for (long long i = 0; i < n; ++i) out.rec('r', base + (uint64_t(i) * 4160) % span, 4);

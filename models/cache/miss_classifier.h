@@ -34,7 +34,8 @@ class MissClassifier {
 #if defined(__GNUC__)
   __attribute__((always_inline))
 #endif
-  void hit(uint64_t line, uint64_t slot) {
+  void
+  hit(uint64_t line, uint64_t slot) {
     Node* n = slot_node_[slot];
     if (n && n->line == line) return to_front(n);
     // The real cache kept a line that the shadow has evicted (set mapping
@@ -46,7 +47,8 @@ class MissClassifier {
 #if defined(__GNUC__)
   __attribute__((always_inline))
 #endif
-  MissClass miss(uint64_t line, bool allocate, uint64_t slot) {
+  MissClass
+  miss(uint64_t line, bool allocate, uint64_t slot) {
     if (const uint32_t* node = shadow_.find(line)) {  // still in the shadow: a conflict miss
       Node* n = &nodes_[*node];
       to_front(n);

@@ -28,7 +28,8 @@ class ResidentMap {
 #if defined(__GNUC__)
   __attribute__((always_inline))
 #endif
-  uint32_t* find(uint64_t line) {
+  uint32_t*
+  find(uint64_t line) {
     const uint64_t key = line + 1;
     for (size_t i = home(line);; i = (i + 1) & mask_) {
       Slot& s = slots_[i];

@@ -22,7 +22,8 @@ class SeenLines {
 #if defined(__GNUC__)
   __attribute__((always_inline))
 #endif
-  bool insert(uint64_t line) {
+  bool
+  insert(uint64_t line) {
     const uint64_t dir_id = line >> (kPageShift + kDirShift);
     if (dir_id != last_dir_id_ || !last_dir_) {
       last_dir_ = &dirs_[dir_id];

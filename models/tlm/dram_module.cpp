@@ -13,25 +13,22 @@ void DramModule::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& 
   const bool write = trans.get_command() == tlm::TLM_WRITE_COMMAND;
   const AccessTags& tags = tags_of(trans);
   stats_.count(write, true, trans.get_data_length(), tags.tensor, tags.region);
-  // Fs conversions, not sc_time's: the same rounding without SystemC's
-  // per-call lookup of the simulation context (a tenth of a miss-heavy replay).
-  const Fs now_t = now_fs();
-  const double now = fs_to_seconds(now_t);
-  const double arrive = now + fs_to_seconds(to_fs(delay));
-  const double done = timing_->access(arrive, trans.get_address(), trans.get_data_length(), write);
+  const Fs now = now_fs();
+  const Fs arrive = now + to_fs(delay);
+  const Fs done = timing_->access(arrive, trans.get_address(), trans.get_data_length(), write);
   latency_sum_ += done - arrive;
-  delay = to_sc_time(fs_from_seconds(done - now));
+  delay = to_sc_time(done - now);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 void DramModule::report(StatsNode& parent, const TagNames& names, double seconds) const {
-  StatsNode& n = add_level_stats(parent, name(), "dram", stats_, names, false);
+  StatsNode& n = add_level_stats(parent, name(), NodeKind::Dram, stats_, names, false);
   const double bytes = double(stats_.bytes_read + stats_.bytes_written);
   n.set("bandwidth_bytes_per_s", seconds > 0 ? bytes / seconds : 0.0);
   n.set("peak_bandwidth_bytes_per_s", timing_->peak_bandwidth());
-  n.set("utilization", seconds > 0 ? timing_->busy_seconds() / seconds : 0.0);
+  n.set("utilization", seconds > 0 ? fs_to_seconds(timing_->busy()) / seconds : 0.0);
   const uint64_t requests = stats_.accesses();
-  n.set("avg_latency_cycles", requests ? latency_sum_ * clock_hz_ / double(requests) : 0.0);
+  n.set("avg_latency_cycles", requests ? fs_to_seconds(latency_sum_) * clock_hz_ / double(requests) : 0.0);
   timing_->report(n, seconds);
 }
 

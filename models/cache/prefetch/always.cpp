@@ -7,4 +7,5 @@ bool every_read(const DemandRead&) { return true; }
 }  // namespace
 }  // namespace ptosim::prefetch
 
-PTOSIM_PREFETCHER(always, "always", 1, "Dinero IV -lN-Tfetch a: line + distance on every read", make_dinero_fetch<every_read>)
+PTOSIM_PREFETCHER(always, "always", 1, "Dinero IV -lN-Tfetch a: line + distance on every read",
+                  make_dinero_fetch<every_read>)

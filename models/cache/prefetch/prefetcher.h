@@ -22,9 +22,9 @@ constexpr uint32_t kMaxPrefetchDegree = PrefetchConfig::kMaxDegree;
 
 // A demand read seen by the level's prefetcher.
 struct DemandRead {
-  uint64_t line;    // line number at this level
-  bool miss;        // it missed
-  bool first_use;   // it hit a line that a prefetch brought in, unused by demand until now
+  uint64_t line;   // line number at this level
+  bool miss;       // it missed
+  bool first_use;  // it hit a line that a prefetch brought in, unused by demand until now
 };
 
 class Prefetcher {
@@ -46,8 +46,8 @@ std::unique_ptr<Prefetcher> make_prefetcher(const PrefetchConfig& config, const 
 
 // The line a prefetcher's file ends with: registers `factory` under `name`;
 // rank orders the choices in listings and errors (`none`, the default, is 0).
-#define PTOSIM_PREFETCHER(id, name, rank, description, factory)                                  \
-  namespace ptosim::prefetch {                                                                    \
-  const bool id##_registered = ::ptosim::Registry<::ptosim::PrefetcherFactory>::instance().add(   \
-      ::ptosim::concepts::kPrefetcher, {name, description, rank}, factory);                       \
+#define PTOSIM_PREFETCHER(id, name, rank, description, factory)                                 \
+  namespace ptosim::prefetch {                                                                  \
+  const bool id##_registered = ::ptosim::Registry<::ptosim::PrefetcherFactory>::instance().add( \
+      ::ptosim::concepts::kPrefetcher, {name, description, rank}, factory);                     \
   }

@@ -57,9 +57,9 @@ class Stream final : public Prefetcher {
 
  private:
   struct Entry {
-    int64_t last = 0;   // line of the stream's last demand read
-    int64_t next = 0;   // next line to propose
-    int dir = 0;        // +1 ascending, -1 descending, 0 unknown
+    int64_t last = 0;  // line of the stream's last demand read
+    int64_t next = 0;  // next line to propose
+    int dir = 0;       // +1 ascending, -1 descending, 0 unknown
     bool confident = false;
     uint64_t used = 0;  // LRU stamp; 0 = empty
   };

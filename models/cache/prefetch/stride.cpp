@@ -74,7 +74,7 @@ class Stride final : public Prefetcher {
     int64_t last = 0;    // line of the stream's last read
     int64_t stride = 0;  // lines; 0 = not known yet
     uint32_t confidence = 0;
-    uint64_t used = 0;   // LRU stamp; 0 = empty
+    uint64_t used = 0;  // LRU stamp; 0 = empty
   };
   uint64_t distance_;
   uint32_t degree_;

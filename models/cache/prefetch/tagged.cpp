@@ -9,4 +9,6 @@ bool miss_or_first_use(const DemandRead& r) { return r.miss || r.first_use; }
 }  // namespace
 }  // namespace ptosim::prefetch
 
-PTOSIM_PREFETCHER(tagged, "tagged", 3, "Dinero IV -lN-Tfetch t: line + distance on a miss or first use of a prefetched line", make_dinero_fetch<miss_or_first_use>)
+PTOSIM_PREFETCHER(tagged, "tagged", 3,
+                  "Dinero IV -lN-Tfetch t: line + distance on a miss or first use of a prefetched line",
+                  make_dinero_fetch<miss_or_first_use>)

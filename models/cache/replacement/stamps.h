@@ -16,8 +16,7 @@ class Stamps {
  public:
   Stamps(uint64_t sets, uint32_t ways) : ways_(ways), link_(sets * ways), head_(sets, 0) {
     for (uint64_t s = 0; s < sets; ++s)
-      for (uint32_t w = 0; w < ways; ++w)
-        link_[s * ways + w] = Link{w ? w - 1 : ways - 1, w + 1 < ways ? w + 1 : 0};
+      for (uint32_t w = 0; w < ways; ++w) link_[s * ways + w] = Link{w ? w - 1 : ways - 1, w + 1 < ways ? w + 1 : 0};
   }
   void stamp(uint64_t set, uint32_t way) {
     uint32_t& head = head_[set];

@@ -81,14 +81,14 @@ TEST(Prefetch, NextLineProposesDegreeLines) {
 TEST(Prefetch, StrideFindsInterleavedStreamsByAddress) {
   auto p = make_prefetcher(pf("stride", 1, 2));
   // Stream A: lines 0, 5, 10, 15 ... ; stream B: 1000, 997, 994 ... ; interleaved.
-  EXPECT_EQ(proposes(*p, 0), Lines{});      // A allocated
-  EXPECT_EQ(proposes(*p, 5000), Lines{});   // B allocated (far from A)
-  EXPECT_EQ(proposes(*p, 5), Lines{});      // A: stride 5 learnt
-  EXPECT_EQ(proposes(*p, 4997), Lines{});   // B: stride -3 learnt
-  EXPECT_EQ(proposes(*p, 10), Lines{});     // A: confirmed once
-  EXPECT_EQ(proposes(*p, 4994), Lines{});   // B: confirmed once
-  EXPECT_EQ(proposes(*p, 10), Lines{});     // the same line again: nothing
-  EXPECT_EQ(proposes(*p, 15), (Lines{20, 25}));       // A: confirmed twice, prefetching
+  EXPECT_EQ(proposes(*p, 0), Lines{});                 // A allocated
+  EXPECT_EQ(proposes(*p, 5000), Lines{});              // B allocated (far from A)
+  EXPECT_EQ(proposes(*p, 5), Lines{});                 // A: stride 5 learnt
+  EXPECT_EQ(proposes(*p, 4997), Lines{});              // B: stride -3 learnt
+  EXPECT_EQ(proposes(*p, 10), Lines{});                // A: confirmed once
+  EXPECT_EQ(proposes(*p, 4994), Lines{});              // B: confirmed once
+  EXPECT_EQ(proposes(*p, 10), Lines{});                // the same line again: nothing
+  EXPECT_EQ(proposes(*p, 15), (Lines{20, 25}));        // A: confirmed twice, prefetching
   EXPECT_EQ(proposes(*p, 4991), (Lines{4988, 4985}));  // B
   EXPECT_EQ(proposes(*p, 20), (Lines{25, 30}));
 }
@@ -110,9 +110,9 @@ TEST(Prefetch, StrideTableSizeBoundsTheStreams) {
 
 TEST(Prefetch, StreamRunsAheadByDistanceAtDegreePerRead) {
   auto p = make_prefetcher(pf("stream", 6, 4));
-  EXPECT_EQ(proposes(*p, 100), Lines{});  // allocated
-  EXPECT_EQ(proposes(*p, 101), Lines{});  // one step up
-  EXPECT_EQ(proposes(*p, 102), (Lines{103, 104, 105, 106}));  // two steps: running
+  EXPECT_EQ(proposes(*p, 100), Lines{});                              // allocated
+  EXPECT_EQ(proposes(*p, 101), Lines{});                              // one step up
+  EXPECT_EQ(proposes(*p, 102), (Lines{103, 104, 105, 106}));          // two steps: running
   EXPECT_EQ(proposes(*p, 103, false, true), (Lines{107, 108, 109}));  // up to 6 ahead of 103
   EXPECT_EQ(proposes(*p, 104, false, true), (Lines{110}));
   EXPECT_EQ(proposes(*p, 104, false, false), Lines{});  // a hit on a line not prefetched: no trigger
@@ -149,8 +149,8 @@ TEST(Prefetch, WritesDoNotTrainAndUselessLinesAreCounted) {
   CacheHierarchy h({with_prefetch(cache("L1", 128, 1, 64), pf("miss"))});
   h.access(wr(0x100));  // write miss (line 4): no prefetch
   EXPECT_EQ(h.levels()[0]->prefetch_stats().requests, 0u);
-  h.access(rd(0));      // line 0, set 0: evicts line 4; prefetches line 1 (set 1)
-  h.access(rd(0x80));   // line 2, set 0: prefetches line 3, evicting line 1 unused
+  h.access(rd(0));     // line 0, set 0: evicts line 4; prefetches line 1 (set 1)
+  h.access(rd(0x80));  // line 2, set 0: prefetches line 3, evicting line 1 unused
   const PrefetchStats& p = h.levels()[0]->prefetch_stats();
   EXPECT_EQ(p.issued, 2u);
   EXPECT_EQ(p.useless, 1u);
