@@ -50,6 +50,12 @@ void CacheModule::report(StatsNode& parent, const TagNames& names, double second
   n.set("avg_latency_cycles", t.requests ? fs_to_seconds(t.latency_sum_fs) * clock_hz_ / double(t.requests) : 0.0);
   n.set("mshr_merges", t.merges);
   n.set("mshr_stalls", t.mshr_stalls);
+  if (logic_->has_prefetcher()) {  // keys only for levels that prefetch (docs/REPORTS.md)
+    const PrefetchStats& p = logic_->prefetch_stats();
+    n.set("prefetch_requests", p.requests).set("prefetches_issued", p.issued);
+    n.set("prefetch_useful", p.useful).set("prefetch_late", p.late).set("prefetch_useless", p.useless);
+    n.set("prefetch_bytes", p.bytes);
+  }
 }
 
 }  // namespace ptosim

@@ -99,7 +99,10 @@ void level(std::ostringstream& o, const StatsNode& l) {
     if (l.find("back_invalidations")) ev.push_back("back-invalidated " + u(l, "back_invalidations"));
     items(o, "  ", ev);
     items(o, "  misses by cause: ", {"compulsory " + u(l, "compulsory_misses"), "capacity " + u(l, "capacity_misses"),
-                                     "conflict " + u(l, "conflict_misses")});
+                                     "conflict " + u(l, "conflict_misses")});    if (l.find("prefetches_issued"))
+      items(o, "  prefetches: ", {"issued " + u(l, "prefetches_issued") + " of " + u(l, "prefetch_requests"),
+                                  "useful " + u(l, "prefetch_useful"), "late " + u(l, "prefetch_late"),
+                                  "useless " + u(l, "prefetch_useless"), "bytes " + u(l, "prefetch_bytes")});
   }
   if (l.find("peak_bandwidth_bytes_per_s")) {
     o << "  bandwidth " << si(l.num("bandwidth_bytes_per_s"), "B/s") << " of "
