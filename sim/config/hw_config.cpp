@@ -86,7 +86,7 @@ std::string to_yaml(const HwConfig& c) {
       }
     }
   }
-  o << "memories:\n";
+  o << (c.memories.empty() ? "memories: []\n" : "memories:\n");
   for (auto& m : c.memories) {
     o << "  - name: " << m.name << "\n"
       << "    kind: " << kMemoryKinds.name(m.kind) << "\n"
