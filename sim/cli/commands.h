@@ -5,6 +5,7 @@
 #include <functional>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "sim/config/hw_config.h"
 
@@ -16,7 +17,12 @@ void add_run(CLI::App& app, Action& action);
 void add_config(CLI::App& app, Action& action);
 void add_trace(CLI::App& app, Action& action);
 void add_check(CLI::App& app, Action& action);
+void add_schema(CLI::App& app, Action& action);
+void add_sweep(CLI::App& app, Action& action);
+void add_compare(CLI::App& app, Action& action);
 
+// --set dotted.path=VALUE (repeatable): config overrides, validated like the file.
+void add_set_option(CLI::App& cmd, std::vector<std::string>& sets);
 // --config FILE or the built-in default.
 HwConfig load_config_or_default(const std::string& path);
 // Writes `text` to `path` ("-" or empty = stdout) without leaving a partial file.

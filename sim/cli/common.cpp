@@ -8,6 +8,11 @@
 
 namespace ptosim::cli {
 
+void add_set_option(CLI::App& cmd, std::vector<std::string>& sets) {
+  cmd.add_option("--set", sets, "Override a config key: --set caches.L1.size=16KiB (dotted path into the YAML)")
+      ->allow_extra_args(false);
+}
+
 HwConfig load_config_or_default(const std::string& path) {
   return path.empty() ? default_config() : load_config_file(path);
 }

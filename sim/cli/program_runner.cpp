@@ -29,7 +29,7 @@ void add_program_node(StatsNode& root, const ProgramResult& r) {
   StatsNode& checks = p.child("checks", "table");
   for (auto& c : r.checks) {
     StatsNode& row = checks.child(c.pos.file + ":" + std::to_string(c.pos.line), "row");
-    row.set("passed", std::string(c.passed ? "true" : "false"));
+    row.set("passed", c.passed);
     if (!c.passed) row.set("message", c.message);
   }
   StatsNode& outputs = p.child("outputs", "table");
@@ -73,12 +73,13 @@ void add_program_options(CLI::App& cmd, std::vector<std::string>& defines, uint6
 
 int run_program_on(System& system, const HwConfig& config, const std::string& program,
                    const std::vector<std::string>& defines, uint64_t max_events, const RunOptions& options,
-                   StatsNode& root, std::ostream* print_stream) {
+                   StatsNode& root, std::ostream* print_stream, std::vector<ProgramParam>* params) {
   ProgramOptions po = program_options(defines, max_events);
   po.print_stream = print_stream;
   ProgramResult result;
   root = system.run([&](EventSink& sink) { result = run_program(program, config, po, &sink); }, options);
   add_program_node(root, result);
+  if (params) *params = result.params;
   return report_checks(result);
 }
 

@@ -38,7 +38,18 @@ struct SpaceFootprint {
   uint64_t capacity = 0;   // 0 = unbounded
 };
 
+// A `param`'s final value (its default or the -D override), for the report.
+struct ProgramParam {
+  enum class Kind { Int, Float, Bool, Str, Other } kind = Kind::Other;
+  std::string name;
+  int64_t i = 0;
+  double f = 0;
+  bool b = false;
+  std::string text;  // as print() would show it; used for Str and Other
+};
+
 struct ProgramResult {
+  std::vector<ProgramParam> params;  // in the order the program bound them
   std::vector<CheckOutcome> checks;
   std::vector<OutputChecksum> outputs;
   std::map<std::string, SpaceFootprint> footprint;  // per space name
@@ -59,5 +70,9 @@ struct ProgramResult {
 // program. sink may be null (functional execution only: `pto-sim check`).
 ProgramResult run_program(const std::string& path, const HwConfig& config,
                           const ProgramOptions& options, EventSink* sink);
+
+// The names of the program's `param` statements in source order, without
+// running it (a sweep checks its -D names and fixes its columns up front).
+std::vector<std::string> declared_parameters(const std::string& path);
 
 }  // namespace ptosim

@@ -193,7 +193,12 @@ std::string render_text(const StatsNode& root) {
     for (auto& l : levels->children)
       if (!idle(l) || l.kind == "cache" || l.kind == "dram") level(o, l);
   for (auto& c : root.children)
-    if (c.name != "levels" && c.name != "core" && c.name != "roofline") { o << "\n"; generic(o, c, 0); }
+    // The resolved config is `pto-sim config show`'s business; empty objects say nothing.
+    if (c.name != "levels" && c.name != "core" && c.name != "roofline" && c.name != "config_resolved" &&
+        !(c.values.empty() && c.children.empty())) {
+      o << "\n";
+      generic(o, c, 0);
+    }
   return o.str();
 }
 

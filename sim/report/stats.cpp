@@ -50,6 +50,7 @@ double StatsNode::num(const std::string& key) const {
 std::string to_string(const StatValue& v) {
   if (auto p = std::get_if<uint64_t>(&v)) return std::to_string(*p);
   if (auto p = std::get_if<double>(&v)) return units::format_number(*p);
+  if (auto p = std::get_if<bool>(&v)) return *p ? "true" : "false";
   return std::get<std::string>(v);
 }
 

@@ -10,7 +10,9 @@
 
 namespace ptosim {
 
-using StatValue = std::variant<uint64_t, double, std::string>;
+// Counts are uint64_t, quantities double, flags bool: a report's JSON types
+// say what a value is (docs/REPORTS.md).
+using StatValue = std::variant<uint64_t, double, std::string, bool>;
 
 struct StatsNode {
   std::string name;
@@ -18,6 +20,8 @@ struct StatsNode {
   std::vector<std::pair<std::string, StatValue>> values;
   std::vector<StatsNode> children;
 
+  // A string literal stays a string (C++20's variant rules, which GCC 12
+  // applies in C++17 too: no pointer-to-bool conversion).
   StatsNode& set(const std::string& key, StatValue v);
   StatsNode& child(const std::string& name, const std::string& kind);  // appends
   const StatValue* find(const std::string& key) const;
