@@ -21,8 +21,8 @@ int sc_main(int argc, char* argv[]) {
   ptosim::cli::add_trace(app, action);
   ptosim::cli::add_config(app, action);
   ptosim::cli::add_schema(app, action);
-  //SWEEP ptosim::cli::add_sweep(app, action);
-  //CMP ptosim::cli::add_compare(app, action);
+  ptosim::cli::add_sweep(app, action);
+  ptosim::cli::add_compare(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

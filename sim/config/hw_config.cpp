@@ -40,6 +40,23 @@ const CacheConfig* HwConfig::cache(const std::string& n) const {
   return nullptr;
 }
 
+bool HwConfig::private_cache(const std::string& c) const {
+  bool backs = false;
+  for (auto& m : memories) backs = backs || m.backing == c;
+  for (auto& [space, target] : spaces)
+    if (target == c) return false;
+  return backs;
+}
+
+std::vector<std::pair<std::string, std::string>> HwConfig::report_levels() const {
+  std::vector<std::pair<std::string, std::string>> levels;
+  for (auto& m : memories) levels.emplace_back(m.name, m.kind);
+  for (auto& c : caches)
+    if (!private_cache(c.name)) levels.emplace_back(c.name, "cache");
+  levels.emplace_back(dram.name, "dram");
+  return levels;
+}
+
 namespace {
 std::string bw_cycle(double v) { return units::format_number(v) + " B/cycle"; }
 std::string ns(double v) { return units::format_time_ns(v); }

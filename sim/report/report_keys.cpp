@@ -183,6 +183,11 @@ const ReportKey* find_report_key(const std::string& pattern) {
     if (k.path == pattern) return &k;
   for (const ReportKey& k : kKeys)
     if (matches(k.path, pattern)) return &k;
+  // Everything inside an identity object ("config_overrides.caches.L1.size") is identity too.
+  for (size_t dot = pattern.rfind('.'); dot != std::string::npos && dot > 0; dot = pattern.rfind('.', dot - 1)) {
+    const ReportKey* parent = find_report_key(pattern.substr(0, dot));
+    if (parent && parent->identity) return parent;
+  }
   return nullptr;
 }
 
