@@ -154,7 +154,8 @@ void generic(std::ostringstream& o, const StatsNode& n, int depth) {
 bool printed_in_header(const std::string& k) {
   static const char* keys[] = {"config", "source", "cycles", "seconds", "clock_hz", "flops", "gflops_per_s",
                                "dram_bytes", "arithmetic_intensity", "peak_flops_per_s",
-                               "peak_dram_bandwidth_bytes_per_s"};
+                               "peak_dram_bandwidth_bytes_per_s", "pto_sim_version", "command_line", "started_at",
+                               "wall_seconds", "source_hash", "config_file", "config_hash"};
   for (const char* key : keys)
     if (k == key) return true;
   return false;
@@ -183,6 +184,13 @@ std::string render_text(const StatsNode& root) {
       for (const StatsNode& k : per->children)
         items(o, "  " + k.name + ": ", {u(k, "accesses") + " accesses", u(k, "flops") + " flops",
                                          fmt("%.0f", k.num("barrier_wait_cycles")) + " cycles waiting at barriers"});
+  }
+  // What produced the report, in short (the JSON has the command line).
+  if (root.find("pto_sim_version")) {
+    auto str = [&](const char* k) { const StatValue* v = root.find(k); return v ? to_string(*v) : std::string(); };
+    items(o, "run: ", {"pto-sim " + str("pto_sim_version"), "started " + str("started_at"),
+                       fmt("%.3g s wall", root.num("wall_seconds")), "config " + str("config_hash"),
+                       "source " + (str("source_hash").empty() ? std::string("(stdin)") : str("source_hash"))});
   }
   roofline(o, root);
   for (auto& [k, v] : root.values) {
