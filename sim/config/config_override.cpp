@@ -144,6 +144,15 @@ HwConfig load_config_with_overrides(const std::string& path, const std::vector<C
       if (ek == k || (ek.size() > k.size() && ek.compare(0, k.size(), k) == 0 && (ek[k.size()] == '.' || ek[k.size()] == '[')))
         throw InputError({"--set " + it->second->spec, 0, 0}, ek, e.detail());
     }
+    // A check across keys of one section (size vs ways x line) names another
+    // key of it: keep the file's position and say which override took part.
+    for (auto it = keys.rbegin(); it != keys.rend(); ++it) {
+      const std::string& k = it->first;
+      const size_t cut = k.find_last_of(".[");
+      const std::string section = cut == std::string::npos ? "" : k.substr(0, k[cut] == '[' ? k.find(']', cut) + 1 : cut);
+      if (!section.empty() && e.key().compare(0, section.size(), section) == 0)
+        throw InputError(e.pos(), e.key(), e.detail() + " (with --set " + it->second->spec + ")");
+    }
     throw;
   }
 }
