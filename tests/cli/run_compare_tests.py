@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -81,7 +82,7 @@ check("tolerance: the named metrics pass", code == 1 and "cycles" not in moved2 
 code, out, err = run("compare", "--baseline", a, b, "--tolerance", "cycles=1%")
 check("tolerance: beyond it still moves", code == 1 and "cycles: " in out and "tolerance 1%" in out, out)
 code, out, err = run("compare", "--baseline", a, b, "--tolerance", "*=1000%")
-check("tolerance: a glob for all", code == 0 and "\nok: 227 metrics" in out, out)
+check("tolerance: a glob for all", code == 0 and re.search(r"\nok: \d+ metrics", out) is not None, out)
 code, out, err = run("compare", "--baseline", a, b, "--tolerance", "L1.*=1000%")
 moved3 = [l.split(":")[0].strip() for l in out.splitlines() if l.startswith("  ")]
 check("tolerance: a glob for one level", code == 1 and moved3 and not any(x.startswith("L1.") for x in moved3) and
