@@ -65,11 +65,15 @@ def binary(path=None):
         return path
     if os.environ.get("PTOSIM_BIN"):
         return os.environ["PTOSIM_BIN"]
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    for build in ("build", "build-rel", "build-dev"):
-        p = os.path.join(root, build, "sim", "cli", "pto-sim")
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(os.path.dirname(here))
+    # The repository's build folders (PYTHONPATH=python), or PREFIX/bin after
+    # `cmake --install` (the module is in PREFIX/lib/python3/dist-packages).
+    candidates = [os.path.join(root, b, "sim", "cli", "pto-sim") for b in ("build", "build-rel", "build-dev")]
+    candidates.append(os.path.join(here, "..", "..", "..", "..", "bin", "pto-sim"))
+    for p in candidates:
         if os.access(p, os.X_OK):
-            return p
+            return os.path.normpath(p)
     found = shutil.which("pto-sim")
     if not found:
         raise PtoSimError("pto-sim: not found (set PTOSIM_BIN or put pto-sim on PATH)")

@@ -216,5 +216,13 @@ check("sbatch: a task past the end fails", q.returncode == 2 and "has no line 9"
 code, _, err = run("sweep", "--merge", T("sl.d"), "-o", T("sl.csv"))
 check("slurm merge: exit 0", code == 0, err)
 same_rows(T("sl.csv"), "Slurm template")
+# A job killed by a signal: its shell records 128 + N; the row says so.
+open(os.path.join(T("sl.d"), "p00003.rc"), "w").write("139\n")
+code, _, err = run("sweep", "--merge", T("sl.d"), "-o", T("crash.csv"))
+crashed = [x for x in rows_of(T("crash.csv")) if x["status"] != "ok"]
+check("merge: a crashed point", code == 1 and len(crashed) == 1 and crashed[0]["status"] == "crashed" and
+      crashed[0]["error"] == "killed by signal 11 (Segmentation fault)", crashed)
+code, _, err = run("sweep", "--merge", T("nowhere"), "-o", T("x.csv"))
+check("merge: no manifest, exit 2", code == 2 and "sweep.json: cannot open sweep manifest file" in err, err)
 
 h.finish()
