@@ -196,11 +196,12 @@ check("emit-jobs: 8 lines", code == 0 and len(lines) == 8, (code, err, lines[:2]
 check("emit-jobs: absolute, self-contained", all(l.startswith(os.path.realpath(h.pto_sim) + " run " + os.path.abspath(NAIVE)) for l in lines), lines[:1])
 parallel = shutil.which("parallel")
 if check("GNU parallel installed (scripts/setup.sh)", parallel is not None):
-    q = subprocess.run([parallel, "--will-cite", "-j", "2"], stdin=open(jobs), capture_output=True, text=True, env=h.env)
+    q = subprocess.run([parallel, "--will-cite", "--sshlogin", ":", "-j", "2"], stdin=open(jobs), capture_output=True, text=True, env=h.env)
     check("parallel ran the jobs", q.returncode == 0, q.stderr)
     code, _, err = run("sweep", "--merge", T("jobs.d"), "-o", T("merged.csv"))
     check("merge: exit 0", code == 0 and "8 of 8 points merged, 0 failed" in err, (code, err))
     same_rows(T("merged.csv"), "GNU parallel")
+# ("--sshlogin :" is GNU parallel's remote path with the local machine as the login.)
 # The Slurm template: each array task runs its line (tasks run here one by one).
 code, _, err = run("sweep", *cmd[2:-2], "--emit-jobs", T("sl.txt"), "--json-dir", T("sl.d"))
 code, _, err = run("sweep", "--merge", T("sl.d"), "-o", T("sl-part.csv"))
