@@ -10,7 +10,7 @@
 
 #include "sim/cli/commands.h"
 #include "sim/cli/report_flatten.h"
-#include "sim/config/units.h"
+#include "sim/common/units.h"
 #include "sim/report/report.h"
 
 namespace ptosim::cli {

@@ -2,7 +2,7 @@
 
 #include "sim/common/error.h"
 #include "sim/common/read_file.h"
-#include "sim/config/units.h"
+#include "sim/common/units.h"
 #include "sim/report/report.h"
 
 namespace ptosim::cli {

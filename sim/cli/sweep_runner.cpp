@@ -26,7 +26,7 @@
 #include "sim/common/read_file.h"
 #include "sim/common/version.h"
 #include "sim/config/config_override.h"
-#include "sim/config/units.h"
+#include "sim/common/units.h"
 #include "sim/frontend/frontend.h"
 #include "sim/report/report.h"
 #include "sim/report/report_keys.h"

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "sim/config/config_loader.h"
-#include "sim/config/units.h"
+#include "sim/common/units.h"
 
 namespace ptosim {
 
@@ -50,7 +50,7 @@ bool HwConfig::private_cache(const std::string& c) const {
 
 std::vector<std::pair<std::string, std::string>> HwConfig::report_levels() const {
   std::vector<std::pair<std::string, std::string>> levels;
-  for (auto& m : memories) levels.emplace_back(m.name, m.kind);
+  for (auto& m : memories) levels.emplace_back(m.name, kMemoryKinds.name(m.kind));
   for (auto& c : caches)
     if (!private_cache(c.name)) levels.emplace_back(c.name, "cache");
   levels.emplace_back(dram.name, "dram");
@@ -90,7 +90,7 @@ std::string to_yaml(const HwConfig& c) {
   o << "memories:\n";
   for (auto& m : c.memories) {
     o << "  - name: " << m.name << "\n"
-      << "    kind: " << m.kind << "\n"
+      << "    kind: " << kMemoryKinds.name(m.kind) << "\n"
       << "    size: " << format_bytes(m.size) << "\n"
       << "    latency: " << m.latency << " cycles\n"
       << "    bandwidth: " << bw_cycle(m.bandwidth) << "\n"

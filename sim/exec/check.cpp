@@ -3,7 +3,7 @@
 #include <sstream>
 
 #include "sim/common/content_hash.h"
-#include "sim/exec/internal.h"
+#include "sim/exec/emission.h"
 
 namespace ptosim::exec {
 
