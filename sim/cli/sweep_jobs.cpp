@@ -108,6 +108,10 @@ int merge_sweep(const std::string& dir, const std::string& output) {
       if (timeout_s > 0 && code == 124) o.timed_out = true;
       else if (code > 128) o.signal = code - 128;
       else o.code = code;
+      if (o.interrupted()) {  // Ctrl-C'd under GNU parallel: run it again
+        ++missing;
+        continue;
+      }
     }
     const Row r = make_row(table, p, base + ".json", base + ".err", o);
     failed += !row_ok(r);

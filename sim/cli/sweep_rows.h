@@ -3,6 +3,7 @@
 // runs, so rows can be appended as points finish and a resumed or merged
 // sweep writes the same columns), the command that runs a point, and the row
 // its outcome becomes. Shared by the local runner, --emit-jobs and --merge.
+#include <csignal>
 #include <map>
 #include <string>
 #include <vector>
@@ -29,6 +30,9 @@ struct Outcome {
   int signal = 0;      // killed by this signal
   int code = 0;        // exit status otherwise
   double timeout_s = 0;
+  // Stopped by Ctrl-C (SIGINT, or exit 130 from a run that handles it): not a
+  // result; the point stays unfinished and a resumed sweep runs it again.
+  bool interrupted() const { return !timed_out && (signal == SIGINT || code == 128 + SIGINT); }
 };
 
 using Row = std::map<std::string, std::string>;  // column -> cell

@@ -195,8 +195,8 @@ int run_sweep(const SweepSpec& spec) {
       o.timed_out = it->timed_out;
       if (WIFSIGNALED(status)) o.signal = WTERMSIG(status);
       else o.code = WEXITSTATUS(status);
-      // A child killed by the Ctrl-C that stops the sweep has no result: no row.
-      if (!(o.signal == SIGINT && !o.timed_out)) {
+      // A child stopped by the Ctrl-C that stops the sweep has no result: no row.
+      if (!o.interrupted() && !g_interrupted) {
         finish(*it->point, make_row(table, *it->point, it->json, it->err, o));
         if (temp_dir) {
           fs::remove(it->json, ec);
