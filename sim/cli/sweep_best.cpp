@@ -46,8 +46,15 @@ int print_best(const std::string& csv_path, const std::string& key_spec, size_t 
   std::cout << "best " << std::min(count, ranked.size()) << " of " << ranked.size() << " ok points by " << key
             << (dir < 0 ? " (lowest first)" : " (highest first)") << ":\n";
   for (size_t i = 0; i < ranked.size() && i < count; ++i)
-    std::cout << "  " << i + 1 << ". " << key << "=" << rows[ranked[i].second][k] << "  "
-              << rows[ranked[i].second][size_t(point_col - head.begin())] << "\n";
+  {
+    const auto& row = rows[ranked[i].second];
+    std::cout << "  " << i + 1 << ". " << key << "=" << row[k] << "  " << row[size_t(point_col - head.begin())] << "\n";
+    // Every parameter's value, defaults included: the point is reproducible from this line.
+    std::string params;
+    for (size_t c = 0; c < head.size(); ++c)
+      if (head[c].rfind("param.", 0) == 0) params += " " + head[c].substr(6) + "=" + row[c];
+    if (!params.empty()) std::cout << "     parameters:" << params << "\n";
+  }
   return ranked.empty() ? 1 : 0;
 }
 

@@ -131,8 +131,9 @@ check("sweep file: unknown key", code == 2 and "bad2.yaml:2:1: jobz: unknown key
 code, outp, err = run("sweep", "--best", "cycles", "--top", "3", "-o", out)
 okr = sorted((int(x["cycles"]), x["point"]) for x in rows_of(out) if x["status"] == "ok")
 lines = outp.splitlines()
-check("--best cycles: 3 lines, lowest first", code == 0 and len(lines) == 4 and
-      lines[1].strip() == f"1. cycles={okr[0][0]}  {okr[0][1]}", (outp, okr[:2]))
+check("--best cycles: 3 points, lowest first, with every parameter", code == 0 and len(lines) == 7 and
+      lines[1].strip() == f"1. cycles={okr[0][0]}  {okr[0][1]}" and lines[2].strip().startswith("parameters: M=64 N=64 K=64"),
+      (outp, okr[:2]))
 code, outp, err = run("sweep", "--best", "L1.miss_rate:max", "-o", out)
 top = max(float(x["L1.miss_rate"]) for x in rows_of(out) if x["status"] == "ok")
 check("--best KEY:max", code == 0 and "(highest first)" in outp and f"L1.miss_rate={top:g}" in outp.replace(
