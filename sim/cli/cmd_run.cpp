@@ -57,9 +57,8 @@ void add_run(CLI::App& app, Action& action) {
         return 2;
       }
       refuse_overwriting_inputs(a.output, {a.program, a.trace, a.config});
-      std::vector<ConfigOverride> overrides;
-      for (const std::string& spec : a.sets) overrides.push_back(parse_override(spec));
-      HwConfig config = load_config_with_overrides(a.config, overrides);
+      const std::vector<ConfigOverride> overrides = parse_overrides(a.sets);
+      HwConfig config = load_config_or_default(a.config, overrides);
       System system(config);
       RunOptions options;
       options.flush = a.flush;

@@ -16,7 +16,7 @@ struct SweepArgs {
   unsigned jobs = 0;
   double timeout = 0;
   uint64_t max_events = 0;
-  bool flush = false;
+  bool flush = false, precheck = false;
   size_t top = 5;
 };
 
@@ -64,6 +64,7 @@ int run(const SweepArgs& a, const CLI::App& cmd) {
   if (cmd.count("--timeout")) spec.timeout_s = a.timeout;
   if (cmd.count("--max-events")) spec.max_events = a.max_events;
   if (a.flush) spec.flush = true;
+  if (a.precheck) spec.precheck = true;
   if (!a.output.empty()) spec.output = a.output;
   if (!a.json_dir.empty()) spec.json_dir = a.json_dir;
   if (!a.emit_jobs.empty()) return emit_jobs(spec, a.emit_jobs);
@@ -94,6 +95,8 @@ void add_sweep(CLI::App& app, Action& action) {
       ->check(CLI::Range(0.001, 1e9));
   s->add_option("--max-events", a.max_events, "Passed to each run")->check(CLI::Range(uint64_t(1), uint64_t(1) << 62));
   s->add_flag("--flush", a.flush, "Passed to each run");
+  s->add_flag("--precheck", a.precheck,
+              "Run each point functionally first (pto-sim check): infeasible points are marked without simulating");
   s->add_option("--emit-jobs", a.emit_jobs, "Write one shell command per point to FILE instead of running them");
   s->add_option("--merge", a.merge, "Collect the results of emitted jobs from DIR into -o");
   s->add_option("--best", a.best, "Print the best points by a column (KEY, KEY:min or KEY:max)");

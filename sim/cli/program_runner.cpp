@@ -92,15 +92,16 @@ int trace_program(const HwConfig& config, const std::string& program, const std:
 
 void add_check(CLI::App& app, Action& action) {
   static std::string program, config;
-  static std::vector<std::string> defines;
+  static std::vector<std::string> defines, sets;
   static uint64_t max_events = 0;
   CLI::App* check = app.add_subcommand("check", "Run a program functionally (no timing) and verify its pto.check calls");
   check->add_option("PROGRAM", program, "PTO kernel program (.pto)")->required();
   check->add_option("--config", config, "YAML hardware config (default: built in)");
   add_program_options(*check, defines, max_events);
+  add_set_option(*check, sets);
   check->callback([&action] {
     action = [] {
-      HwConfig cfg = load_config_or_default(config);
+      HwConfig cfg = load_config_or_default(config, parse_overrides(sets));
       ProgramResult r = run_program(program, cfg, program_options(defines, max_events), nullptr);
       uint64_t passed = 0;
       for (auto& c : r.checks) passed += c.passed;

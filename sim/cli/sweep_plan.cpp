@@ -157,15 +157,15 @@ void load_sweep_file(const std::string& path, SweepSpec& spec) {
       if (key == "jobs") spec.jobs = unsigned(std::min(n, 4096LL));
       else if (key == "timeout") spec.timeout_s = double(n);
       else spec.max_events = uint64_t(n);
-    } else if (key == "flush") {
+    } else if (key == "flush" || key == "precheck") {
       const std::string s = scalar(v, key);
       if (s != "true" && s != "false") throw InputError(mark(path, v), key, "expected true or false");
-      spec.flush = s == "true";
+      (key == "flush" ? spec.flush : spec.precheck) = s == "true";
     } else if (key == "output") spec.output = resolve(dir, scalar(v, key));
     else if (key == "json_dir") spec.json_dir = resolve(dir, scalar(v, key));
     else
       throw InputError(mark(path, it->first), key,
-                       "unknown key (expected program, trace, parameters, set, configs, jobs, timeout, max_events, flush, output, json_dir)");
+                       "unknown key (expected program, trace, parameters, set, configs, jobs, timeout, max_events, flush, precheck, output, json_dir)");
   }
 }
 

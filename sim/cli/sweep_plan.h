@@ -26,6 +26,10 @@ struct SweepSpec {
   double timeout_s = 0;             // per point; 0 = none
   uint64_t max_events = 0;
   bool flush = false;
+  // Run each program point functionally first (`pto-sim check`, no timing
+  // model): points that cannot run (capacity, assert) are marked without
+  // being simulated; feasible points pay the functional part twice.
+  bool precheck = false;
   std::string output, json_dir;
 };
 

@@ -95,6 +95,15 @@ std::vector<std::string> point_argv(const SweepSpec& spec, const SweepPoint& p, 
   return a;
 }
 
+std::vector<std::string> precheck_argv(const SweepSpec& spec, const SweepPoint& p) {
+  std::vector<std::string> a = {self_exe(), "check", spec.program};
+  for (auto& [n, v] : p.params) a.insert(a.end(), {"-D", n + "=" + v});
+  if (!p.config.empty()) a.insert(a.end(), {"--config", p.config});
+  for (auto& [n, v] : p.sets) a.insert(a.end(), {"--set", n + "=" + v});
+  if (spec.max_events) a.insert(a.end(), {"--max-events", std::to_string(spec.max_events)});
+  return a;
+}
+
 Row make_row(const SweepTable& table, const SweepPoint& p, const std::string& json_path, const std::string& err_path,
              const Outcome& o) {
   const auto bad = table.invalid.find(combo_key(p));

@@ -43,6 +43,8 @@ std::string combo_key(const SweepPoint& p);
 // `pto-sim run ...` for a point, its JSON report into `json_out`.
 std::vector<std::string> point_argv(const SweepSpec& spec, const SweepPoint& p, const std::string& json_out,
                                     bool abs_paths);
+// `pto-sim check ...` for a program point: its functional run, no timing model.
+std::vector<std::string> precheck_argv(const SweepSpec& spec, const SweepPoint& p);
 Row make_row(const SweepTable& table, const SweepPoint& p, const std::string& json_path, const std::string& err_path,
              const Outcome& o);
 bool row_ok(const Row& r);

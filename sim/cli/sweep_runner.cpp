@@ -81,6 +81,7 @@ struct Child {
   Clock::time_point start;
   bool timed_out = false;
   std::string json, err;
+  bool prechecking = false;  // running `pto-sim check` before the simulation
 };
 
 pid_t spawn(const std::vector<std::string>& argv, const std::string& err_path) {
@@ -182,7 +183,8 @@ int run_sweep(const SweepSpec& spec) {
         continue;
       }
       Child c{0, &p, Clock::now(), false, dir + "/" + p.id() + ".json", dir + "/" + p.id() + ".err"};
-      c.pid = spawn(point_argv(spec, p, c.json, false), c.err);
+      c.prechecking = spec.precheck && !spec.program.empty();
+      c.pid = spawn(c.prechecking ? precheck_argv(spec, p) : point_argv(spec, p, c.json, false), c.err);
       running.push_back(c);
     }
     int status = 0;
@@ -195,9 +197,18 @@ int run_sweep(const SweepSpec& spec) {
       o.timed_out = it->timed_out;
       if (WIFSIGNALED(status)) o.signal = WTERMSIG(status);
       else o.code = WEXITSTATUS(status);
+      // The functional run passed: now the simulation, in the same slot.
+      if (it->prechecking && !o.timed_out && !o.signal && (o.code == 0 || o.code == 1) && !g_interrupted) {
+        it->prechecking = false;
+        it->start = Clock::now();
+        it->pid = spawn(point_argv(spec, *it->point, it->json, false), it->err);
+        continue;
+      }
       // A child stopped by the Ctrl-C that stops the sweep has no result: no row.
       if (!o.interrupted() && !g_interrupted) {
-        finish(*it->point, make_row(table, *it->point, it->json, it->err, o));
+        Row row = make_row(table, *it->point, it->json, it->err, o);
+        if (it->prechecking) row["error"] += " [found by --precheck: not simulated]";
+        finish(*it->point, row);
         if (temp_dir) {
           fs::remove(it->json, ec);
           fs::remove(it->err, ec);

@@ -60,6 +60,17 @@ check("row = direct run (cycles)", by.get(p, {}).get("cycles") == drow["cycles"]
 l1 = [r for r in csv.DictReader(direct.splitlines()) if r["level"] == "L1"][0]
 check("row = direct run (L1 misses)", by.get(p, {}).get("L1.read_misses") == l1["read_misses"])
 
+# --precheck: the same rows; the infeasible ones found by the functional run, not simulated.
+o = T("pre.csv")
+code, _, err = run("sweep", TILED, "-D", "TM=16,32", "-D", "TN=16..64:x2", "--config", TINY, "--precheck", "-o", o)
+pre = {x["point"]: x for x in rows_of(o)}
+tiny = {k: v for k, v in by.items() if v["config_file"] == TINY and "set.caches.L1.size=16KiB" in k}
+check("precheck: 6 rows, 5 infeasible, marked", len(pre) == 6 and
+      sum(x["status"] == "infeasible" and x["error"].endswith("[found by --precheck: not simulated]")
+          for x in pre.values()) == 5, [(x["point"], x["status"], x["error"][-40:]) for x in pre.values()])
+okp = [x for x in pre.values() if x["status"] == "ok"]
+check("precheck: the feasible point is simulated", len(okp) == 1 and okp[0]["cycles"].isdigit(), okp)
+
 # Resume: nothing to do; then three lost rows are run again, and only those.
 code, _, err = run("sweep", TILED, "-D", "TM=16,32", "-D", "TN=16..64:x2", "--set", "caches.L1.size=16KiB,1KiB",
                    "--config", f"{DEFAULT},{TINY}", "-o", out)
