@@ -33,12 +33,12 @@ StatValue typed(const std::string& s) {
 void yaml_into(StatsNode& node, const YAML::Node& y);
 
 void yaml_member(StatsNode& parent, const std::string& key, const YAML::Node& v) {
-  if (v.IsMap()) yaml_into(parent.child(key, "object"), v);
+  if (v.IsMap()) yaml_into(parent.child(key, NodeKind::Object), v);
   else if (v.IsSequence()) {
-    StatsNode& list = parent.child(key, "list");
+    StatsNode& list = parent.child(key, NodeKind::List);
     for (size_t i = 0; i < v.size(); ++i) {
       const YAML::Node e = v[i];
-      StatsNode& item = list.child(e.IsMap() && e["name"] ? e["name"].Scalar() : std::to_string(i), "row");
+      StatsNode& item = list.child(e.IsMap() && e["name"] ? e["name"].Scalar() : std::to_string(i), NodeKind::Row);
       if (e.IsMap()) yaml_into(item, e);
     }
   } else {
@@ -95,7 +95,7 @@ void add_run_identity(StatsNode& root, const RunInputs& in) {
   root.values = std::move(id.values);
 
   std::vector<StatsNode> first;
-  StatsNode params{"parameters", "object", {}, {}};
+  StatsNode params{"parameters", NodeKind::Object, {}, {}};
   if (in.params)
     for (const ProgramParam& p : *in.params) {
       switch (p.kind) {
@@ -109,12 +109,12 @@ void add_run_identity(StatsNode& root, const RunInputs& in) {
       }
     }
   first.push_back(std::move(params));
-  StatsNode sets{"config_overrides", "object", {}, {}};
+  StatsNode sets{"config_overrides", NodeKind::Object, {}, {}};
   if (in.overrides)
     for (const ConfigOverride& o : *in.overrides) sets.set(o.path, o.value);
   first.push_back(std::move(sets));
   root.children.insert(root.children.begin(), first.begin(), first.end());
-  StatsNode& resolved = root.child("config_resolved", "object");
+  StatsNode& resolved = root.child("config_resolved", NodeKind::Object);
   yaml_into(resolved, YAML::Load(yaml));
 }
 

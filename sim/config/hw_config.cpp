@@ -133,7 +133,7 @@ std::string to_yaml(const HwConfig& c) {
     << "  tRAS: " << dram_timing(d.tRAS, d.data_rate) << "\n"
     << "  tREFI: " << dram_timing(d.tREFI, d.data_rate) << "\n"
     << "  tRFC: " << dram_timing(d.tRFC, d.data_rate) << "\n"
-    << "  page_policy: " << d.page_policy << "\n"
+    << "  page_policy: " << kPagePolicies.name(d.page_policy) << "\n"
     << "  mapping: " << d.mapping << "\n";
   o << "spaces:\n";
   for (auto& [space, module] : c.spaces) o << "  " << space << ": " << module << "\n";
