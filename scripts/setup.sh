@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Installs every Debian package pto-sim needs to build, test and plot.
+# Installs every Debian package pto-sim needs to build, test and plot
+# (GNU parallel and a private single-node Slurm: the sweep tests run emitted
+# jobs through both).
 set -euo pipefail
 pkgs=(g++ make cmake pkg-config git ca-certificates
       libsystemc-dev libyaml-cpp-dev libcli11-dev libspdlog-dev
       libgtest-dev libgmock-dev nlohmann-json3-dev
-      python3 python3-yaml)
+      python3 python3-yaml python3-matplotlib parallel
+      slurmctld slurmd slurm-client munge)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -301,10 +301,10 @@ void core_counters(StatsNode& n, const std::vector<const CoreClock*>& ks, double
   n.set("accesses", acc).set("reads", rd).set("writes", wr);
   n.set("line_requests", lines);
   n.set("flops", flops);
-  n.set("compute_cycles", double(compute) / period_fs);
+  n.set("compute_cycles", uint64_t(std::llround(double(compute) / period_fs)));  // whole cycles, as `cycles`
   n.set("window_stalls", stalls);
-  n.set("stall_cycles", double(stall_fs) / period_fs);
-  n.set("barrier_wait_cycles", double(wait) / period_fs);
+  n.set("stall_cycles", uint64_t(std::llround(double(stall_fs) / period_fs)));
+  n.set("barrier_wait_cycles", uint64_t(std::llround(double(wait) / period_fs)));
 }
 }  // namespace
 

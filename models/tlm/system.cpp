@@ -71,13 +71,7 @@ System::System(const HwConfig& config) : config_(config) {
 
 System::~System() = default;
 
-bool System::private_cache(const std::string& cache) const {
-  bool backs = false;
-  for (auto& m : config_.memories) backs = backs || m.backing == cache;
-  for (auto& [space, target] : config_.spaces)
-    if (target == cache) return false;
-  return backs;
-}
+bool System::private_cache(const std::string& cache) const { return config_.private_cache(cache); }
 
 StatsNode System::run(const std::function<void(EventSink&)>& producer, const RunOptions& options) {
   core_->set_producer(producer);

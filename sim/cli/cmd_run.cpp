@@ -3,6 +3,8 @@
 #include "models/tlm/system.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/program_runner.h"
+#include "sim/cli/run_identity.h"
+#include "sim/config/config_override.h"
 #include "sim/report/report.h"
 #include "sim/trace/trace_format.h"
 
@@ -12,7 +14,7 @@ namespace {
 struct RunArgs {
   std::string program, trace, config, format = "text", output;
   bool flush = false;
-  std::vector<std::string> defines;
+  std::vector<std::string> defines, sets;
   uint64_t max_events = 0;
 };
 
@@ -47,6 +49,7 @@ void add_run(CLI::App& app, Action& action) {
   run->add_option("--format", a.format, "Report format")->check(CLI::IsMember({"text", "json", "csv"}));
   run->add_option("-o,--output", a.output, "Write the report here instead of stdout");
   add_program_options(*run, a.defines, a.max_events);
+  add_set_option(*run, a.sets);
   run->callback([&action] {
     action = [] {
       if (a.program.empty() == a.trace.empty()) {
@@ -54,12 +57,14 @@ void add_run(CLI::App& app, Action& action) {
         return 2;
       }
       refuse_overwriting_inputs(a.output, {a.program, a.trace, a.config});
-      HwConfig config = load_config_or_default(a.config);
+      const std::vector<ConfigOverride> overrides = parse_overrides(a.sets);
+      HwConfig config = load_config_or_default(a.config, overrides);
       System system(config);
       RunOptions options;
       options.flush = a.flush;
       options.source = a.trace.empty() ? a.program : a.trace;
       StatsNode root;
+      std::vector<ProgramParam> params;
       int status = 0;
       if (!a.trace.empty()) {
         TraceCounts counts;
@@ -70,8 +75,15 @@ void add_run(CLI::App& app, Action& action) {
         // The program's print() output must not corrupt a JSON or CSV report on stdout.
         const bool report_on_stdout = a.output.empty() || a.output == "-";
         std::ostream* prints = report_on_stdout && a.format != "text" ? &std::cerr : nullptr;
-        status = run_program_on(system, config, a.program, a.defines, a.max_events, options, root, prints);
+        status = run_program_on(system, config, a.program, a.defines, a.max_events, options, root, prints, &params);
       }
+      RunInputs in;
+      in.source = options.source;
+      in.config = &config;
+      in.config_file = a.config;
+      in.overrides = &overrides;
+      in.params = a.trace.empty() ? &params : nullptr;
+      add_run_identity(root, in);
       write_output(a.output, render(root, a.format));
       return status;
     };

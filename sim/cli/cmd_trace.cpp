@@ -8,7 +8,7 @@ namespace ptosim::cli {
 
 void add_trace(CLI::App& app, Action& action) {
   static std::string in, out, to, program, config;
-  static std::vector<std::string> defines;
+  static std::vector<std::string> defines, sets;
   static uint64_t max_events = 0;
   CLI::App* trace = app.add_subcommand("trace", "Write a program's access stream as a trace, or convert traces");
   trace->add_option("PROGRAM", program, "PTO kernel program whose events to write");
@@ -16,6 +16,7 @@ void add_trace(CLI::App& app, Action& action) {
   trace->add_option("--config", config, "YAML hardware config (default: built in)");
   trace->add_option("--to", to, "Output format (default: from the file name)")->check(CLI::IsMember({"din", "native"}));
   add_program_options(*trace, defines, max_events);
+  add_set_option(*trace, sets);
   CLI::App* convert = trace->add_subcommand("convert", "Convert between din and native traces");
   convert->add_option("IN", in, "Input trace ('-' = stdin)")->required();
   convert->add_option("OUT", out, "Output trace (.din = din text, otherwise native)")->required();
@@ -43,7 +44,7 @@ void add_trace(CLI::App& app, Action& action) {
         return 2;
       }
       refuse_overwriting_inputs(out, {program, config});
-      HwConfig cfg = load_config_or_default(config);
+      HwConfig cfg = load_config_or_default(config, parse_overrides(sets));
       auto writer = TraceWriter::open(out, format());
       const int status = trace_program(cfg, program, defines, max_events, *writer);
       writer->close();

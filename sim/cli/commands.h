@@ -5,7 +5,9 @@
 #include <functional>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
+#include "sim/config/config_override.h"
 #include "sim/config/hw_config.h"
 
 namespace ptosim::cli {
@@ -16,9 +18,15 @@ void add_run(CLI::App& app, Action& action);
 void add_config(CLI::App& app, Action& action);
 void add_trace(CLI::App& app, Action& action);
 void add_check(CLI::App& app, Action& action);
+void add_schema(CLI::App& app, Action& action);
+void add_sweep(CLI::App& app, Action& action);
+void add_compare(CLI::App& app, Action& action);
 
-// --config FILE or the built-in default.
-HwConfig load_config_or_default(const std::string& path);
+// --set dotted.path=VALUE (repeatable): config overrides, validated like the file.
+void add_set_option(CLI::App& cmd, std::vector<std::string>& sets);
+// --config FILE or the built-in default, with the --set overrides applied.
+HwConfig load_config_or_default(const std::string& path, const std::vector<ConfigOverride>& overrides = {});
+std::vector<ConfigOverride> parse_overrides(const std::vector<std::string>& sets);
 // Writes `text` to `path` ("-" or empty = stdout) without leaving a partial file.
 void write_output(const std::string& path, const std::string& text);
 // Throws InputError if `output` is one of the `inputs` (by file identity, so

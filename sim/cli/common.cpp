@@ -8,8 +8,19 @@
 
 namespace ptosim::cli {
 
-HwConfig load_config_or_default(const std::string& path) {
-  return path.empty() ? default_config() : load_config_file(path);
+void add_set_option(CLI::App& cmd, std::vector<std::string>& sets) {
+  cmd.add_option("--set", sets, "Override a config key: --set caches.L1.size=16KiB (dotted path into the YAML)")
+      ->allow_extra_args(false);
+}
+
+HwConfig load_config_or_default(const std::string& path, const std::vector<ConfigOverride>& overrides) {
+  return load_config_with_overrides(path, overrides);
+}
+
+std::vector<ConfigOverride> parse_overrides(const std::vector<std::string>& sets) {
+  std::vector<ConfigOverride> o;
+  for (const std::string& spec : sets) o.push_back(parse_override(spec));
+  return o;
 }
 
 void write_output(const std::string& path, const std::string& text) {

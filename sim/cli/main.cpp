@@ -6,17 +6,23 @@
 #include <iostream>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/run_identity.h"
 #include "sim/common/error.h"
+#include "sim/common/version.h"
 
 int sc_main(int argc, char* argv[]) {
   CLI::App app{"pto-sim: a cycle-approximate memory-hierarchy simulator for tiled tensor programs"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "pto-sim 0.1");
+  ptosim::cli::record_invocation(argc, argv);
+  app.set_version_flag("--version", std::string("pto-sim ") + ptosim::kPtoSimVersion);
   ptosim::cli::Action action;
   ptosim::cli::add_run(app, action);
   ptosim::cli::add_check(app, action);
   ptosim::cli::add_trace(app, action);
   ptosim::cli::add_config(app, action);
+  ptosim::cli::add_schema(app, action);
+  ptosim::cli::add_sweep(app, action);
+  ptosim::cli::add_compare(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

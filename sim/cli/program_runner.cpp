@@ -29,7 +29,7 @@ void add_program_node(StatsNode& root, const ProgramResult& r, const HwConfig& c
   StatsNode& checks = p.child("checks", NodeKind::Table);
   for (auto& c : r.checks) {
     StatsNode& row = checks.child(c.pos.file + ":" + std::to_string(c.pos.line), NodeKind::Row);
-    row.set("passed", std::string(c.passed ? "true" : "false"));
+    row.set("passed", c.passed);
     if (!c.passed) row.set("message", c.message);
   }
   StatsNode& outputs = p.child("outputs", NodeKind::Table);
@@ -88,12 +88,13 @@ void add_program_options(CLI::App& cmd, std::vector<std::string>& defines, uint6
 
 int run_program_on(System& system, const HwConfig& config, const std::string& program,
                    const std::vector<std::string>& defines, uint64_t max_events, const RunOptions& options,
-                   StatsNode& root, std::ostream* print_stream) {
+                   StatsNode& root, std::ostream* print_stream, std::vector<ProgramParam>* params) {
   ProgramOptions po = program_options(defines, max_events);
   po.print_stream = print_stream;
   ProgramResult result;
   root = system.run([&](EventSink& sink) { result = run_program(program, config, po, &sink); }, options);
   add_program_node(root, result, config);
+  if (params) *params = result.params;
   return report_checks(result);
 }
 
@@ -106,15 +107,16 @@ int trace_program(const HwConfig& config, const std::string& program, const std:
 
 void add_check(CLI::App& app, Action& action) {
   static std::string program, config;
-  static std::vector<std::string> defines;
+  static std::vector<std::string> defines, sets;
   static uint64_t max_events = 0;
   CLI::App* check = app.add_subcommand("check", "Run a program functionally (no timing) and verify its pto.check calls");
   check->add_option("PROGRAM", program, "PTO kernel program (.pto)")->required();
   check->add_option("--config", config, "YAML hardware config (default: built in)");
   add_program_options(*check, defines, max_events);
+  add_set_option(*check, sets);
   check->callback([&action] {
     action = [] {
-      HwConfig cfg = load_config_or_default(config);
+      HwConfig cfg = load_config_or_default(config, parse_overrides(sets));
       ProgramResult r = run_program(program, cfg, program_options(defines, max_events), nullptr);
       uint64_t passed = 0;
       for (auto& c : r.checks) passed += c.passed;

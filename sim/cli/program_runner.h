@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/tlm/system.h"
+#include "sim/frontend/frontend.h"
 #include "sim/trace/event.h"
 
 namespace ptosim::cli {
@@ -16,7 +17,8 @@ void add_program_options(CLI::App& cmd, std::vector<std::string>& defines, uint6
 // Each returns the exit status: 0, or 1 when a pto.check failed.
 int run_program_on(System& system, const HwConfig& config, const std::string& program,
                    const std::vector<std::string>& defines, uint64_t max_events, const RunOptions& options,
-                   StatsNode& root, std::ostream* print_stream = nullptr);
+                   StatsNode& root, std::ostream* print_stream = nullptr,
+                   std::vector<ProgramParam>* params = nullptr);
 int trace_program(const HwConfig& config, const std::string& program, const std::vector<std::string>& defines,
                   uint64_t max_events, EventSink& sink);
 

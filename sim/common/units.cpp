@@ -3,6 +3,8 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -108,7 +110,32 @@ std::string format_number(double v) {
     std::snprintf(buf, sizeof buf, "%.*g", prec, v);
     if (std::strtod(buf, nullptr) == v) break;
   }
+  // %g writes 80 as "8e+01": people read (and configs write) "80", so plain
+  // decimals are used wherever they stay short.
+  const double a = std::fabs(v);
+  if (std::strchr(buf, 'e') && a >= 1e-4 && a < 1e17) {
+    for (int decimals = 0; decimals <= 20; ++decimals) {
+      std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+      if (std::strtod(buf, nullptr) == v) break;
+    }
+  }
   return buf;
+}
+
+std::string format_time_ns(double ns) {
+  // The largest unit in which the value is at least 1 and still exact, so that
+  // parse_time_ns(format_time_ns(x)) == x: "80 ns", "1.5 us", "500 ps".
+  static const std::pair<const char*, double> t[] = {{"s", 1e9}, {"ms", 1e6}, {"us", 1e3}, {"ns", 1}};
+  for (auto& [name, scale] : t) {
+    if (ns < scale || scale == 1) continue;
+    const std::string s = format_number(ns / scale);
+    if (std::strtod(s.c_str(), nullptr) * scale == ns) return s + " " + name;
+  }
+  if (ns > 0 && ns < 1) {
+    const std::string s = format_number(ns * 1e3);
+    if (std::strtod(s.c_str(), nullptr) * 1e-3 == ns) return s + " ps";
+  }
+  return format_number(ns) + " ns";
 }
 
 std::string format_bytes(uint64_t bytes) {

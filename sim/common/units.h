@@ -23,6 +23,7 @@ Bandwidth parse_bandwidth(const std::string& text);  // "64 B/cycle", "140 GB/s"
 
 std::string format_bytes(uint64_t bytes);     // exact: "35.75 MiB", "64 B"
 std::string format_frequency(double hz);      // "2.9 GHz"
-std::string format_number(double v);          // shortest round-trip form, no trailing zeros
+std::string format_number(double v);          // shortest round-trip form, no trailing zeros, "80" not "8e+01"
+std::string format_time_ns(double ns);        // natural unit, exact: "80 ns", "1.5 us", "500 ps"
 
 }  // namespace ptosim::units

@@ -393,6 +393,10 @@ HwConfig parse_config(const std::string& text, const std::string& file) {
   } catch (const YAML::Exception& e) {
     throw InputError({file, e.mark.line + 1, e.mark.column + 1}, "", "YAML syntax: " + e.msg);
   }
+  return parse_config_node(root, file);
+}
+
+HwConfig parse_config_node(const YAML::Node& root, const std::string& file) {
   if (!root || root.IsNull()) throw InputError({file, 1, 0}, "", "empty config (a config needs at least `caches:`)");
   HwConfig c;
   c.source = file;

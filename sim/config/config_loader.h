@@ -1,6 +1,8 @@
 #pragma once
 #include <string>
 
+#include <yaml-cpp/yaml.h>
+
 #include "sim/config/hw_config.h"
 
 namespace ptosim {
@@ -9,6 +11,9 @@ namespace ptosim {
 // source in error messages. Throws InputError("file:line: key: message").
 HwConfig parse_config(const std::string& yaml_text, const std::string& file);
 HwConfig load_config_file(const std::string& path);
+// The same from an already parsed document (config overrides edit the tree
+// so that untouched keys keep their file positions in error messages).
+HwConfig parse_config_node(const YAML::Node& root, const std::string& file);
 // The config compiled into the binary: the same text as configs/default.yaml.
 HwConfig default_config();
 const std::string& default_config_text();

@@ -1,5 +1,7 @@
 #include "sim/config/hw_config.h"
 
+#include <cmath>
+#include <cstdio>
 #include <sstream>
 
 #include "sim/config/config_loader.h"
@@ -38,9 +40,39 @@ const CacheConfig* HwConfig::cache(const std::string& n) const {
   return nullptr;
 }
 
+bool HwConfig::private_cache(const std::string& c) const {
+  bool backs = false;
+  for (auto& m : memories) backs = backs || m.backing == c;
+  for (auto& [space, target] : spaces)
+    if (target == c) return false;
+  return backs;
+}
+
+std::vector<std::pair<std::string, std::string>> HwConfig::report_levels() const {
+  std::vector<std::pair<std::string, std::string>> levels;
+  for (auto& m : memories) levels.emplace_back(m.name, kMemoryKinds.name(m.kind));
+  for (auto& c : caches)
+    if (!private_cache(c.name)) levels.emplace_back(c.name, "cache");
+  levels.emplace_back(dram.name, "dram");
+  return levels;
+}
+
 namespace {
 std::string bw_cycle(double v) { return units::format_number(v) + " B/cycle"; }
-std::string ns(double v) { return units::format_number(v) + " ns"; }
+std::string ns(double v) { return units::format_time_ns(v); }
+
+// A DRAM timing given in DRAM clocks becomes a long decimal in ns
+// (21 clocks at 2933 MT/s = 14.319809... ns): shown as the clocks it was
+// written in, with the time rounded in a comment, it stays exact and readable.
+std::string dram_timing(double v, double data_rate) {
+  const std::string t = ns(v);
+  if (v <= 0 || t.size() <= 10) return t;
+  const double clocks = std::round(v * data_rate / 2e9);
+  if (clocks < 1 || clocks * 2e9 / data_rate != v) return t;
+  char rounded[32];
+  std::snprintf(rounded, sizeof rounded, "%.3g", v);
+  return units::format_number(clocks) + "  # " + rounded + " ns";
+}
 }  // namespace
 
 std::string to_yaml(const HwConfig& c) {
@@ -130,12 +162,12 @@ std::string to_yaml(const HwConfig& c) {
     << "  bus_width: " << d.bus_width << " bits\n"
     << "  data_rate: " << format_number(d.data_rate / 1e6) << " MT/s\n"
     << "  burst_length: " << d.burst_length << "\n"
-    << "  tCL: " << ns(d.tCL) << "\n"
-    << "  tRCD: " << ns(d.tRCD) << "\n"
-    << "  tRP: " << ns(d.tRP) << "\n"
-    << "  tRAS: " << ns(d.tRAS) << "\n"
-    << "  tREFI: " << ns(d.tREFI) << "\n"
-    << "  tRFC: " << ns(d.tRFC) << "\n"
+    << "  tCL: " << dram_timing(d.tCL, d.data_rate) << "\n"
+    << "  tRCD: " << dram_timing(d.tRCD, d.data_rate) << "\n"
+    << "  tRP: " << dram_timing(d.tRP, d.data_rate) << "\n"
+    << "  tRAS: " << dram_timing(d.tRAS, d.data_rate) << "\n"
+    << "  tREFI: " << dram_timing(d.tREFI, d.data_rate) << "\n"
+    << "  tRFC: " << dram_timing(d.tRFC, d.data_rate) << "\n"
     << "  controller_latency: " << ns(d.controller_latency) << "\n"
     << "  page_policy: " << kPagePolicies.name(d.page_policy) << "\n"
     << "  mapping: " << d.mapping << "\n";

@@ -148,6 +148,11 @@ class HwConfig {
   std::optional<SpaceId> space_id(const std::string& space) const;
   const MemoryConfig* memory(const std::string& name) const;
   const CacheConfig* cache(const std::string& name) const;
+  // A cache named only by a memory's `backing:` is that memory's private
+  // constant cache: not a level of the hierarchy nor of the report.
+  bool private_cache(const std::string& cache) const;
+  // The report's levels in order: memories, caches L1..Ln, DRAM; (name, kind).
+  std::vector<std::pair<std::string, std::string>> report_levels() const;
 };
 
 }  // namespace ptosim

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "sim/common/content_hash.h"
 #include "sim/exec/emission.h"
 
 namespace ptosim::exec {
@@ -81,19 +82,16 @@ OutputChecksum output(ExecContext& c, const Tensor& x, const std::string& name) 
   o.tensor = name.empty() ? x.name() : name;
   o.dtype = dtype_name(x.dtype());
   o.shape = x.shape();
-  uint64_t h = 14695981039346656037ull;
+  Fnv1a64 h;
   uint8_t buf[8];
   uint32_t es = x.elem_size();
   for (double v : x.to_vector()) {
     o.sum += v;
     o.abs_sum += std::fabs(v);
     encode(x.dtype(), v, buf);
-    for (uint32_t i = 0; i < es; ++i) {
-      h ^= buf[i];
-      h *= 1099511628211ull;
-    }
+    h.add(buf, es);
   }
-  o.fnv1a = h;
+  o.fnv1a = h.h;
   c.result().outputs.push_back(o);
   return o;
 }

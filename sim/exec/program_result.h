@@ -31,7 +31,18 @@ struct SpaceFootprint {
   uint64_t capacity = 0;   // 0 = unbounded
 };
 
+// A `param`'s final value (its default or the -D override), for the report.
+struct ProgramParam {
+  enum class Kind { Int, Float, Bool, Str, Other } kind = Kind::Other;
+  std::string name;
+  int64_t i = 0;
+  double f = 0;
+  bool b = false;
+  std::string text;  // as print() would show it; used for Str and Other
+};
+
 struct ProgramResult {
+  std::vector<ProgramParam> params;  // in the order the program bound them (filled by the frontend)
   std::vector<CheckOutcome> checks;
   std::vector<OutputChecksum> outputs;
   std::map<std::string, SpaceFootprint> footprint;  // per space name

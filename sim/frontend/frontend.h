@@ -24,4 +24,8 @@ struct ProgramOptions {
 ProgramResult run_program(const std::string& path, const HwConfig& config,
                           const ProgramOptions& options, EventSink* sink);
 
+// The names of the program's `param` statements in source order, without
+// running it (a sweep checks its -D names and fixes its columns up front).
+std::vector<std::string> declared_parameters(const std::string& path);
+
 }  // namespace ptosim

@@ -125,6 +125,7 @@ struct Interp {
   uint64_t step_limit = 0;
   int depth = 0;            // user function call depth
   std::vector<Value> globals;
+  std::vector<std::pair<std::string, Value>> bound_params;  // ParamStmt records its final value
 
   Interp(exec::ExecContext& c, const Source& s, std::ostream& o) : ctx(c), src(s), out(o) {}
   [[noreturn]] void step_limit_hit(Pos pos) const;

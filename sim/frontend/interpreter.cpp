@@ -1,4 +1,5 @@
 // run_program: read, parse, compile, bind -D parameters, execute.
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
@@ -83,9 +84,45 @@ ProgramResult run_program_text(const std::string& path, const std::string& text,
   } catch (const std::bad_alloc&) {
     throw src.error(Pos{}, "out of memory while running the program");
   }
+  std::vector<ProgramParam> params;
+  for (auto& [name, v] : in.bound_params) {
+    ProgramParam p;
+    p.name = name;
+    p.text = to_str(v);
+    if (v.tag == VT::Bool) { p.kind = ProgramParam::Kind::Bool; p.b = v.i != 0; }
+    else if (v.tag == VT::Int) { p.kind = ProgramParam::Kind::Int; p.i = v.i; }
+    else if (v.tag == VT::Float) { p.kind = ProgramParam::Kind::Float; p.f = v.f; }
+    else if (v.tag == VT::Str) p.kind = ProgramParam::Kind::Str;
+    auto same = std::find_if(params.begin(), params.end(), [&](const ProgramParam& q) { return q.name == name; });
+    if (same != params.end()) *same = p; else params.push_back(p);
+  }
   // Drop the program's references first so that footprints are final.
+  in.bound_params.clear();
   in.globals.clear();
-  return ctx.take_result();
+  ProgramResult result = ctx.take_result();
+  result.params = std::move(params);
+  return result;
+}
+
+std::vector<std::string> declared_parameters(const std::string& path) {
+  const std::string text = read_file(path);
+  Source src(path, text);
+  std::unique_ptr<Program> prog;
+  Module m;
+  try {
+    m = parse_program(text);
+    prog = compile_program(m);
+  } catch (const ProgramError& e) {
+    throw src.error(e);
+  }
+  std::vector<std::pair<Pos, std::string>> at;
+  for (auto& [name, p] : prog->params) at.emplace_back(p->pos, name);
+  std::sort(at.begin(), at.end(), [](auto& a, auto& b) {
+    return a.first.line != b.first.line ? a.first.line < b.first.line : a.first.col < b.first.col;
+  });
+  std::vector<std::string> names;
+  for (auto& [pos, name] : at) names.push_back(name);
+  return names;
 }
 
 ProgramResult run_program(const std::string& path, const HwConfig& config, const ProgramOptions& options,

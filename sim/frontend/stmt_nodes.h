@@ -164,6 +164,7 @@ struct ParamStmt : SNode {
   ParamStmt(Pos p) : SNode(p) {}
   Flow exec(Frame& f) override {
     f.globals[slot] = override_value.defined() ? override_value : value->eval(f);
+    f.in->bound_params.emplace_back(name, f.globals[slot]);
     return Flow::Normal;
   }
 };

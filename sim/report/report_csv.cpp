@@ -2,46 +2,72 @@
 #include <sstream>
 
 #include "sim/report/report.h"
+#include "sim/report/report_keys.h"
 
 namespace ptosim {
-namespace {
 
-std::string quote(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+std::string csv_quote(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
   std::string q = "\"";
   for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
   return q + "\"";
 }
 
-}  // namespace
+const std::vector<std::string>& csv_run_columns() {
+  static const std::vector<std::string> k = {"config", "config_hash", "source", "source_hash", "cycles", "seconds",
+                                             "flops", "dram_bytes", "arithmetic_intensity"};
+  return k;
+}
 
-// One row per level; the run's identity and totals repeat on every row so
-// that rows from many runs (a sweep) concatenate into one table. Only a
+// The scalar level keys of the schema, in its order: CSV columns and sweep
+// columns follow it, so that a header does not depend on module insertion order.
+std::vector<std::string> csv_level_columns(const StatsNode* levels) {
+  std::vector<std::string> keys;
+  for (const ReportKey& k : report_keys()) {
+    const std::string p = k.path;
+    if (p.rfind("levels[].", 0) != 0 || k.type == KeyType::List || k.type == KeyType::Object) continue;
+    const std::string key = p.substr(9);
+    if (key.find_first_of(".[") != std::string::npos || key == "name" || key == "kind") continue;
+    bool present = levels == nullptr;
+    if (levels)
+      for (auto& l : levels->children) present = present || l.find(key);
+    if (present) keys.push_back(key);
+  }
+  return keys;
+}
+
+// One row per level; the run's identity, parameters and totals repeat on
+// every row so that rows from many runs concatenate into one table. Only a
 // level's own values become columns: its child tables (tensors, regions,
 // DRAM channels) have no place in a flat row and are left to JSON.
 std::string render_csv(const StatsNode& root) {
   const StatsNode* levels = root.find_child("levels");
-  std::vector<std::string> run_keys = {"config", "source", "cycles", "seconds", "flops", "arithmetic_intensity"};
-  std::vector<std::string> keys;
-  if (levels)
-    for (auto& l : levels->children)
-      for (auto& [k, v] : l.values)
-        if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+  const StatsNode* params = root.find_child("parameters");
+  const StatsNode* sets = root.find_child("config_overrides");
+  const std::vector<std::string> keys = csv_level_columns(levels);
   std::ostringstream o;
-  for (auto& k : run_keys) o << k << ",";
+  for (auto& k : csv_run_columns()) o << k << ",";
+  if (params)
+    for (auto& [k, v] : params->values) o << csv_quote("param." + k) << ",";
+  if (sets)
+    for (auto& [k, v] : sets->values) o << csv_quote("set." + k) << ",";
   o << "level,kind";
   for (auto& k : keys) o << "," << k;
   o << "\n";
   if (!levels) return o.str();
   for (auto& l : levels->children) {
-    for (auto& k : run_keys) {
+    for (auto& k : csv_run_columns()) {
       const StatValue* v = root.find(k);
-      o << (v ? quote(to_string(*v)) : "") << ",";
+      o << (v ? csv_quote(to_string(*v)) : "") << ",";
     }
-    o << quote(l.name) << "," << l.kind;
+    if (params)
+      for (auto& [k, v] : params->values) o << csv_quote(to_string(v)) << ",";
+    if (sets)
+      for (auto& [k, v] : sets->values) o << csv_quote(to_string(v)) << ",";
+    o << csv_quote(l.name) << "," << l.kind;
     for (auto& k : keys) {
       const StatValue* v = l.find(k);
-      o << "," << (v ? quote(to_string(*v)) : "");
+      o << "," << (v ? csv_quote(to_string(*v)) : "");
     }
     o << "\n";
   }

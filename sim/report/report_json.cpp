@@ -10,6 +10,7 @@ using nlohmann::ordered_json;
 ordered_json value(const StatValue& v) {
   if (auto p = std::get_if<uint64_t>(&v)) return *p;
   if (auto p = std::get_if<double>(&v)) return *p;
+  if (auto p = std::get_if<bool>(&v)) return *p;
   return std::get<std::string>(v);
 }
 

@@ -157,7 +157,8 @@ void generic(std::ostringstream& o, const StatsNode& n, int depth) {
 bool printed_in_header(const std::string& k) {
   static const char* keys[] = {"config", "source", "cycles", "seconds", "clock_hz", "flops", "gflops_per_s",
                                "dram_bytes", "arithmetic_intensity", "peak_flops_per_s",
-                               "peak_dram_bandwidth_bytes_per_s"};
+                               "peak_dram_bandwidth_bytes_per_s", "pto_sim_version", "command_line", "started_at",
+                               "wall_seconds", "source_hash", "config_file", "config_hash"};
   for (const char* key : keys)
     if (k == key) return true;
   return false;
@@ -187,6 +188,13 @@ std::string render_text(const StatsNode& root) {
         items(o, "  " + k.name + ": ", {u(k, "accesses") + " accesses", u(k, "flops") + " flops",
                                          fmt("%.0f", k.num("barrier_wait_cycles")) + " cycles waiting at barriers"});
   }
+  // What produced the report, in short (the JSON has the command line).
+  if (root.find("pto_sim_version")) {
+    auto str = [&](const char* k) { const StatValue* v = root.find(k); return v ? to_string(*v) : std::string(); };
+    items(o, "run: ", {"pto-sim " + str("pto_sim_version"), "started " + str("started_at"),
+                       fmt("%.3g s wall", root.num("wall_seconds")), "config " + str("config_hash"),
+                       "source " + (str("source_hash").empty() ? std::string("(stdin)") : str("source_hash"))});
+  }
   roofline(o, root);
   for (auto& [k, v] : root.values) {
     if (printed_in_header(k)) continue;
@@ -196,7 +204,12 @@ std::string render_text(const StatsNode& root) {
     for (auto& l : levels->children)
       if (!idle(l) || l.kind == NodeKind::Cache || l.kind == NodeKind::Dram) level(o, l);
   for (auto& c : root.children)
-    if (c.name != "levels" && c.name != "core" && c.name != "roofline") { o << "\n"; generic(o, c, 0); }
+    // The resolved config is `pto-sim config show`'s business; empty objects say nothing.
+    if (c.name != "levels" && c.name != "core" && c.name != "roofline" && c.name != "config_resolved" &&
+        !(c.values.empty() && c.children.empty())) {
+      o << "\n";
+      generic(o, c, 0);
+    }
   return o.str();
 }
 

@@ -7,7 +7,7 @@
 namespace ptosim {
 
 namespace {
-constexpr NameTable<NodeKind, 13> kNodeKinds{{{
+constexpr NameTable<NodeKind, 14> kNodeKinds{{{
     {NodeKind::Run, "run", "the whole run: header figures"},
     {NodeKind::Core, "core", "the core (issue, stalls, compute)"},
     {NodeKind::Roofline, "roofline", "the run placed on its roofline"},
@@ -21,6 +21,7 @@ constexpr NameTable<NodeKind, 13> kNodeKinds{{{
     {NodeKind::Row, "row", "a row of a table"},
     {NodeKind::Trace, "trace", "what a replayed trace held"},
     {NodeKind::Program, "program", "what a program's execution produced"},
+    {NodeKind::Object, "object", "named values: parameters, overrides, the resolved config"},
 }}};
 }  // namespace
 
@@ -72,6 +73,7 @@ double StatsNode::num(const std::string& key) const {
 std::string to_string(const StatValue& v) {
   if (auto p = std::get_if<uint64_t>(&v)) return std::to_string(*p);
   if (auto p = std::get_if<double>(&v)) return units::format_number(*p);
+  if (auto p = std::get_if<bool>(&v)) return *p ? "true" : "false";
   return std::get<std::string>(v);
 }
 

@@ -13,10 +13,13 @@ namespace ptosim {
 
 // What a node is: renderers choose its layout by kind (a level's table, a
 // list of rows). Named once, in kNodeKinds (stats.cpp).
-enum class NodeKind : uint8_t { Run, Core, Roofline, Cache, Dram, Register, Scratchpad, Constant, List, Table, Row, Trace, Program };
+enum class NodeKind : uint8_t { Run, Core, Roofline, Cache, Dram, Register, Scratchpad, Constant, List, Table, Row, Trace, Program, Object };
 const char* node_kind_name(NodeKind k);
 
-using StatValue = std::variant<uint64_t, double, std::string>;
+// Counts are uint64_t, quantities double, flags bool: a report's JSON types
+// say what a value is (docs/REPORTS.md). A string literal stays a string
+// (C++20's variant rules, which GCC 12 applies in C++17 too).
+using StatValue = std::variant<uint64_t, double, std::string, bool>;
 
 struct StatsNode {
   std::string name;

@@ -41,7 +41,7 @@ code, out, err = run("run", "--trace", trace, "--config", TINY, "--format", "jso
 check("json run exits 0", code == 0, err)
 rep = json.loads(out) if code == 0 else {}
 if rep:
-    check("schema_version", rep.get("schema_version") == 1)
+    check("schema_version", rep.get("schema_version") == 2)
     for key in ("config", "source", "cycles", "seconds", "levels"):
         check(f"top-level key {key}", key in rep)
     check("levels in hierarchy order", [l["name"] for l in rep["levels"] if l["kind"] in ("cache", "dram")] == ["L1", "L2", "DRAM"],
@@ -83,7 +83,7 @@ check("csv counts", rows and next(r for r in rows if r["level"] == "L1")["read_m
 # -o writes the file; a failing run leaves none
 outfile = os.path.join(tmp, "report.json")
 code, out, err = run("run", "--trace", trace, "--config", TINY, "--format", "json", "-o", outfile)
-check("-o writes file", code == 0 and json.load(open(outfile))["schema_version"] == 1 and out == "", err)
+check("-o writes file", code == 0 and json.load(open(outfile))["schema_version"] == 2 and out == "", err)
 bad = write("bad.din", "r 0 4\nr zz 4\n")
 outfile2 = os.path.join(tmp, "never.json")
 code, out, err = run("run", "--trace", bad, "--config", TINY, "-o", outfile2)

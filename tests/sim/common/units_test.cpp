@@ -48,3 +48,24 @@ TEST(Units, FormatRoundTrips) {
   EXPECT_EQ(format_bytes(37486592), "35.75 MiB");
   EXPECT_EQ(format_bytes(64), "64 B");
 }
+
+TEST(Units, NumbersWithoutExponents) {
+  EXPECT_EQ(format_number(80), "80");
+  EXPECT_EQ(format_number(2e9), "2000000000");
+  EXPECT_EQ(format_number(14.3), "14.3");
+  EXPECT_EQ(format_number(0.0005), "0.0005");
+  EXPECT_EQ(format_number(1e-7), "1e-07");  // tiny values keep the short form
+  for (double v : {80.0, 2e9, 14.319809069212411, 0.1, 123456789.125, 1e20, 3e-9})
+    EXPECT_EQ(std::strtod(format_number(v).c_str(), nullptr), v) << format_number(v);
+}
+
+TEST(Units, TimesInTheirNaturalUnit) {
+  EXPECT_EQ(format_time_ns(80), "80 ns");
+  EXPECT_EQ(format_time_ns(13.75), "13.75 ns");
+  EXPECT_EQ(format_time_ns(7800), "7.8 us");
+  EXPECT_EQ(format_time_ns(2e6), "2 ms");
+  EXPECT_EQ(format_time_ns(0.5), "500 ps");
+  EXPECT_EQ(format_time_ns(0), "0 ns");
+  for (double v : {80.0, 7800.0, 0.5, 14.319809069212411, 350.0, 1234.5678})
+    EXPECT_EQ(parse_time_ns(format_time_ns(v)), v) << format_time_ns(v);
+}

@@ -130,10 +130,10 @@ TEST(ReportCsv, RunColumnsThenOneRowPerLevelAndNoTables) {
   const std::vector<std::string> rows = lines_of(render_csv(sample_run()));
   ASSERT_EQ(rows.size(), 3u);  // header, L1, DRAM: no row for channels, tensors or trace
   const std::vector<std::string> head = split(rows[0]);
-  ASSERT_GE(head.size(), 8u);
-  EXPECT_EQ(std::vector<std::string>(head.begin(), head.begin() + 8),
-            (std::vector<std::string>{"config", "source", "cycles", "seconds", "flops", "arithmetic_intensity", "level",
-                                      "kind"}));
+  ASSERT_GE(head.size(), 11u);
+  EXPECT_EQ(std::vector<std::string>(head.begin(), head.begin() + 11),
+            (std::vector<std::string>{"config", "config_hash", "source", "source_hash", "cycles", "seconds", "flops",
+                                      "dram_bytes", "arithmetic_intensity", "level", "kind"}));
   for (const std::string& h : head) {
     EXPECT_NE(h, "channels");
     EXPECT_NE(h, "tensors");
@@ -142,9 +142,9 @@ TEST(ReportCsv, RunColumnsThenOneRowPerLevelAndNoTables) {
   }
   const std::vector<std::string> dram = split(rows[2]);
   ASSERT_EQ(dram.size(), head.size());
-  EXPECT_EQ(dram[4], "4000000000");
-  EXPECT_EQ(dram[5], "4");
-  EXPECT_EQ(dram[6], "DRAM");
+  EXPECT_EQ(dram[6], "4000000000");
+  EXPECT_EQ(dram[8], "4");
+  EXPECT_EQ(dram[9], "DRAM");
   for (size_t i = 0; i < head.size(); ++i)
     if (head[i] == "row_conflicts") {
       EXPECT_EQ(dram[i], "1");

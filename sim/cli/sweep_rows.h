@@ -1,0 +1,61 @@
+#pragma once
+// One sweep point's row: the table's columns (fixed before the first point
+// runs, so rows can be appended as points finish and a resumed or merged
+// sweep writes the same columns), the command that runs a point, and the row
+// its outcome becomes. Shared by the local runner, --emit-jobs and --merge.
+#include <csignal>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/cli/sweep_plan.h"
+
+namespace ptosim::cli {
+
+struct SweepTable {
+  std::vector<std::string> columns;
+  // Config + overrides combinations that do not load: their points get an
+  // `invalid` row without running. Keyed by combo_key().
+  std::map<std::string, std::string> invalid;
+};
+
+// Validates the sweep up front (program parameters, configs with their
+// overrides) and lays out its columns. Throws InputError for a sweep that
+// cannot run at all; combinations that are merely invalid become rows.
+SweepTable plan_table(const SweepSpec& spec, const std::vector<SweepPoint>& points);
+
+// How a point's process ended.
+struct Outcome {
+  bool timed_out = false;
+  int signal = 0;      // killed by this signal
+  int code = 0;        // exit status otherwise
+  double timeout_s = 0;
+  // Stopped by Ctrl-C (SIGINT, or exit 130 from a run that handles it): not a
+  // result; the point stays unfinished and a resumed sweep runs it again.
+  bool interrupted() const { return !timed_out && (signal == SIGINT || code == 128 + SIGINT); }
+};
+
+using Row = std::map<std::string, std::string>;  // column -> cell
+
+// The combination of a config and its overrides: points that share it share
+// its validity and its levels.
+std::string combo_key(const SweepPoint& p);
+// `pto-sim run ...` for a point, its JSON report into `json_out`.
+std::vector<std::string> point_argv(const SweepSpec& spec, const SweepPoint& p, const std::string& json_out,
+                                    bool abs_paths);
+// `pto-sim check ...` for a program point: its functional run, no timing model.
+std::vector<std::string> precheck_argv(const SweepSpec& spec, const SweepPoint& p);
+Row make_row(const SweepTable& table, const SweepPoint& p, const std::string& json_path, const std::string& err_path,
+             const Outcome& o);
+bool row_ok(const Row& r);
+std::string csv_line(const SweepTable& t, const Row& r);
+std::string header_line(const SweepTable& t);
+
+// A CSV file as rows of fields (RFC 4180 quoting); InputError with line on a
+// malformed file.
+std::vector<std::vector<std::string>> read_csv(const std::string& path);
+
+std::string absolute_path(const std::string& p);
+void make_dir(const std::string& dir);
+
+}  // namespace ptosim::cli

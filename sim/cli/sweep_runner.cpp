@@ -1,0 +1,248 @@
+#include "sim/cli/sweep_runner.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <set>
+#include <thread>
+
+#include "sim/cli/commands.h"
+#include "sim/cli/sweep_rows.h"
+#include "sim/common/atomic_file.h"
+
+extern char** environ;
+
+namespace ptosim::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+volatile sig_atomic_t g_interrupted = 0;
+void on_interrupt(int) { g_interrupted = 1; }
+
+std::string fmt_duration(double s) {
+  char buf[32];
+  if (s >= 3600) std::snprintf(buf, sizeof buf, "%dh%02dm", int(s / 3600), int(std::fmod(s, 3600) / 60));
+  else if (s >= 60) std::snprintf(buf, sizeof buf, "%dm%02ds", int(s / 60), int(std::fmod(s, 60)));
+  else std::snprintf(buf, sizeof buf, "%.0fs", s);
+  return buf;
+}
+
+class Progress {
+ public:
+  Progress(size_t total, size_t skipped) : total_(total), done_(skipped), skipped_(skipped), tty_(isatty(STDERR_FILENO)) {}
+  void finished(bool ok) {
+    ++done_;
+    failed_ += !ok;
+    draw(false);
+  }
+  void draw(bool force) {
+    if (!tty_) return;
+    const auto now = Clock::now();
+    if (!force && now - last_ < std::chrono::milliseconds(200) && done_ < total_) return;
+    last_ = now;
+    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    const size_t ran = done_ - skipped_;
+    const double rate = elapsed > 0 ? ran / elapsed : 0;
+    const int width = 24;
+    const int fill = total_ ? int(width * done_ / total_) : width;
+    std::string bar(fill, '#');
+    bar += std::string(width - fill, '.');
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "\r\033[K[%s] %zu/%zu done, %zu failed, %.2f points/s, ETA %s", bar.c_str(), done_, total_,
+                  failed_, rate, rate > 0 ? fmt_duration((total_ - done_) / rate).c_str() : "?");
+    std::cerr << buf << std::flush;
+  }
+  void end() {
+    if (tty_) std::cerr << "\r\033[K" << std::flush;
+  }
+  size_t failed() const { return failed_; }
+  double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+
+ private:
+  size_t total_, done_, skipped_, failed_ = 0;
+  bool tty_;
+  Clock::time_point start_ = Clock::now(), last_{};
+};
+
+struct Child {
+  pid_t pid;
+  const SweepPoint* point;
+  Clock::time_point start;
+  bool timed_out = false;
+  std::string json, err;
+  bool prechecking = false;  // running `pto-sim check` before the simulation
+};
+
+pid_t spawn(const std::vector<std::string>& argv, const std::string& err_path) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  std::vector<char*> args;
+  for (auto& s : argv) args.push_back(const_cast<char*>(s.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, args[0], &fa, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) throw InputError(std::string("pto-sim sweep: cannot start ") + args[0] + ": " + std::strerror(rc));
+  return pid;
+}
+
+
+void write_all(int fd, const std::string& s, const std::string& path) {
+  size_t off = 0;
+  while (off < s.size()) {
+    const ssize_t n = ::write(fd, s.data() + off, s.size() - off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw InputError({path, 0, 0}, "", std::string("write failed: ") + std::strerror(errno));
+    off += size_t(n);
+  }
+}
+
+
+}  // namespace
+
+int run_sweep(const SweepSpec& spec) {
+  const std::vector<SweepPoint> points = expand_points(spec);
+  const SweepTable table = plan_table(spec, points);
+  refuse_overwriting_inputs(spec.output, {spec.program, spec.trace, spec.file});
+  for (const std::string& c : spec.configs) refuse_overwriting_inputs(spec.output, {c});
+  // Resume: the rows already in the output are finished points.
+  std::set<std::string> done;
+  const std::string header = header_line(table);
+  std::error_code ec;
+  const bool resume = fs::exists(spec.output, ec) && fs::file_size(spec.output, ec) > 0;
+  if (resume) {
+    const auto rows = read_csv(spec.output);
+    if (rows.empty() || rows[0] != table.columns)
+      throw InputError({spec.output, 1, 1}, "",
+                       "its columns are not this sweep's (another program, parameters, configs or pto-sim version): "
+                       "remove it or choose another -o");
+    for (size_t i = 1; i < rows.size(); ++i) done.insert(rows[i][0]);
+  } else {
+    AtomicFile f(spec.output);
+    f.write(header);
+    f.commit();
+  }
+  const int fd = ::open(spec.output.c_str(), O_WRONLY | O_APPEND);
+  if (fd < 0) throw InputError({spec.output, 0, 0}, "", std::string("cannot append: ") + std::strerror(errno));
+  struct CloseFd { int fd; ~CloseFd() { ::close(fd); } } close_fd{fd};
+
+  std::string dir = spec.json_dir;
+  bool temp_dir = false;
+  if (dir.empty()) {
+    std::string templ = (fs::temp_directory_path() / "pto-sim-sweep-XXXXXX").string();
+    if (!mkdtemp(templ.data())) throw InputError(std::string("pto-sim sweep: cannot create a temporary directory: ") + std::strerror(errno));
+    dir = templ;
+    temp_dir = true;
+  } else {
+    make_dir(dir);
+  }
+  struct RemoveDir { std::string d; bool on; ~RemoveDir() { if (on) { std::error_code e; fs::remove_all(d, e); } } } remove_dir{dir, temp_dir};
+
+  std::vector<const SweepPoint*> todo;
+  for (const SweepPoint& p : points)
+    if (!done.count(p.key)) todo.push_back(&p);
+  unsigned jobs = spec.jobs;
+  if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
+
+  struct sigaction sa{}, old_int{}, old_term{};
+  sa.sa_handler = on_interrupt;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
+  g_interrupted = 0;
+
+  Progress progress(points.size(), points.size() - todo.size());
+  std::vector<Child> running;
+  size_t next = 0, failed = 0, written = 0;
+  auto finish = [&](const SweepPoint&, const Row& r) {
+    write_all(fd, csv_line(table, r), spec.output);
+    ++written;
+    const bool ok = row_ok(r);
+    failed += !ok;
+    progress.finished(ok);
+  };
+  while ((next < todo.size() || !running.empty()) && !g_interrupted) {
+    while (running.size() < jobs && next < todo.size() && !g_interrupted) {
+      const SweepPoint& p = *todo[next++];
+      if (table.invalid.count(combo_key(p))) {
+        finish(p, make_row(table, p, "", "", Outcome{}));
+        continue;
+      }
+      Child c{0, &p, Clock::now(), false, dir + "/" + p.id() + ".json", dir + "/" + p.id() + ".err"};
+      c.prechecking = spec.precheck && !spec.program.empty();
+      c.pid = spawn(c.prechecking ? precheck_argv(spec, p) : point_argv(spec, p, c.json, false), c.err);
+      running.push_back(c);
+    }
+    int status = 0;
+    const pid_t pid = waitpid(-1, &status, WNOHANG);
+    if (pid > 0) {
+      auto it = std::find_if(running.begin(), running.end(), [&](const Child& c) { return c.pid == pid; });
+      if (it == running.end()) continue;
+      Outcome o;
+      o.timeout_s = spec.timeout_s;
+      o.timed_out = it->timed_out;
+      if (WIFSIGNALED(status)) o.signal = WTERMSIG(status);
+      else o.code = WEXITSTATUS(status);
+      // The functional run passed: now the simulation, in the same slot.
+      if (it->prechecking && !o.timed_out && !o.signal && (o.code == 0 || o.code == 1) && !g_interrupted) {
+        it->prechecking = false;
+        it->start = Clock::now();
+        it->pid = spawn(point_argv(spec, *it->point, it->json, false), it->err);
+        continue;
+      }
+      // A child stopped by the Ctrl-C that stops the sweep has no result: no row.
+      if (!o.interrupted() && !g_interrupted) {
+        Row row = make_row(table, *it->point, it->json, it->err, o);
+        if (it->prechecking) row["error"] += " [found by --precheck: not simulated]";
+        finish(*it->point, row);
+        if (temp_dir) {
+          fs::remove(it->json, ec);
+          fs::remove(it->err, ec);
+        } else {
+          fs::remove(it->err, ec);
+        }
+      }
+      running.erase(it);
+      continue;
+    }
+    if (spec.timeout_s > 0)
+      for (Child& c : running)
+        if (!c.timed_out && std::chrono::duration<double>(Clock::now() - c.start).count() > spec.timeout_s) {
+          c.timed_out = true;
+          kill(c.pid, SIGKILL);
+        }
+    progress.draw(false);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  const bool interrupted = g_interrupted;
+  for (Child& c : running) kill(c.pid, SIGTERM);
+  for (Child& c : running) waitpid(c.pid, nullptr, 0);
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGTERM, &old_term, nullptr);
+  progress.end();
+  if (interrupted) {
+    std::cerr << "pto-sim sweep: interrupted; " << spec.output << " holds " << points.size() - todo.size() + written
+              << " of " << points.size() << " points (run the same command again to resume)\n";
+    return 130;
+  }
+  std::cerr << "pto-sim sweep: " << points.size() << " points, " << todo.size() << " run, "
+            << points.size() - todo.size() << " already in " << spec.output << ", " << failed << " failed; "
+            << fmt_duration(progress.elapsed()) << "\n";
+  return failed ? 1 : 0;
+}
+
+}  // namespace ptosim::cli

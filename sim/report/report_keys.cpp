@@ -1,0 +1,242 @@
+// The entries below are the schema (see report_keys.h). Keep them in report
+// order; docs/REPORTS.md is generated from this file.
+#include "sim/report/report_keys.h"
+
+#include <nlohmann/json.hpp>
+
+namespace ptosim {
+namespace {
+
+constexpr KeyType C = KeyType::Count, R = KeyType::Real, B = KeyType::Bool, S = KeyType::String,
+                  O = KeyType::Object, L = KeyType::List;
+constexpr Better lo = Better::Lower, hi = Better::Higher, no = Better::None;
+
+const std::vector<ReportKey> kKeys = {
+    // Run identity (schema_version 2): what produced the report.
+    {"schema_version", C, "", "report schema version (2)", no, true},
+    {"pto_sim_version", S, "", "version of pto-sim that wrote the report", no, true},
+    {"command_line", S, "", "the command line, shell-quoted", no, true},
+    {"started_at", S, "UTC", "start time, ISO 8601", no, true},
+    {"wall_seconds", R, "s", "wall-clock time of the process until the report (not a result)", no, true},
+    {"source", S, "", "program or trace path as given", no, true},
+    {"source_hash", S, "", "fnv1a64 of the program's or trace's bytes (\"\" for stdin)", no, true},
+    {"config", S, "", "config `name:`", no, true},
+    {"config_file", S, "", "config path, `<default>` for the built-in one", no, true},
+    {"config_hash", S, "", "fnv1a64 of the fully resolved config (`config_resolved` as `config show` prints it)", no, true},
+    {"parameters", O, "", "every `param`'s final value, defaults included (program runs; {} for traces)", no, true},
+    {"parameters.*", S, "", "one parameter: integer, real, boolean or string as the program bound it", no, true},
+    {"config_overrides", O, "", "the `--set` overrides, dotted path to value as given", no, true},
+    {"config_overrides.*", S, "", "one override's value", no, true},
+    // Run results.
+    {"clock_hz", R, "Hz", "core clock", no},
+    {"cycles", C, "cycles", "core cycles until the last access completed", lo},
+    {"seconds", R, "s", "simulated time: cycles / clock_hz", lo},
+    {"flops", C, "flop", "compute work of the run (= core.flops)", no},
+    {"gflops_per_s", R, "GFLOP/s", "flops / seconds / 1e9", hi},
+    {"dram_bytes", C, "B", "the DRAM level's bytes_read + bytes_written", lo},
+    {"arithmetic_intensity", R, "flop/B", "flops / dram_bytes; 0 when dram_bytes is 0", hi},
+    {"peak_flops_per_s", R, "FLOP/s", "core.flops_per_cycle x clock", no},
+    {"peak_dram_bandwidth_bytes_per_s", R, "B/s", "the DRAM level's peak bandwidth", no},
+    {"core", O, "", "the core's counters", no},
+    {"core.accesses", C, "", "loads and stores issued", no},
+    {"core.reads", C, "", "loads issued", no},
+    {"core.writes", C, "", "stores issued", no},
+    {"core.line_requests", C, "", "line-sized requests the accesses became", no},
+    {"core.flops", C, "flop", "compute work", no},
+    {"core.compute_cycles", C, "cycles", "issue time spent on compute", no},
+    {"core.window_stalls", C, "", "times the miss window (max_outstanding) was full", lo},
+    {"core.stall_cycles", C, "cycles", "cycles stalled on a full miss window", lo},
+    {"core.barrier_wait_cycles", C, "cycles", "cycles the cores waited at pto.parallel barriers", lo},
+    {"core.cores", C, "", "config core.cores", no},
+    {"core.model", S, "", "core.model of the config, with the cpu pipeline model only", no},
+    {"core.instructions", C, "", "cpu model: micro-ops issued", no},
+    {"core.forwarded_loads", C, "", "cpu model: loads served by store-to-load forwarding", no},
+    {"core.rob_stall_cycles", R, "cycles", "cpu model: cycles stalled on a full reorder buffer", lo},
+    {"core.lq_stall_cycles", R, "cycles", "cpu model: cycles stalled on a full load queue", lo},
+    {"core.sq_stall_cycles", R, "cycles", "cpu model: cycles stalled on a full store queue", lo},
+    {"core.operand_wait_cycles", R, "cycles", "cpu model: cycles waiting for operands", lo},
+    {"core.barriers", C, "", "barriers seen (2 per parallel loop)", no},
+    {"core.per_core", L, "", "with cores > 1: the counters above per core, named core0, core1, ...", no},
+    {"core.per_core[].name", S, "", "core name", no},
+    {"core.per_core[].*", C, "", "that core's value of the core.* counter of the same name", no},
+    {"roofline", O, "", "see docs/TIMING.md, \"Roofline\"", no},
+    {"roofline.bound_flops_per_s", R, "FLOP/s", "min(peak flops, AI x peak DRAM bandwidth)", no},
+    {"roofline.bound", S, "", "`compute` or `memory`: the lower roof (a tie is compute)", no},
+    {"roofline.achieved_fraction", R, "fraction", "(flops / seconds) / bound; 0 when flops is 0", hi},
+    {"levels", L, "", "hierarchy order: memories, caches L1..Ln, DRAM", no},
+    {"levels[].name", S, "", "module name from the config", no},
+    {"levels[].kind", S, "", "cache | dram | register | scratchpad | constant", no},
+    {"levels[].reads", C, "", "read requests received (one per line touched)", no},
+    {"levels[].writes", C, "", "write requests received", no},
+    {"levels[].read_hits", C, "", "reads that hit", hi},
+    {"levels[].write_hits", C, "", "writes that hit", hi},
+    {"levels[].read_misses", C, "", "reads that missed", lo},
+    {"levels[].write_misses", C, "", "writes that missed", lo},
+    {"levels[].miss_rate", R, "fraction", "(read_misses + write_misses) / (reads + writes)", lo},
+    {"levels[].evictions", C, "", "valid lines replaced", lo},
+    {"levels[].writebacks", C, "", "dirty lines written to the level below", lo},
+    {"levels[].bytes_read", C, "B", "bytes read from this level", no},
+    {"levels[].bytes_written", C, "B", "bytes written to this level", no},
+    {"levels[].compulsory_misses", C, "", "misses to never-seen lines (3C)", lo},
+    {"levels[].capacity_misses", C, "", "misses a fully associative LRU cache of the same size also has (3C)", lo},
+    {"levels[].conflict_misses", C, "", "the remaining misses (3C)", lo},
+    {"levels[].back_invalidations", C, "", "lines invalidated by an inclusive level below (only when non-zero)", lo, false, "cache"},
+    {"levels[].bandwidth_bytes_per_s", R, "B/s", "(bytes_read + bytes_written) / seconds", no},
+    {"levels[].peak_bandwidth_bytes_per_s", R, "B/s", "port bandwidth x clock (from the timings for a detailed DRAM)", no},
+    {"levels[].utilization", R, "fraction", "time its port or data buses were busy / run time", no},
+    {"levels[].avg_latency_cycles", R, "cycles", "arrival to data, per request", lo},
+    {"levels[].mshr_merges", C, "", "misses merged into one already in flight", no, false, "cache"},
+    {"levels[].mshr_stalls", C, "", "requests that waited for a free MSHR", lo, false, "cache"},
+    {"levels[].conflict_cycles", C, "cycles", "cycles lost to bank conflicts", lo, false, "register scratchpad constant"},
+    {"levels[].bank_conflicts", C, "", "accesses that met a bank conflict", lo, false, "register scratchpad constant"},
+    {"levels[].fills", C, "", "read-only memory: fills written into it", no, false, "scratchpad constant"},
+    {"levels[].fill_bytes", C, "B", "read-only memory: bytes filled", no, false, "scratchpad constant"},
+    {"levels[].broadcasts", C, "", "reads served as one broadcast", no, false, "constant"},
+    {"levels[].cache_hits", C, "", "hits of its backing cache", hi, false, "constant"},
+    {"levels[].cache_misses", C, "", "misses of its backing cache", lo, false, "constant"},
+    {"levels[].backing_reads", C, "", "with backing: reads sent to the backing module", no, false, "constant"},
+    {"levels[].backing_bytes", C, "B", "with backing: bytes read from the backing module", no, false, "constant"},
+    {"levels[].row_hits", C, "", "accesses to the open row (0 with timing: simple)", hi, false, "dram"},
+    {"levels[].row_misses", C, "", "accesses to a closed bank", lo, false, "dram"},
+    {"levels[].row_conflicts", C, "", "accesses that closed another row", lo, false, "dram"},
+    {"levels[].bursts", C, "", "timing: detailed: data bursts", no, false, "dram"},
+    {"levels[].refreshes", C, "", "timing: detailed with tREFI: refreshes", no, false, "dram"},
+    {"levels[].tensors", L, "", "per-tensor traffic at this level (when tagged traffic exists)", no},
+    {"levels[].tensors[].name", S, "", "tensor name", no},
+    {"levels[].tensors[].accesses", C, "", "requests for this tensor", no},
+    {"levels[].tensors[].misses", C, "", "of which missed", lo},
+    {"levels[].tensors[].bytes", C, "B", "bytes moved for this tensor", no},
+    {"levels[].regions", L, "", "per-region (pto.scope) traffic at this level", no},
+    {"levels[].regions[].name", S, "", "region name", no},
+    {"levels[].regions[].accesses", C, "", "requests in this region", no},
+    {"levels[].regions[].misses", C, "", "of which missed", lo},
+    {"levels[].regions[].bytes", C, "B", "bytes moved in this region", no},
+    {"levels[].channels", L, "", "timing: detailed: per channel", no, false, "dram"},
+    {"levels[].channels[].name", S, "", "ch0, ch1, ...", no},
+    {"levels[].channels[].row_hits", C, "", "row hits in this channel", hi},
+    {"levels[].channels[].row_misses", C, "", "row misses in this channel", lo},
+    {"levels[].channels[].row_conflicts", C, "", "row conflicts in this channel", lo},
+    {"levels[].channels[].utilization", R, "fraction", "data bus busy / run time", no},
+    {"levels[].channels[].bytes", C, "B", "bytes moved in this channel", no},
+    {"trace", O, "", "trace runs: what the reader saw", no},
+    {"trace.records", C, "", "records read", no},
+    {"trace.reads", C, "", "read records", no},
+    {"trace.writes", C, "", "write records", no},
+    {"trace.fetches", C, "", "instruction-fetch records", no},
+    {"trace.skipped_*", C, "", "records of another din type, counted and skipped", no},
+    {"program", O, "", "program runs: checks, outputs, footprint, reuse", no},
+    {"program.checks_passed", C, "", "pto.check calls that passed", hi},
+    {"program.checks_failed", C, "", "pto.check calls that failed", lo},
+    {"program.events", C, "", "events the program emitted", no},
+    {"program.checks", L, "", "one row per pto.check, named file:line", no},
+    {"program.checks[].name", S, "", "file:line of the check", no},
+    {"program.checks[].passed", B, "", "whether it passed", no},
+    {"program.checks[].message", S, "", "on failure: first bad index, both values, max error", no},
+    {"program.outputs", L, "", "one row per pto.output", no},
+    {"program.outputs[].name", S, "", "tensor name", no},
+    {"program.outputs[].dtype", S, "", "element type", no},
+    {"program.outputs[].sum", R, "", "sum of the elements", no},
+    {"program.outputs[].abs_sum", R, "", "sum of |element|", no},
+    {"program.outputs[].fnv1a", S, "", "FNV-1a of the stored bytes, row-major", no},
+    {"program.footprint", L, "", "one row per space", no},
+    {"program.footprint[].name", S, "", "space name", no},
+    {"program.footprint[].peak_bytes", C, "B", "peak bytes allocated in the space", no},
+    {"program.footprint[].capacity", C, "B", "the space's capacity (0 = unbounded)", no},
+    {"program.reuse", L, "", "pto.reuse: one row per tensor", no},
+    {"program.reuse[].name", S, "", "tensor name", no},
+    {"program.reuse[].scope", S, "", "space the tiles are kept in", no},
+    {"program.reuse[].hits", C, "", "tiles served from the reuse space", hi},
+    {"program.reuse[].fallbacks", C, "", "tiles loaded normally instead", lo},
+    {"program.reuse[].fallback_bytes", C, "B", "bytes of those loads", lo},
+    {"program.auto_reuse", L, "", "pto.auto_reuse: one row per block, named file:line", no},
+    {"program.auto_reuse[].name", S, "", "file:line of the block", no},
+    {"program.auto_reuse[].peak_bytes_with", C, "B", "peak footprint with buffer sharing", lo},
+    {"program.auto_reuse[].peak_bytes_without", C, "B", "peak footprint without", no},
+    {"program.auto_reuse[].distinct_bytes_with", C, "B", "distinct bytes with buffer sharing", no},
+    {"program.auto_reuse[].distinct_bytes_without", C, "B", "distinct bytes without", no},
+    {"config_resolved", O, "", "the fully resolved config, as `pto-sim config show` prints it (quantities as strings with units)", no, true},
+};
+
+bool matches(const std::string& entry, const std::string& pattern) {
+  // '*' in an entry stands for one name (no '.' or '[').
+  size_t e = 0, p = 0;
+  while (e < entry.size()) {
+    if (entry[e] == '*') {
+      ++e;
+      const size_t stop = pattern.find_first_of(".[", p);
+      const size_t end = stop == std::string::npos ? pattern.size() : stop;
+      if (end == p) return false;
+      p = end;
+      continue;
+    }
+    if (p >= pattern.size() || entry[e] != pattern[p]) return false;
+    ++e, ++p;
+  }
+  return p == pattern.size();
+}
+
+std::string md_escape(const std::string& s) {
+  std::string o;
+  for (char c : s) o += c == '|' ? std::string("\\|") : std::string(1, c);
+  return o;
+}
+
+}  // namespace
+
+const std::vector<ReportKey>& report_keys() { return kKeys; }
+
+const ReportKey* find_report_key(const std::string& pattern) {
+  for (const ReportKey& k : kKeys)
+    if (k.path == pattern) return &k;
+  for (const ReportKey& k : kKeys)
+    if (matches(k.path, pattern)) return &k;
+  // Everything inside an identity object ("config_overrides.caches.L1.size") is identity too.
+  for (size_t dot = pattern.rfind('.'); dot != std::string::npos && dot > 0; dot = pattern.rfind('.', dot - 1)) {
+    const ReportKey* parent = find_report_key(pattern.substr(0, dot));
+    if (parent && parent->identity) return parent;
+  }
+  return nullptr;
+}
+
+const char* type_name(KeyType t) {
+  switch (t) {
+    case KeyType::Count: return "integer";
+    case KeyType::Real: return "real";
+    case KeyType::Bool: return "boolean";
+    case KeyType::String: return "string";
+    case KeyType::Object: return "object";
+    case KeyType::List: return "array";
+  }
+  return "";
+}
+
+bool key_applies_to(const ReportKey& key, const std::string& kind) {
+  const std::string kinds = std::string(" ") + key.kinds + " ";
+  return kinds == "  " || kinds.find(" " + kind + " ") != std::string::npos;
+}
+
+std::string report_keys_markdown() {
+  std::string o = "| key | type | unit | better | meaning |\n|---|---|---|---|---|\n";
+  // A kind-specific level key says so before its meaning.
+  for (const ReportKey& k : kKeys) {
+    const char* better = k.identity ? "identity" : k.better == Better::Lower ? "lower" : k.better == Better::Higher ? "higher" : "";
+    o += std::string("| `") + k.path + "` | " + type_name(k.type) + " | " + md_escape(k.unit) + " | " + better + " | " +
+         (*k.kinds ? std::string("(") + k.kinds + ") " : std::string()) + md_escape(k.meaning) + " |\n";
+  }
+  return o;
+}
+
+std::string report_keys_json() {
+  nlohmann::ordered_json a = nlohmann::ordered_json::array();
+  for (const ReportKey& k : kKeys)
+    a.push_back({{"path", k.path},
+                 {"type", type_name(k.type)},
+                 {"unit", k.unit},
+                 {"better", k.better == Better::Lower ? "lower" : k.better == Better::Higher ? "higher" : ""},
+                 {"identity", k.identity},
+                 {"kinds", k.kinds},
+                 {"meaning", k.meaning}});
+  return a.dump(1) + "\n";
+}
+
+}  // namespace ptosim
