@@ -152,14 +152,17 @@ class Level {
     const size_t i = base + victim;
     uint32_t n;
     ++c.by_class[shadow_.access(line, &n)];
-    if (tags_[i]) {
+    // Dinero IV's order: the fill goes below first, the victim's writeback after.
+    const uint64_t old = tags_[i];
+    const bool old_dirty = dirty_[i];
+    if (below_) below_->access(line, false);
+    if (old) {
       ++c.evictions;
-      if (dirty_[i]) {
+      if (old_dirty) {
         ++c.writebacks;
-        if (below_) below_->access(tags_[i] - 1, true);
+        if (below_) below_->access(old - 1, true);
       }
     }
-    if (below_) below_->access(line, false);
     tags_[i] = line + 1;
     dirty_[i] = write;
     node_[i] = n;

@@ -70,7 +70,8 @@ class CacheLevelImpl final : public CacheLevel {
     for (; i < n; ++i) {
       const Access& x = a[i];
       const uint64_t bytes = x.bytes ? x.bytes : 1;
-      if (x.space != space || x.core != c.id || (x.addr & offset_mask) + bytes > line_bytes) break;
+      if (x.space != space || x.core != c.id || (x.addr & offset_mask) + bytes > line_bytes || is_control(x.kind))
+        break;
       uint64_t t = c.issue_at;
       if (t > c.sync_at) break;
       const bool write = (uint8_t(x.kind) & 1) != 0;
@@ -86,12 +87,23 @@ class CacheLevelImpl final : public CacheLevel {
   void flush_at(uint64_t at) override {
     // One line at a time: a writeback below may back-invalidate a line that
     // is still waiting here, and then its data has already gone down.
-    for (uint64_t line : array_.dirty_lines()) {
-      LineOwner owner;
-      if (!array_.clean(line, &owner)) continue;
-      ++stats_.writebacks;
-      post_below(line << line_shift_, config_.line, owner.tensor, owner.region, at);
+    for (uint64_t line : array_.dirty_lines()) copy_back(line, at);
+  }
+
+  void control(AccessKind kind, uint64_t addr, uint64_t bytes, uint64_t at) override {
+    if (kind == AccessKind::Copyback) {
+      if (bytes == 0) flush_at(at);
+      else copy_back(addr >> line_shift_, at);
+    } else if (kind == AccessKind::Invalidate) {
+      if (bytes == 0) {
+        for (uint64_t line : array_.lines()) array_.invalidate(line, nullptr);
+        classifier_.invalidate_all();
+      } else {
+        array_.invalidate(addr >> line_shift_, nullptr);
+        classifier_.invalidate(addr >> line_shift_);
+      }
     }
+    below_->control(kind, addr, bytes, at);  // as Dinero IV: this level's writebacks first, then the record
   }
 
   bool contains(uint64_t addr) const override { return array_.contains(addr >> line_shift_); }
@@ -140,7 +152,7 @@ class CacheLevelImpl final : public CacheLevel {
     const uint64_t slot = uint64_t(f.slot);
     array_.hit(f, r.write && config_.write_back);
     stats_.count(r.write, true, bytes, r.tensor, r.region);
-    classifier_.hit(line, slot);
+    classifier_.hit(line, slot, allocates(r.write, bytes));
     if (ready_[slot] > issue) {  // its fill is still on its way: merge
       ++timing_.merges;
       return ready_[slot];
@@ -164,6 +176,12 @@ class CacheLevelImpl final : public CacheLevel {
   }
 
   // A miss of the line looked up at `f`; returns when its data is there.
+  // What goes below, in Dinero IV's order (d4ref pushes the victim's
+  // writeback, the write-through and the fill on a stack, then pops them):
+  // the fill first, then the write-through, then the victim's writeback, as
+  // a real cache sends the missing line's request first and drains the
+  // victim from a writeback buffer. A write that allocates and covers the
+  // whole line fetches nothing.
 #if defined(__GNUC__)
   __attribute__((always_inline))
 #endif
@@ -171,7 +189,8 @@ class CacheLevelImpl final : public CacheLevel {
                        const MemRequest& r, uint64_t issue) {
     const bool write = r.write;
     stats_.count(write, false, bytes, r.tensor, r.region);
-    const bool allocate = !write || config_.write_allocate;
+    const bool whole = bytes == config_.line;  // within one line: covers it exactly
+    const bool allocate = allocates(write, bytes);
     typename Array::Victim v;
     if (allocate) v = array_.reserve(f);
     switch (classifier_.miss(line, allocate, v.slot)) {
@@ -183,12 +202,18 @@ class CacheLevelImpl final : public CacheLevel {
       post_below(addr, bytes, r.tensor, r.region, issue);
       return issue;
     }
-    if (v.evicted) evict(v, issue);
-    const uint64_t filled = fill_below(MemRequest{line << line_shift_, config_.line, false, r.tensor, r.region}, issue);
+    // Removed from the array now, written back last: nothing that happens
+    // below in between (a back-invalidation) can touch the new line before
+    // it is installed, and the victim's data waits in the writeback buffer.
+    const uint64_t filled = write && whole ? issue
+                                           : fill_below(MemRequest{line << line_shift_, config_.line, false, r.tensor,
+                                                                   r.region},
+                                                        issue);
     const bool dirty = write && config_.write_back;
     array_.install(f, v.slot, line, dirty, LineOwner{r.tensor, r.region});
     ready_[v.slot] = filled;
     if (write && !config_.write_back) post_below(addr, bytes, r.tensor, r.region, issue);  // write-through
+    if (v.evicted) evict(v, issue);
     return std::max(issue, filled);
   }
 
@@ -200,6 +225,19 @@ class CacheLevelImpl final : public CacheLevel {
       ++stats_.writebacks;
       post_below(v.line << line_shift_, config_.line, v.owner.tensor, v.owner.region, at);
     }
+  }
+
+  // Whether a miss of this request (within one line) would allocate.
+  bool allocates(bool write, uint64_t bytes) const {
+    return !write || (config_.write_allocate && (!config_.allocate_nofetch || bytes == config_.line));
+  }
+
+  // Writes `line` below if it is here and dirty (it stays, clean).
+  void copy_back(uint64_t line, uint64_t at) {
+    LineOwner owner;
+    if (!array_.clean(line, &owner)) return;
+    ++stats_.writebacks;
+    post_below(line << line_shift_, config_.line, owner.tensor, owner.region, at);
   }
 
   Array array_;

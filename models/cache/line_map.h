@@ -35,6 +35,16 @@ class LineMap {
   }
   int32_t& value(size_t i) { return slots_[i].value; }
   size_t size() const { return size_; }
+  // The value of `line`, or null if it was never inserted.
+  int32_t* lookup(uint64_t line) {
+    Slot& s = slots_[find(line)];
+    return s.key ? &s.value : nullptr;
+  }
+  // Forgets every line.
+  void clear() {
+    slots_.assign(slots_.size(), Slot{});
+    size_ = 0;
+  }
 
  private:
   struct Slot {

@@ -12,7 +12,12 @@ MissClassifier::MissClassifier(uint64_t lines, uint64_t slots)
 
 MissClassifier::Node* MissClassifier::enter(uint64_t line, size_t w) {
   Node* n;
-  if (nodes_.size() < capacity_) {
+  if (!free_.empty()) {
+    n = free_.back();
+    free_.pop_back();
+    n->line = line;
+    n->where = w;
+  } else if (nodes_.size() < capacity_) {
     nodes_.push_back(Node{nullptr, nullptr, line, w});
     n = &nodes_.back();
   } else {
@@ -36,6 +41,27 @@ MissClassifier::Node* MissClassifier::take_back(uint64_t line) {
   Node* n = &nodes_[size_t(node)];
   to_front(n);
   return n;
+}
+
+void MissClassifier::invalidate(uint64_t line) {
+  int32_t* v = where_.lookup(line);
+  if (!v || *v < 0) return;
+  Node* n = &nodes_[size_t(*v)];
+  *v = kAbsent;
+  n->prev->next = n->next;
+  n->next->prev = n->prev;
+  n->line = ~0ull;  // no slot's node any more
+  free_.push_back(n);
+}
+
+void MissClassifier::invalidate_all() {
+  where_.clear();
+  head_.prev = head_.next = &head_;
+  free_.clear();
+  for (Node& n : nodes_) {
+    n.line = ~0ull;
+    free_.push_back(&n);
+  }
 }
 
 }  // namespace ptosim

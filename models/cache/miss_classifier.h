@@ -25,17 +25,28 @@ class MissClassifier {
   MissClassifier(const MissClassifier&) = delete;  // nodes point into themselves
   MissClassifier& operator=(const MissClassifier&) = delete;
 
-  // A hit of the real cache on `line`, held in `slot`.
+  // A hit of the real cache on `line`, held in `slot`; `allocate`: whether
+  // the level would allocate the line on a miss of this request (false for a
+  // write that does not allocate).
 #if defined(__GNUC__)
   __attribute__((always_inline))
 #endif
-  void hit(uint64_t line, uint64_t slot) {
+  void hit(uint64_t line, uint64_t slot, bool allocate = true) {
     Node* n = slot_node_[slot];
     if (n && n->line == line) return to_front(n);
     // The real cache kept a line that the shadow has evicted (set mapping
-    // can beat full associativity): the shadow takes it back.
-    slot_node_[slot] = take_back(line);
+    // can beat full associativity): the shadow takes it back, as it would
+    // on its own miss, so not for a write that does not allocate (Dinero IV's
+    // shadow updates on "not a write, or a hit, or write-allocate").
+    if (allocate) slot_node_[slot] = take_back(line);
   }
+  // Dinero IV's invalidate record: the line leaves the shadow (its first
+  // reference stays recorded, as in Dinero IV, whose d4_invinfcache clears
+  // no bit for a block without sub-blocks); invalidate_all() empties the
+  // shadow and forgets every first reference, as d4_invinfcache does for a
+  // whole-cache invalidate.
+  void invalidate(uint64_t line);
+  void invalidate_all();
   // A miss of the real cache; returns its class. With `allocate` the line will
   // be installed in `slot` (and the shadow allocates it too).
 #if defined(__GNUC__)
@@ -91,6 +102,7 @@ class MissClassifier {
   LineMap where_;            // line -> node index, or kAbsent once evicted from the shadow
   std::vector<Node> nodes_;  // reserved up front: nodes do not move
   std::vector<Node*> slot_node_;  // real-cache slot -> shadow node last bound to it
+  std::vector<Node*> free_;       // nodes of invalidated lines, out of the list, reused first
   uint64_t capacity_;
   Node head_;  // sentinel of the circular LRU list: next = most recent, prev = least
 };

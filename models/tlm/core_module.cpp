@@ -101,6 +101,13 @@ void CoreModule::issue_now(const Access& a, uint32_t seq) {
   if (!cpu_.empty()) return cpu_access(a, seq);
   const Route& r = route_of(a);
   CoreClock& k = clock(a.core);
+  if (is_control(a.kind)) {  // a copyback or invalidate record: the caches' business, not an access
+    if (r.cache) {
+      sync(k.issue_at);
+      r.cache->control(a.kind, a.addr, a.bytes, k.issue_at);
+    }
+    return;
+  }
   const bool write = a.kind == AccessKind::Write || a.kind == AccessKind::Fill;
   k.count(write);
   if (!r.cache) {

@@ -13,6 +13,9 @@ class Fifo {
   void on_hit(uint64_t, uint32_t) {}
   void on_fill(uint64_t set, uint32_t way) { order_.stamp(set, way); }
   uint32_t victim(uint64_t set) const { return order_.oldest(set); }
+  // Calls f(way) for every way of the set, the first filled first.
+  template <class F>
+  void oldest_first(uint64_t set, F&& f) const { order_.oldest_first(set, f); }
 
  private:
   Stamps order_;
