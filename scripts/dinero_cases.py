@@ -14,7 +14,7 @@ matmul-like, conv-like, and one of every din record type with accesses that
 straddle lines) on hierarchies of 1 to 4 unified levels: line sizes that grow
 or shrink between levels, direct-mapped to fully associative, LRU and FIFO,
 write-back / write-through x allocate / no-allocate / allocate-nofetch at
-every level. LRU levels also ask Dinero IV for 3C classification.
+every level, with Dinero IV's 3C classification at every level.
 """
 
 MASK64 = (1 << 64) - 1
@@ -281,14 +281,13 @@ CASES = make_cases()
 # ---------------------------------------------------------------- the two descriptions
 
 def dinero_args(levels):
-    """Dinero IV's options for `levels` (unified caches, demand fetch; 3C on LRU levels)."""
+    """Dinero IV's options for `levels` (unified caches, demand fetch, 3C)."""
     args = []
     for i, l in enumerate(levels, 1):
         p = f"-l{i}-u"
         args += [p + "size", str(l["size"]), p + "bsize", str(l["line"]), p + "assoc", str(l["ways"]),
                  p + "repl", {"lru": "l", "fifo": "f"}[l["repl"]], p + "wback", l["wback"], p + "walloc", l["walloc"]]
-        if l["repl"] == "lru":
-            args.append(p + "ccc")
+        args.append(p + "ccc")
     return args
 
 

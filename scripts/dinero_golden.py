@@ -9,7 +9,7 @@ this project (its licence forbids redistribution); what it counts is a fact,
 and those facts are what this script writes: for every case of
 scripts/dinero_cases.py (a seeded trace on a hierarchy), per cache level,
 [reads, writes, read misses, write misses, bytes from below, bytes to
-below] (+ [compulsory, capacity, conflict] on LRU levels), once before
+below, compulsory, capacity, conflict], once before
 Dinero IV's end-of-run copyback (its -stat-interval report after the last
 record: pto-sim without --flush) and once after it (its final report:
 pto-sim with --flush). Default output: tests/golden/dinero/cases.json,
@@ -47,7 +47,7 @@ def record_case(binary, tmp, case):
     os.unlink(path)
     if len(blocks) != 2:
         die(f"{name}: expected 2 reports from Dinero IV (after the last record, after the copyback), got {len(blocks)}")
-    ccc = [l["repl"] == "lru" for l in levels]
+    ccc = [True for _ in levels]
     out = {}
     for when, block in zip(("before_flush", "after_flush"), blocks):
         out[when] = [level_counts(block[f"L{i}"], c) for i, c in enumerate(ccc, 1)]
@@ -72,8 +72,8 @@ def main():
         version = next((l.strip("- ") for l in banner if "version" in l), "Dinero IV")
     golden = {
         "about": "Dinero IV's counts on the cases of scripts/dinero_cases.py, recorded by scripts/dinero_golden.py. "
-                 "Per case and cache level (L1 first): " + ", ".join(FIELDS) + " (the last three on LRU levels, "
-                 "which ran with -lN-uccc). before_flush: after the last record (pto-sim run without --flush); "
+                 "Per case and cache level (L1 first): " + ", ".join(FIELDS) + " (Dinero IV ran with -lN-uccc). "
+                 "before_flush: after the last record (pto-sim run without --flush); "
                  "after_flush: after Dinero IV's end-of-run copyback (pto-sim run --flush).",
         "dinero": version,
         "fields": FIELDS,

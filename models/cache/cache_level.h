@@ -105,8 +105,8 @@ class CacheLevel : public MemPort {
     mshrs_.push(done);
     return done;
   }
-  void post_below(uint64_t addr, uint64_t bytes, TagId tensor, TagId region, uint64_t at) {
-    below_->access(MemRequest{addr, bytes, true, tensor, region}, at);
+  void post_below(uint64_t addr, uint64_t bytes, TagId tensor, TagId region, uint64_t at, bool writeback = false) {
+    below_->access(MemRequest{addr, bytes, true, tensor, region, writeback}, at);
   }
 
   CacheConfig config_;

@@ -19,7 +19,7 @@ class CacheLevelImpl final : public CacheLevel {
   explicit CacheLevelImpl(const CacheConfig& config)
       : CacheLevel(config),
         array_(config.sets(), config.ways, config.seed),
-        classifier_(config.lines(), config.sets() * config.ways),
+        classifier_(config.lines(), config.sets() * config.ways, config.replacement == "fifo"),
         ready_(config.sets() * config.ways, 0) {}
 
   uint64_t access(const MemRequest& r, uint64_t at) override {
@@ -152,6 +152,7 @@ class CacheLevelImpl final : public CacheLevel {
     const uint64_t slot = uint64_t(f.slot);
     array_.hit(f, r.write && config_.write_back);
     stats_.count(r.write, true, bytes, r.tensor, r.region);
+    stats_.writeback_requests += r.writeback;
     classifier_.hit(line, slot, allocates(r.write, bytes));
     if (ready_[slot] > issue) {  // its fill is still on its way: merge
       ++timing_.merges;
@@ -189,6 +190,8 @@ class CacheLevelImpl final : public CacheLevel {
                        const MemRequest& r, uint64_t issue) {
     const bool write = r.write;
     stats_.count(write, false, bytes, r.tensor, r.region);
+    stats_.writeback_requests += r.writeback;
+    stats_.writeback_misses += r.writeback;
     const bool whole = bytes == config_.line;  // within one line: covers it exactly
     const bool allocate = allocates(write, bytes);
     typename Array::Victim v;
@@ -223,7 +226,7 @@ class CacheLevelImpl final : public CacheLevel {
     if (config_.inclusive) dirty |= invalidate_above(v.line);
     if (dirty) {
       ++stats_.writebacks;
-      post_below(v.line << line_shift_, config_.line, v.owner.tensor, v.owner.region, at);
+      post_below(v.line << line_shift_, config_.line, v.owner.tensor, v.owner.region, at, true);
     }
   }
 
@@ -237,7 +240,7 @@ class CacheLevelImpl final : public CacheLevel {
     LineOwner owner;
     if (!array_.clean(line, &owner)) return;
     ++stats_.writebacks;
-    post_below(line << line_shift_, config_.line, owner.tensor, owner.region, at);
+    post_below(line << line_shift_, config_.line, owner.tensor, owner.region, at, true);
   }
 
   Array array_;

@@ -18,6 +18,9 @@ struct MemRequest {
   bool write = false;
   TagId tensor = 0;
   TagId region = 0;
+  // A dirty line leaving the level above (an eviction or a copyback), not a
+  // demand: counted apart so that a level's demand miss ratio leaves it out.
+  bool writeback = false;
 };
 
 class MemPort {

@@ -2,8 +2,8 @@
 
 namespace ptosim {
 
-MissClassifier::MissClassifier(uint64_t lines, uint64_t slots)
-    : slot_node_(slots, nullptr), capacity_(lines ? lines : 1) {
+MissClassifier::MissClassifier(uint64_t lines, uint64_t slots, bool fifo)
+    : slot_node_(slots, nullptr), capacity_(lines ? lines : 1), fifo_(fifo) {
   nodes_.reserve(capacity_);
   head_.prev = head_.next = &head_;
   head_.line = ~0ull;
@@ -39,7 +39,7 @@ MissClassifier::Node* MissClassifier::take_back(uint64_t line) {
   const int32_t node = where_.value(w);
   if (node < 0) return enter(line, w);
   Node* n = &nodes_[size_t(node)];
-  to_front(n);
+  touch(n);
   return n;
 }
 

@@ -1,15 +1,17 @@
 #pragma once
 // 3C classification of a level's misses (Hill's definitions, as Dinero IV):
 // compulsory = first reference to the line at this level; capacity = would
-// also miss in a fully associative LRU cache of the same number of lines;
+// also miss in a fully associative cache of the same number of lines (LRU;
+// for a FIFO level FIFO, as Dinero IV's shadow follows the level's policy);
 // conflict = the rest. The shadow sees every request the level sees and
 // allocates exactly when the level would, so the three always sum to misses.
 //
 // Speed: each slot of the real cache remembers the shadow node of the line it
 // holds, so a hit (the common case) moves that node to the front of the LRU
-// list without touching the hash map. Nodes never leave the list (the shadow
-// reuses its tail for a new line), so a slot's node is current exactly when
-// it still names the slot's line.
+// list without touching the hash map. Nodes leave the list only when an
+// invalidate record drops their line (they are reused first); otherwise the
+// shadow reuses its tail for a new line. So a slot's node is current exactly
+// when it still names the slot's line.
 #include <cstdint>
 #include <vector>
 
@@ -21,7 +23,10 @@ enum class MissClass : uint8_t { Compulsory, Capacity, Conflict };
 
 class MissClassifier {
  public:
-  MissClassifier(uint64_t lines, uint64_t slots);
+  // `fifo`: the shadow keeps fill order (hits do not reorder it), as Dinero
+  // IV's shadow of a FIFO level does (it uses the level's own policy);
+  // otherwise LRU.
+  MissClassifier(uint64_t lines, uint64_t slots, bool fifo = false);
   MissClassifier(const MissClassifier&) = delete;  // nodes point into themselves
   MissClassifier& operator=(const MissClassifier&) = delete;
 
@@ -33,7 +38,7 @@ class MissClassifier {
 #endif
   void hit(uint64_t line, uint64_t slot, bool allocate = true) {
     Node* n = slot_node_[slot];
-    if (n && n->line == line) return to_front(n);
+    if (n && n->line == line) return touch(n);
     // The real cache kept a line that the shadow has evicted (set mapping
     // can beat full associativity): the shadow takes it back, as it would
     // on its own miss, so not for a write that does not allocate (Dinero IV's
@@ -58,7 +63,7 @@ class MissClassifier {
     const int32_t node = where_.value(w);
     if (node >= 0) {  // still in the shadow: the common case, one probe and a move-to-front
       Node* n = &nodes_[size_t(node)];
-      to_front(n);
+      touch(n);
       if (allocate) slot_node_[slot] = n;
       return MissClass::Conflict;
     }
@@ -86,6 +91,10 @@ class MissClassifier {
   // A hit on a line the shadow does not hold as the slot's node: finds or
   // enters it, makes it the most recent.
   Node* take_back(uint64_t line);
+  // A hit in the shadow.
+  void touch(Node* n) {
+    if (!fifo_) to_front(n);
+  }
   void to_front(Node* n) {
     if (head_.next == n) return;
     n->prev->next = n->next;
@@ -104,6 +113,7 @@ class MissClassifier {
   std::vector<Node*> slot_node_;  // real-cache slot -> shadow node last bound to it
   std::vector<Node*> free_;       // nodes of invalidated lines, out of the list, reused first
   uint64_t capacity_;
+  bool fifo_;
   Node head_;  // sentinel of the circular LRU list: next = most recent, prev = least
 };
 

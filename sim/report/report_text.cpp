@@ -100,6 +100,15 @@ void level(std::ostringstream& o, const StatsNode& l) {
     items(o, "  ", ev);
     items(o, "  misses by cause: ", {"compulsory " + u(l, "compulsory_misses"), "capacity " + u(l, "capacity_misses"),
                                      "conflict " + u(l, "conflict_misses")});
+    // The count beside the ratio: a ratio that falls because the requests
+    // grew (or a level below sees fewer) is not a better cache.
+    std::vector<std::string> demand = {u(l, "demand_misses") + " of " + u(l, "demand_requests") + " (" +
+                                       pct(l.num("demand_miss_ratio")) + ")"};
+    if (l.find("misses_per_1k_accesses"))
+      demand.push_back(fmt("%.4g", l.num("misses_per_1k_accesses")) + " per 1000 core accesses");
+    if (l.find("misses_per_kflop")) demand.push_back(fmt("%.4g", l.num("misses_per_kflop")) + " per kflop");
+    if (l.find("amat_cycles")) demand.push_back("AMAT " + fmt("%.4g", l.num("amat_cycles")) + " cycles");
+    items(o, "  demand misses ", demand);
   }
   if (l.find("peak_bandwidth_bytes_per_s")) {
     o << "  bandwidth " << si(l.num("bandwidth_bytes_per_s"), "B/s") << " of "

@@ -203,6 +203,13 @@ class RefLevel {
     const bool first = seen_.insert(line).second;
     auto it = std::find(fa_.begin(), fa_.end(), line);
     const bool fa_hit = it != fa_.end();
+    if (fa_hit && c_.replacement == "fifo") {  // the shadow of a FIFO level keeps fill order
+      if (!hit) {
+        if (first) stats.compulsory++;
+        else stats.conflict++;
+      }
+      return;
+    }
     if (fa_hit) fa_.erase(it);
     if (!hit) {
       if (first) stats.compulsory++;
