@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "models/cache/memory_counter.h"
 #include "tests/models/cache/cache_test_util.h"
 
 namespace ptosim::test {
@@ -106,6 +107,33 @@ TEST(DineroOrder, TheOrderDecidesTheLowerLevelsMisses) {
   EXPECT_EQ(l2.writeback_misses, 1u);
   EXPECT_EQ(h.memory().stats().reads, 2u);
   EXPECT_EQ(h.memory().stats().writes, 0u);  // 0 is dirty in L2 now
+}
+
+// In time: the victim's writeback takes the port below after the fill, as
+// it would drain from a writeback buffer, so a miss with a dirty victim is
+// served as fast as one with a clean victim (sent first, the writeback's
+// 64 B x 100 fs of port time would delay the fill).
+uint64_t miss_time(bool dirty_victim) {
+  MemoryCounter memory;
+  auto l2 = make_cache_level(cache("L2", 4096, 4, 64));
+  auto l1 = make_cache_level(cache("L1", 64, 1, 64));  // one line
+  l2->set_timing(10000, 100.0);
+  l1->set_timing(1000, 1.0);
+  l2->connect_below(&memory);
+  l1->connect_below(l2.get());
+  l2->access(rd(0), 0);  // both lines in L2: the measured fill hits there
+  l2->access(rd(64), 1000000);
+  l1->access(dirty_victim ? wr(0) : rd(0), 2000000);
+  const uint64_t t = 3000000;
+  const uint64_t done = l1->access(rd(64), t);
+  EXPECT_EQ(l2->stats().writes, dirty_victim ? 1u : 0u);
+  return done - t;
+}
+
+TEST(DineroOrder, ADirtyVictimDoesNotDelayTheMiss) {
+  const uint64_t clean = miss_time(false), dirty = miss_time(true);
+  EXPECT_EQ(dirty, clean);
+  EXPECT_EQ(clean, 1000u + 10000);  // L1's latency, then L2's: nothing waits for a port
 }
 
 TEST(DineroRecords, CopybackWritesTheLineBelowAtEveryLevel) {

@@ -126,6 +126,27 @@ TEST(NativeFormat, DinRecordsOfVersionThree) {
   EXPECT_EQ(error_of(path), path + ": byte 13: bad record flags");
 }
 
+TEST(NativeFormat, DinRecordsRoundTrip) {
+  const std::string path = temp_path("din-records.ptt");
+  const AccessKind kinds[] = {AccessKind::Misc, AccessKind::Copyback, AccessKind::Invalidate, AccessKind::Fill,
+                              AccessKind::Fetch};
+  {
+    FILE* f = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    NativeWriter w(f);
+    uint64_t addr = 0x100;
+    for (AccessKind k : kinds) w.access(Access{addr += 0x40, k == AccessKind::Copyback ? 0u : 8u, k, kGlobalSpace, 0, 0});
+    std::fclose(f);
+  }
+  const Log log = read_file(path);
+  ASSERT_EQ(log.accesses.size(), 5u);
+  for (size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(log.accesses[i].kind, kinds[i]) << i;
+    EXPECT_EQ(log.accesses[i].addr, 0x140u + 0x40 * i) << i;
+    EXPECT_EQ(log.accesses[i].bytes, i == 1 ? 0u : 8u) << i;
+  }
+}
+
 TEST(NativeFormat, BadVersionsAndCoreRecords) {
   const std::string path = temp_path("bad.ptt");
   write_bytes(path, header(4));
