@@ -95,6 +95,50 @@ TEST(Report, RooflineSitsBetweenCoreAndLevels) {
   EXPECT_EQ(root.children[2].name, "levels");
 }
 
+// Demand counts leave the writebacks of the level above out; misses per 1000
+// core accesses and per kflop, and AMAT from the bottom up. L1 (8 sets x 2
+// ways) takes 32 dirtying writes (16 evict dirty lines), 16 reads that evict
+// the other 16, and the same 16 reads again (hits): 64 accesses, 48 misses.
+// L2 (32 sets x 4 ways) gets 48 fills (all miss) and 32 writebacks (all hit).
+TEST(Report, DemandMissesPerKiloAccessPerKflopAndAmat) {
+  System sys(parse_config("name: t\nclock: 1 GHz\ncaches:\n"
+                          "  - {name: L1, size: 1 KiB, ways: 2, line: 64 B, latency: 4 cycles}\n"
+                          "  - {name: L2, size: 8 KiB, ways: 4, line: 64 B, latency: 12 cycles}\n"
+                          "dram: {latency: 100 ns, bandwidth: 10 GB/s}\n",
+                          "t"));
+  RunOptions opt;
+  opt.flush = true;
+  const StatsNode root = sys.run(
+      [&](EventSink& s) {
+        for (uint64_t i = 0; i < 32; ++i) s.access(Access{i * 64, 4, AccessKind::Write, kGlobalSpace, 0, 0});
+        for (int pass = 0; pass < 2; ++pass)
+          for (uint64_t i = 0; i < 16; ++i) s.access(Access{(1 << 20) + i * 64, 4, AccessKind::Read, kGlobalSpace, 0, 0});
+        s.compute(Compute{2000, 0, 0});
+      },
+      opt);
+  const StatsNode& levels = *root.find_child("levels");
+  const StatsNode& l1 = *levels.find_child("L1");
+  const StatsNode& l2 = *levels.find_child("L2");
+  const StatsNode& dram = *levels.find_child("DRAM");
+  EXPECT_EQ(l1.u64("demand_requests"), 64u);
+  EXPECT_EQ(l1.u64("demand_misses"), 48u);
+  EXPECT_DOUBLE_EQ(l1.num("demand_miss_ratio"), 0.75);
+  EXPECT_EQ(l2.u64("reads") + l2.u64("writes"), 80u);
+  EXPECT_EQ(l2.u64("writeback_requests"), 32u);
+  EXPECT_EQ(l2.u64("demand_requests"), 48u);
+  EXPECT_EQ(l2.u64("demand_misses"), 48u);
+  EXPECT_DOUBLE_EQ(l2.num("demand_miss_ratio"), 1.0);
+  EXPECT_DOUBLE_EQ(l2.num("miss_rate"), 0.6);  // what the writebacks' hits make of it
+  EXPECT_DOUBLE_EQ(l1.num("misses_per_1k_accesses"), 750.0);
+  EXPECT_DOUBLE_EQ(l2.num("misses_per_1k_accesses"), 750.0);
+  EXPECT_DOUBLE_EQ(l1.num("misses_per_kflop"), 24.0);
+  EXPECT_EQ(l2.u64("hit_latency_cycles"), 12u);
+  EXPECT_GE(dram.num("avg_latency_cycles"), 100.0);  // 100 ns at 1 GHz, and queueing
+  EXPECT_DOUBLE_EQ(l2.num("amat_cycles"), 12 + dram.num("avg_latency_cycles"));
+  EXPECT_DOUBLE_EQ(l1.num("amat_cycles"), 4 + 0.75 * l2.num("amat_cycles"));
+  EXPECT_EQ(dram.find("amat_cycles"), nullptr);
+}
+
 std::string source_dir() { return PTOSIM_SOURCE_DIR "/"; }
 
 TEST(Report, GpuSmConstantCacheIsNotInTheGlobalChain) {

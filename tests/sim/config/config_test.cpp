@@ -77,6 +77,21 @@ TEST(Config, ShippedConfigsParse) {
   EXPECT_TRUE(npu.space_id("ub").has_value());
 }
 
+// Dinero IV's -walloc f: allocate only a write of the whole line.
+TEST(Config, WriteAllocateNofetch) {
+  HwConfig c = parse_config(
+      "caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B, write_allocate: nofetch},\n"
+      "         {name: L2, size: 256 KiB, ways: 8, line: 64 B, write_allocate: false}]",
+      "nofetch.yaml");
+  EXPECT_TRUE(c.caches[0].write_allocate);
+  EXPECT_TRUE(c.caches[0].allocate_nofetch);
+  EXPECT_FALSE(c.caches[1].write_allocate);
+  EXPECT_FALSE(c.caches[1].allocate_nofetch);
+  const std::string y = to_yaml(c);
+  EXPECT_NE(y.find("write_allocate: nofetch"), std::string::npos) << y;
+  EXPECT_EQ(to_yaml(parse_config(y, "shown.yaml")), y);
+}
+
 TEST(Config, ShowRoundTrips) {
   for (const char* name : {"default", "xeon-gold-6248r", "gpu-sm", "npu", "tiny"}) {
     SCOPED_TRACE(name);
