@@ -4,12 +4,19 @@
 // virtual calls. See cache_level.h for the contract and docs/CACHES.md for
 // the semantics.
 #include <algorithm>
+#include <type_traits>
 
 #include "models/cache/cache_level.h"
 #include "models/cache/miss_classifier.h"
 #include "models/cache/set_assoc.h"
 
 namespace ptosim {
+
+// Policy::kShadowInFillOrder, false when a policy does not say.
+template <class P, class = void>
+struct ShadowInFillOrder : std::false_type {};
+template <class P>
+struct ShadowInFillOrder<P, std::void_t<decltype(P::kShadowInFillOrder)>> : std::bool_constant<P::kShadowInFillOrder> {};
 
 template <class Policy>
 class CacheLevelImpl final : public CacheLevel {
@@ -19,7 +26,7 @@ class CacheLevelImpl final : public CacheLevel {
   explicit CacheLevelImpl(const CacheConfig& config)
       : CacheLevel(config),
         array_(config.sets(), config.ways, config.seed),
-        classifier_(config.lines(), config.sets() * config.ways, config.replacement == "fifo"),
+        classifier_(config.lines(), config.sets() * config.ways, ShadowInFillOrder<Policy>::value),
         ready_(config.sets() * config.ways, 0) {}
 
   uint64_t access(const MemRequest& r, uint64_t at) override {
