@@ -160,7 +160,7 @@ class CacheLevelImpl final : public CacheLevel {
     array_.hit(f, r.write && config_.write_back);
     stats_.count(r.write, true, bytes, r.tensor, r.region);
     stats_.writeback_requests += r.writeback;
-    classifier_.hit(line, slot, allocates(r.write, bytes));
+    classifier_.hit(line, slot, [&] { return allocates(r.write, bytes); });
     if (ready_[slot] > issue) {  // its fill is still on its way: merge
       ++timing_.merges;
       return ready_[slot];

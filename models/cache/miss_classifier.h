@@ -30,20 +30,21 @@ class MissClassifier {
   MissClassifier(const MissClassifier&) = delete;  // nodes point into themselves
   MissClassifier& operator=(const MissClassifier&) = delete;
 
-  // A hit of the real cache on `line`, held in `slot`; `allocate`: whether
-  // the level would allocate the line on a miss of this request (false for a
-  // write that does not allocate).
+  // A hit of the real cache on `line`, held in `slot`; `allocates()`:
+  // whether the level would allocate the line on a miss of this request
+  // (false for a write that does not allocate), asked only when it matters.
+  template <class Allocates>
 #if defined(__GNUC__)
   __attribute__((always_inline))
 #endif
-  void hit(uint64_t line, uint64_t slot, bool allocate = true) {
+  void hit(uint64_t line, uint64_t slot, Allocates&& allocates) {
     Node* n = slot_node_[slot];
     if (n && n->line == line) return touch(n);
     // The real cache kept a line that the shadow has evicted (set mapping
     // can beat full associativity): the shadow takes it back, as it would
     // on its own miss, so not for a write that does not allocate (Dinero IV's
     // shadow updates on "not a write, or a hit, or write-allocate").
-    if (allocate) slot_node_[slot] = take_back(line);
+    if (allocates()) slot_node_[slot] = take_back(line);
   }
   // Dinero IV's invalidate record: the line leaves the shadow (its first
   // reference stays recorded, as in Dinero IV, whose d4_invinfcache clears
