@@ -11,7 +11,11 @@ uint32_t log2_exact(uint32_t v) {
 }  // namespace
 
 CacheLevel::CacheLevel(const CacheConfig& config)
-    : config_(config), line_shift_(log2_exact(config.line)), mshrs_(config.mshrs) {}
+    : config_(config),
+      line_shift_(log2_exact(config.line)),
+      prefetcher_(make_prefetcher(config.prefetch, config.pos)),
+      max_line_(~0ull >> line_shift_),
+      mshrs_(config.mshrs) {}
 
 bool CacheLevel::invalidate_above(uint64_t line) {
   bool any_dirty = false;

@@ -22,6 +22,7 @@
 
 #include "sim/report/level_stats.h"
 #include "models/cache/mem_port.h"
+#include "models/cache/prefetch/prefetcher.h"
 #include "models/timing/core_clock.h"
 #include "sim/config/hw_config.h"
 
@@ -33,6 +34,18 @@ struct LevelTimingStats {
   uint64_t requests = 0;
   uint64_t merges = 0;          // hits on a line whose fill was still on its way
   uint64_t mshr_stalls = 0;     // misses that waited for a free MSHR
+};
+
+// What a level's prefetcher did (docs/CACHES.md, "Prefetchers"). A
+// prefetched line ends as exactly one of useful (a demand hit it), useless
+// (evicted or invalidated unused) or still resident unused at the end.
+struct PrefetchStats {
+  uint64_t requests = 0;  // lines proposed and looked up (Dinero IV's "prefetch fetches")
+  uint64_t issued = 0;    // of them missing, so fetched from below (Dinero's "prefetch misses")
+  uint64_t useful = 0;    // prefetched lines hit by a demand request before leaving
+  uint64_t late = 0;      // of the useful: the demand came while the fill was on its way
+  uint64_t useless = 0;   // prefetched lines evicted or invalidated without a demand hit
+  uint64_t bytes = 0;     // fetched from below for prefetches
 };
 
 class CacheLevel : public MemPort {
@@ -74,6 +87,8 @@ class CacheLevel : public MemPort {
   const CacheConfig& config() const { return config_; }
   const LevelStats& stats() const { return stats_; }
   const LevelTimingStats& timing_stats() const { return timing_; }
+  bool has_prefetcher() const { return prefetcher_ != nullptr; }
+  const PrefetchStats& prefetch_stats() const { return prefetch_; }
 
  protected:
   explicit CacheLevel(const CacheConfig& config);
@@ -115,6 +130,9 @@ class CacheLevel : public MemPort {
   std::vector<CacheLevel*> above_;
   LevelStats stats_;
   LevelTimingStats timing_;
+  std::unique_ptr<Prefetcher> prefetcher_;  // null for `prefetcher: none`
+  PrefetchStats prefetch_;
+  uint64_t max_line_;                       // the highest line number an address can have
   uint64_t latency_fs_ = 0;
   double fs_per_byte_ = 0;
   uint64_t busy_until_ = 0;

@@ -36,7 +36,7 @@ class CacheLevelImpl final : public CacheLevel {
     mshrs_.retire(start);
     const uint64_t first = r.addr >> line_shift_;
     const uint64_t last = (r.addr + bytes - 1) >> line_shift_;
-    const uint64_t done = first == last ? access_line(first, r.addr, bytes, r, issue)  // the common case
+    const uint64_t done = first == last ? access_line(first, r.addr, bytes, r, issue, true)  // the common case
                                         : access_split(first, last, bytes, r, issue);
     timing_.latency_sum_fs += done - at;
     ++timing_.requests;
@@ -52,7 +52,8 @@ class CacheLevelImpl final : public CacheLevel {
       const typename Array::Found f = array_.find(line);
       if (f.slot >= 0) {
         const uint64_t at = *t;
-        const uint64_t done = served_hit(f, line, r.bytes ? r.bytes : 1, r, occupy_port(at, r.bytes) + latency_fs_);
+        const uint64_t done =
+            served_hit(f, line, r.bytes ? r.bytes : 1, r, occupy_port(at, r.bytes) + latency_fs_, true);
         timing_.latency_sum_fs += done - at;
         ++timing_.requests;
         return done;
@@ -116,11 +117,18 @@ class CacheLevelImpl final : public CacheLevel {
   bool contains(uint64_t addr) const override { return array_.contains(addr >> line_shift_); }
 
  protected:
-  bool invalidate_line(uint64_t line, bool* was_dirty) override { return array_.invalidate(line, was_dirty); }
+  bool invalidate_line(uint64_t line, bool* was_dirty) override {
+    bool unused_prefetch = false;
+    if (!array_.invalidate(line, was_dirty, &unused_prefetch)) return false;
+    prefetch_.useless += unused_prefetch;
+    return true;
+  }
 
  private:
   // A request over several lines, line by line; kept out of access() so
-  // that the common single-line path stays small.
+  // that the common single-line path stays small. Only its first line
+  // trains the prefetcher (Dinero IV: the rest of a split reference is not
+  // a read but a "multiblock" remainder).
 #if defined(__GNUC__)
   __attribute__((noinline))
 #endif
@@ -129,7 +137,7 @@ class CacheLevelImpl final : public CacheLevel {
     for (uint64_t line = first; line <= last; ++line) {
       const uint64_t lo = std::max(r.addr, line << line_shift_);
       const uint64_t hi = std::min(r.addr + bytes, (line + 1) << line_shift_);
-      done = std::max(done, access_line(line, lo, hi - lo, r, issue));
+      done = std::max(done, access_line(line, lo, hi - lo, r, issue, line == first));
     }
     return done;
   }
@@ -144,43 +152,47 @@ class CacheLevelImpl final : public CacheLevel {
     mshrs_.retire(start);
     const uint64_t line = r.addr >> line_shift_;
     const uint64_t done =
-        served_miss(array_.find(line), line, r.addr, r.bytes ? r.bytes : 1, r, start + latency_fs_);
+        served_miss(array_.find(line), line, r.addr, r.bytes ? r.bytes : 1, r, start + latency_fs_, true);
     timing_.latency_sum_fs += done - at;
     ++timing_.requests;
     return done;
   }
 
-  // A hit on the line found at `f`; returns when its data is there.
+  // A hit on the line found at `f`; returns when its data is there. With
+  // `train`, a read shows the prefetcher the hit.
 #if defined(__GNUC__)
   __attribute__((always_inline))
 #endif
   uint64_t served_hit(const typename Array::Found& f, uint64_t line, uint64_t bytes, const MemRequest& r,
-                      uint64_t issue) {
+                      uint64_t issue, bool train) {
     const uint64_t slot = uint64_t(f.slot);
     array_.hit(f, r.write && config_.write_back);
     stats_.count(r.write, true, bytes, r.tensor, r.region);
     stats_.writeback_requests += r.writeback;
     classifier_.hit(line, slot, [&] { return allocates(r.write, bytes); });
+    uint64_t done = issue;
     if (ready_[slot] > issue) {  // its fill is still on its way: merge
       ++timing_.merges;
-      return ready_[slot];
+      done = ready_[slot];
     }
-    return issue;
+    if (prefetcher_) [[unlikely]] prefetch_after_hit(slot, line, r, issue, train);
+    return done;
   }
 
   // One line of a request, `bytes` of it from `addr`; returns when its data is there.
 #if defined(__GNUC__)
   __attribute__((always_inline))
 #endif
-  uint64_t access_line(uint64_t line, uint64_t addr, uint64_t bytes, const MemRequest& r, uint64_t issue) {
+  uint64_t access_line(uint64_t line, uint64_t addr, uint64_t bytes, const MemRequest& r, uint64_t issue,
+                       bool train) {
     const bool write = r.write;
     const typename Array::Found f = array_.find(line);
     if (f.slot >= 0) {
-      const uint64_t done = served_hit(f, line, bytes, r, issue);
+      const uint64_t done = served_hit(f, line, bytes, r, issue, train);
       if (write && !config_.write_back) post_below(addr, bytes, r.tensor, r.region, issue);  // write-through
       return done;
     }
-    return served_miss(f, line, addr, bytes, r, issue);
+    return served_miss(f, line, addr, bytes, r, issue, train);
   }
 
   // A miss of the line looked up at `f`; returns when its data is there.
@@ -194,7 +206,7 @@ class CacheLevelImpl final : public CacheLevel {
   __attribute__((always_inline))
 #endif
   uint64_t served_miss(const typename Array::Found& f, uint64_t line, uint64_t addr, uint64_t bytes,
-                       const MemRequest& r, uint64_t issue) {
+                       const MemRequest& r, uint64_t issue, bool train) {
     const bool write = r.write;
     stats_.count(write, false, bytes, r.tensor, r.region);
     stats_.writeback_requests += r.writeback;
@@ -223,12 +235,64 @@ class CacheLevelImpl final : public CacheLevel {
     array_.install(f, v.slot, line, dirty, LineOwner{r.tensor, r.region});
     ready_[v.slot] = filled;
     if (write && !config_.write_back) post_below(addr, bytes, r.tensor, r.region, issue);  // write-through
-    if (v.evicted) evict(v, issue);
+    if (v.evicted) evict(v, issue);  // then, as Dinero IV, the prefetch
+    if (prefetcher_ && train && !write) [[unlikely]] prefetch_after(DemandRead{line, true, false}, r, issue);
     return std::max(issue, filled);
+  }
+
+  // Prefetching, kept out of line: a level without a prefetcher pays one
+  // test per request. A demand hit is a prefetched line's first use (useful,
+  // and late if its fill is still on its way); a read then trains.
+#if defined(__GNUC__)
+  __attribute__((noinline))
+#endif
+  void prefetch_after_hit(uint64_t slot, uint64_t line, const MemRequest& r, uint64_t issue, bool train) {
+    const bool first_use = array_.take_prefetched(slot);
+    if (first_use) {
+      ++prefetch_.useful;
+      prefetch_.late += ready_[slot] > issue;
+    }
+    if (train && !r.write) prefetch_after(DemandRead{line, false, first_use}, r, issue);
+  }
+
+  // Asks the prefetcher after demand read `d` and fetches what it proposes,
+  // in order, at `at` (Dinero IV: after the demand's own fill and writeback).
+#if defined(__GNUC__)
+  __attribute__((noinline))
+#endif
+  void prefetch_after(const DemandRead& d, const MemRequest& r, uint64_t at) {
+    uint64_t lines[kMaxPrefetchDegree];
+    const uint32_t n = prefetcher_->on_read(d, lines);
+    for (uint32_t i = 0; i < n; ++i)
+      if (lines[i] <= max_line_) prefetch_line(lines[i], r, at);
+  }
+
+  // One prefetch, as Dinero IV runs it: a lookup like a read that counts as
+  // no demand. Found, it updates the replacement order and the 3C shadow
+  // like a hit; missing, it takes a way (the victim leaves as on a demand
+  // miss), the shadow allocates it, and the line is fetched from below
+  // (an MSHR, the port below) and installed marked as prefetched.
+  void prefetch_line(uint64_t line, const MemRequest& r, uint64_t at) {
+    ++prefetch_.requests;
+    const typename Array::Found f = array_.find(line);
+    if (f.slot >= 0) {
+      array_.hit(f, false);
+      classifier_.hit(line, uint64_t(f.slot), [] { return true; });
+      return;
+    }
+    const typename Array::Victim v = array_.reserve(f);
+    classifier_.miss(line, true, v.slot);  // not a demand miss: not classified
+    const uint64_t filled = fill_below(MemRequest{line << line_shift_, config_.line, false, r.tensor, r.region}, at);
+    array_.install(f, v.slot, line, false, LineOwner{r.tensor, r.region}, true);
+    ready_[v.slot] = filled;
+    if (v.evicted) evict(v, at);  // the fill first, as for a demand miss
+    ++prefetch_.issued;
+    prefetch_.bytes += config_.line;
   }
 
   void evict(const typename Array::Victim& v, uint64_t at) {
     ++stats_.evictions;
+    prefetch_.useless += v.prefetched;
     bool dirty = v.dirty;
     if (config_.inclusive) dirty |= invalidate_above(v.line);
     if (dirty) {

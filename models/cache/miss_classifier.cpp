@@ -3,51 +3,47 @@
 namespace ptosim {
 
 MissClassifier::MissClassifier(uint64_t lines, uint64_t slots, bool fifo)
-    : slot_node_(slots, nullptr), capacity_(lines ? lines : 1), fifo_(fifo) {
+    : shadow_(lines ? lines : 1), slot_node_(slots, nullptr), capacity_(lines ? lines : 1), fifo_(fifo) {
   nodes_.reserve(capacity_);
   head_.prev = head_.next = &head_;
   head_.line = ~0ull;
-  head_.where = 0;
 }
 
-MissClassifier::Node* MissClassifier::enter(uint64_t line, size_t w) {
+MissClassifier::Node* MissClassifier::enter(uint64_t line) {
   Node* n;
   if (!free_.empty()) {
     n = free_.back();
     free_.pop_back();
     n->line = line;
-    n->where = w;
   } else if (nodes_.size() < capacity_) {
-    nodes_.push_back(Node{nullptr, nullptr, line, w});
+    nodes_.push_back(Node{nullptr, nullptr, line});
     n = &nodes_.back();
   } else {
     n = head_.prev;  // the least recent leaves the shadow
-    where_.value(n->where) = kAbsent;
+    shadow_.erase(n->line);
     n->prev->next = &head_;
     head_.prev = n->prev;
     n->line = line;
-    n->where = w;
   }
-  where_.value(w) = int32_t(n - nodes_.data());
+  shadow_.insert(line, uint32_t(n - nodes_.data()));
   link_front(n);
   return n;
 }
 
 MissClassifier::Node* MissClassifier::take_back(uint64_t line) {
-  bool first = false;
-  const size_t w = where_.at(line, kAbsent, &first, Rebind{this});
-  const int32_t node = where_.value(w);
-  if (node < 0) return enter(line, w);
-  Node* n = &nodes_[size_t(node)];
-  touch(n);
-  return n;
+  if (const uint32_t* node = shadow_.find(line)) {
+    Node* n = &nodes_[*node];
+    touch(n);
+    return n;
+  }
+  return enter(line);
 }
 
 void MissClassifier::invalidate(uint64_t line) {
-  int32_t* v = where_.lookup(line);
-  if (!v || *v < 0) return;
-  Node* n = &nodes_[size_t(*v)];
-  *v = kAbsent;
+  const uint32_t* node = shadow_.find(line);
+  if (!node) return;
+  Node* n = &nodes_[*node];
+  shadow_.erase(line);
   n->prev->next = n->next;
   n->next->prev = n->prev;
   n->line = ~0ull;  // no slot's node any more
@@ -55,13 +51,15 @@ void MissClassifier::invalidate(uint64_t line) {
 }
 
 void MissClassifier::invalidate_all() {
-  where_.clear();
+  for (Node& n : nodes_)
+    if (n.line != ~0ull) shadow_.erase(n.line);
   head_.prev = head_.next = &head_;
   free_.clear();
   for (Node& n : nodes_) {
     n.line = ~0ull;
     free_.push_back(&n);
   }
+  seen_.clear();
 }
 
 }  // namespace ptosim

@@ -6,16 +6,21 @@
 // conflict = the rest. The shadow sees every request the level sees and
 // allocates exactly when the level would, so the three always sum to misses.
 //
+// Memory is bounded by the level's size, whatever the trace: the shadow's
+// map holds only the lines the shadow holds (ResidentMap), and "seen before"
+// is one bit per line (SeenLines).
+//
 // Speed: each slot of the real cache remembers the shadow node of the line it
 // holds, so a hit (the common case) moves that node to the front of the LRU
-// list without touching the hash map. Nodes leave the list only when an
+// list without touching the map. Nodes leave the list only when an
 // invalidate record drops their line (they are reused first); otherwise the
 // shadow reuses its tail for a new line. So a slot's node is current exactly
 // when it still names the slot's line.
 #include <cstdint>
 #include <vector>
 
-#include "models/cache/line_map.h"
+#include "models/cache/resident_map.h"
+#include "models/cache/seen_lines.h"
 
 namespace ptosim {
 
@@ -37,7 +42,8 @@ class MissClassifier {
 #if defined(__GNUC__)
   __attribute__((always_inline))
 #endif
-  void hit(uint64_t line, uint64_t slot, Allocates&& allocates) {
+  void
+  hit(uint64_t line, uint64_t slot, Allocates&& allocates) {
     Node* n = slot_node_[slot];
     if (n && n->line == line) return touch(n);
     // The real cache kept a line that the shadow has evicted (set mapping
@@ -58,37 +64,27 @@ class MissClassifier {
 #if defined(__GNUC__)
   __attribute__((always_inline))
 #endif
-  MissClass miss(uint64_t line, bool allocate, uint64_t slot) {
-    bool first = false;
-    const size_t w = where_.at(line, kAbsent, &first, Rebind{this});
-    const int32_t node = where_.value(w);
-    if (node >= 0) {  // still in the shadow: the common case, one probe and a move-to-front
-      Node* n = &nodes_[size_t(node)];
+  MissClass
+  miss(uint64_t line, bool allocate, uint64_t slot) {
+    if (const uint32_t* node = shadow_.find(line)) {  // still in the shadow: a conflict miss
+      Node* n = &nodes_[*node];
       touch(n);
       if (allocate) slot_node_[slot] = n;
       return MissClass::Conflict;
     }
-    if (allocate) slot_node_[slot] = enter(line, w);
+    const bool first = seen_.insert(line);
+    if (allocate) slot_node_[slot] = enter(line);
     return first ? MissClass::Compulsory : MissClass::Capacity;
   }
 
  private:
-  static constexpr int32_t kAbsent = -1;  // seen before, not in the shadow
   struct Node {
     Node *prev, *next;
     uint64_t line;
-    size_t where;  // the line's slot in where_: leaving the shadow needs no lookup
   };
-  // Keeps the nodes' slot indices right when where_ grows.
-  struct Rebind {
-    MissClassifier* c;
-    void operator()(int32_t node, size_t slot) const {
-      if (node >= 0) c->nodes_[size_t(node)].where = slot;
-    }
-  };
-  // Brings `line`, absent from the shadow and at slot `w` of where_, in as
-  // the most recent (taking the least recent's node when full).
-  Node* enter(uint64_t line, size_t w);
+  // Brings `line`, absent from the shadow, in as the most recent (taking the
+  // least recent's node when full).
+  Node* enter(uint64_t line);
   // A hit on a line the shadow does not hold as the slot's node: finds or
   // enters it, makes it the most recent.
   Node* take_back(uint64_t line);
@@ -109,8 +105,9 @@ class MissClassifier {
     head_.next = n;
   }
 
-  LineMap where_;            // line -> node index, or kAbsent once evicted from the shadow
-  std::vector<Node> nodes_;  // reserved up front: nodes do not move
+  ResidentMap shadow_;            // line -> node index, for the lines in the shadow
+  SeenLines seen_;                // every line referenced at this level
+  std::vector<Node> nodes_;       // reserved up front: nodes do not move
   std::vector<Node*> slot_node_;  // real-cache slot -> shadow node last bound to it
   std::vector<Node*> free_;       // nodes of invalidated lines, out of the list, reused first
   uint64_t capacity_;

@@ -17,12 +17,19 @@
 // when the set has one (a per-set count of valid ways).
 // Sets are indexed by line % sets (a mask when sets is a power of two), so
 // non-power-of-two set counts such as an 11-way 35.75 MiB L3 work.
+//
+// No cliffs: sets of more than kScanWays ways find a line through a
+// line -> slot map of the resident lines (ResidentMap) instead of a scan,
+// and the lowest invalid way is searched from a per-set hint below which
+// every way is valid, so neither a lookup nor a fill costs the
+// associativity.
 #include <algorithm>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "models/cache/cache_array.h"
+#include "models/cache/resident_map.h"
 
 namespace ptosim {
 
@@ -49,13 +56,18 @@ class SetAssocArray {
     uint64_t slot = 0;
     bool evicted = false;  // a valid line was removed to make room
     bool dirty = false;
+    bool prefetched = false;  // brought in by a prefetch and never used by demand
     uint64_t line = 0;
     LineOwner owner;
   };
 
+  // Up to this many ways a set is scanned; wider sets use the map.
+  static constexpr uint32_t kScanWays = 16;
+
   SetAssocArray(uint64_t sets, uint32_t ways, uint64_t seed)
       : sets_(sets), ways_(ways), mask_((sets & (sets - 1)) == 0 ? sets - 1 : 0), pow2_((sets & (sets - 1)) == 0),
-        tags_(sets * ways, 0), meta_(sets * ways), valid_(sets, 0), policy_(sets, ways, seed) {}
+        wide_(ways > kScanWays), tags_(sets * ways, 0), meta_(sets * ways), valid_(sets, 0),
+        free_hint_(sets, 0), where_(wide_ ? sets * ways : 0), policy_(sets, ways, seed) {}
 
   uint32_t ways() const { return ways_; }
 
@@ -69,6 +81,7 @@ class SetAssocArray {
     if (pending_ == key) return pending_found_;
     const uint64_t set = set_of(line);
     const uint64_t base = set * ways_;
+    if (wide_) return find_wide(line, key, set, base);
     const uint64_t* t = &tags_[base];
     if constexpr (Policy::kKnowsMru) {  // most hits are on the set's most recent line
       const uint32_t m = policy_.mru(set);
@@ -82,8 +95,9 @@ class SetAssocArray {
       }
     }
     pending_ = key;
-    pending_found_ = Found{set, base, -1, false};
-    return pending_found_;
+    const Found miss{set, base, -1, false};
+    pending_found_ = miss;
+    return miss;  // not the member: two 8-byte stores read back as one 16-byte load stall store forwarding
   }
 
   void hit(const Found& f, bool dirty) {
@@ -96,10 +110,11 @@ class SetAssocArray {
     pending_ = 0;
     last_key_ = 0;
     uint32_t way;
-    if (valid_[f.set] < ways_) {  // the lowest invalid way
+    if (valid_[f.set] < ways_) {  // the lowest invalid way: every way below the hint is valid
       const uint64_t* t = &tags_[f.base];
-      way = 0;
+      way = free_hint_[f.set];
       while (t[way] != 0) ++way;
+      free_hint_[f.set] = way;
     } else {
       way = policy_.victim(f.set);
     }
@@ -110,37 +125,55 @@ class SetAssocArray {
       v.evicted = true;
       v.line = tags_[i] - 1;
       v.dirty = meta_[i].dirty;
+      v.prefetched = meta_[i].prefetched;
       v.owner = meta_[i].owner;
       tags_[i] = 0;
       --valid_[f.set];
+      free_hint_[f.set] = std::min(free_hint_[f.set], way);
+      if (wide_) where_.erase(v.line);
     }
     return v;
   }
 
   // Installs `line` in `slot` of the set `f` looked up (reserved for it).
-  void install(const Found& f, uint64_t slot, uint64_t line, bool dirty, LineOwner owner) {
+  void install(const Found& f, uint64_t slot, uint64_t line, bool dirty, LineOwner owner, bool prefetched = false) {
     pending_ = 0;
     last_key_ = line + 1;
     last_found_ = Found{f.set, f.base, int64_t(slot), true};
-    if (tags_[slot] == 0) ++valid_[f.set];
+    if (tags_[slot] == 0) {
+      ++valid_[f.set];
+      if (wide_) where_.insert(line, uint32_t(slot - f.base));
+      if (free_hint_[f.set] == slot - f.base) ++free_hint_[f.set];
+    }
     tags_[slot] = line + 1;
-    meta_[slot] = Meta{dirty, owner};
+    meta_[slot] = Meta{uint16_t(dirty), uint16_t(prefetched), owner};
     policy_.on_fill(f.set, uint32_t(slot - f.base));
   }
 
-  bool invalidate(uint64_t line, bool* was_dirty) {
+  bool invalidate(uint64_t line, bool* was_dirty, bool* was_prefetched = nullptr) {
     const int64_t i = slot_of(line);
     if (i < 0) return false;
     if (was_dirty) *was_dirty = meta_[uint64_t(i)].dirty;
+    if (was_prefetched) *was_prefetched = meta_[uint64_t(i)].prefetched;
     pending_ = 0;
     last_key_ = 0;
-    --valid_[set_of(line)];
+    const uint64_t set = set_of(line);
+    --valid_[set];
+    free_hint_[set] = std::min(free_hint_[set], uint32_t(uint64_t(i) - set * ways_));
+    if (wide_) where_.erase(line);
     tags_[uint64_t(i)] = 0;
     meta_[uint64_t(i)].dirty = 0;
     return true;
   }
 
   bool contains(uint64_t line) const { return slot_of(line) >= 0; }
+
+  // The first demand use of a prefetched line: true once, then the mark is gone.
+  bool take_prefetched(uint64_t slot) {
+    if (!meta_[slot].prefetched) return false;
+    meta_[slot].prefetched = 0;
+    return true;
+  }
 
   // The dirty lines in the order Dinero IV copies a whole cache back (its
   // d4copyback pushes every set's dirty blocks, most recent first, on a
@@ -181,23 +214,46 @@ class SetAssocArray {
   uint64_t set_of(uint64_t line) const { return pow2_ ? (line & mask_) : (line % sets_); }
   int64_t slot_of(uint64_t line) const {
     const uint64_t base = set_of(line) * ways_;
+    if (wide_) {
+      const uint32_t* w = const_cast<ResidentMap&>(where_).find(line);
+      return w ? int64_t(base + *w) : -1;
+    }
     for (uint32_t w = 0; w < ways_; ++w)
       if (tags_[base + w] == line + 1) return int64_t(base + w);
     return -1;
+  }
+
+#if defined(__GNUC__)
+  __attribute__((noinline))
+#endif
+  Found find_wide(uint64_t line, uint64_t key, uint64_t set, uint64_t base) {
+    if (const uint32_t* w = where_.find(line)) {
+      last_key_ = key;
+      last_found_ = Found{set, base, int64_t(base + *w), true};
+      return Found{set, base, int64_t(base + *w), false};
+    }
+    pending_ = key;
+    const Found miss{set, base, -1, false};
+    pending_found_ = miss;
+    return miss;  // not the member: two 8-byte stores read back as one 16-byte load stall store forwarding
   }
 
   uint64_t sets_;
   uint32_t ways_;
   uint64_t mask_;
   bool pow2_;
+  bool wide_;
   std::vector<uint64_t> tags_;
   // Per slot, side by side (one base pointer, one 8-byte store at install).
   struct Meta {
-    uint32_t dirty = 0;  // not uint8_t: char stores alias everything and force reloads
+    uint16_t dirty = 0;       // not uint8_t: char stores alias everything and force reloads
+    uint16_t prefetched = 0;  // filled by a prefetch, no demand use since
     LineOwner owner;
   };
   std::vector<Meta> meta_;
   std::vector<uint32_t> valid_;  // per set: valid ways (an invalid way is searched for only if < ways)
+  std::vector<uint32_t> free_hint_;  // per set: every way below it is valid
+  ResidentMap where_;            // wide sets: resident line -> way
   uint64_t pending_ = 0;         // key of the line find() last missed, 0 = none
   Found pending_found_{0, 0, -1, false};
   uint64_t last_key_ = 0;        // key of the line found or installed last, 0 = none

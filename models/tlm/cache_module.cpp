@@ -51,6 +51,12 @@ void CacheModule::report(StatsNode& parent, const TagNames& names, double second
   n.set("hit_latency_cycles", uint64_t(logic_->config().latency));
   n.set("mshr_merges", t.merges);
   n.set("mshr_stalls", t.mshr_stalls);
+  if (logic_->has_prefetcher()) {  // keys only for levels that prefetch (docs/REPORTS.md)
+    const PrefetchStats& p = logic_->prefetch_stats();
+    n.set("prefetch_requests", p.requests).set("prefetches_issued", p.issued);
+    n.set("prefetch_useful", p.useful).set("prefetch_late", p.late).set("prefetch_useless", p.useless);
+    n.set("prefetch_bytes", p.bytes);
+  }
 }
 
 }  // namespace ptosim

@@ -25,6 +25,7 @@ namespace ptosim {
 namespace concepts {
 inline constexpr char kReplacement[] = "replacement";
 inline constexpr char kDramTiming[] = "dram timing";
+inline constexpr char kPrefetcher[] = "prefetcher";
 }  // namespace concepts
 
 struct Choice {

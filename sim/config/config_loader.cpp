@@ -260,6 +260,18 @@ MemoryConfig parse_memory(Section& sec, double clock_hz) {
 
 bool is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
 
+// `prefetcher:` is checked against the prefetcher registry, so a new
+// prefetcher needs no change here. Distance and degree default by kind: a
+// stream runs far ahead, Dinero IV's policies fetch the next line.
+void read_prefetch(Section& sec, PrefetchConfig& p) {
+  sec.read_choice("prefetcher", p.name, concepts::kPrefetcher);
+  if (p.name == "stream") p.distance = 16, p.degree = 4;
+  if (p.name == "stride") p.distance = 4;
+  sec.read_int("prefetch_distance", p.distance, 1, 4096);
+  sec.read_int("prefetch_degree", p.degree, 1, PrefetchConfig::kMaxDegree);
+  sec.read_int("prefetch_table", p.table, 1, 4096);
+}
+
 CacheConfig parse_cache(Section& sec, double clock_hz, size_t index) {
   CacheConfig c;
   c.pos = sec.pos();
@@ -290,6 +302,7 @@ CacheConfig parse_cache(Section& sec, double clock_hz, size_t index) {
   c.inclusive = inc == "inclusive";
   sec.read_int("mshrs", c.mshrs, 1, 4096);
   sec.read_int("seed", c.seed, 0);
+  read_prefetch(sec, c.prefetch);
   sec.reject_unknown();
   if (!is_pow2(c.line)) sec.fail(sec.get("line"), sec.key_path("line"), "line size " + std::to_string(c.line) + " B is not a power of two");
   if (c.size == 0 || c.size % (uint64_t(c.ways) * c.line) != 0)

@@ -111,7 +111,11 @@ std::string to_yaml(const HwConfig& c) {
       << "    write_allocate: " << (k.allocate_nofetch ? "nofetch" : k.write_allocate ? "true" : "false") << "\n"
       << "    inclusion: " << (k.inclusive ? "inclusive" : "non_inclusive") << "\n"
       << "    mshrs: " << k.mshrs << "\n"
-      << "    seed: " << k.seed << "\n";
+      << "    seed: " << k.seed << "\n"
+      << "    prefetcher: " << k.prefetch.name << "\n"
+      << "    prefetch_distance: " << k.prefetch.distance << "\n"
+      << "    prefetch_degree: " << k.prefetch.degree << "\n"
+      << "    prefetch_table: " << k.prefetch.table << "\n";
   }
   const DramConfig& d = c.dram;
   o << "dram:\n"

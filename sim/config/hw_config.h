@@ -73,6 +73,15 @@ struct MemoryConfig {
   SourcePos pos;
 };
 
+// A cache level's prefetcher (models/cache/prefetch/, docs/CACHES.md).
+struct PrefetchConfig {
+  static constexpr uint32_t kMaxDegree = 64;
+  std::string name = "none";  // prefetcher: a registered name
+  uint32_t distance = 1;      // prefetch_distance: lines (stride: strides) ahead
+  uint32_t degree = 1;        // prefetch_degree: lines proposed per trigger (next_line, stride, stream)
+  uint32_t table = 16;        // prefetch_table: streams tracked (stride, stream)
+};
+
 struct CacheConfig {
   std::string name;
   uint64_t size = 0;
@@ -90,6 +99,7 @@ struct CacheConfig {
   bool inclusive = false;           // inclusion: non_inclusive | inclusive
   uint32_t mshrs = 16;
   uint64_t seed = 1;                // for replacement: random
+  PrefetchConfig prefetch;
   SourcePos pos;
 
   uint64_t lines() const { return size / line; }

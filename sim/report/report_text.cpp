@@ -109,6 +109,10 @@ void level(std::ostringstream& o, const StatsNode& l) {
     if (l.find("misses_per_kflop")) demand.push_back(fmt("%.4g", l.num("misses_per_kflop")) + " per kflop");
     if (l.find("amat_cycles")) demand.push_back("AMAT " + fmt("%.4g", l.num("amat_cycles")) + " cycles");
     items(o, "  demand misses ", demand);
+    if (l.find("prefetches_issued"))
+      items(o, "  prefetches: ", {"issued " + u(l, "prefetches_issued") + " of " + u(l, "prefetch_requests"),
+                                  "useful " + u(l, "prefetch_useful"), "late " + u(l, "prefetch_late"),
+                                  "useless " + u(l, "prefetch_useless"), "bytes " + u(l, "prefetch_bytes")});
   }
   if (l.find("peak_bandwidth_bytes_per_s")) {
     o << "  bandwidth " << si(l.num("bandwidth_bytes_per_s"), "B/s") << " of "

@@ -35,12 +35,12 @@ void expect_same(const LevelStats& a, const LevelStats& b, const std::string& wh
   }
 }
 
-CacheConfig random_level(std::mt19937_64& rng, int index, uint32_t min_line) {
+CacheConfig random_level(std::mt19937_64& rng, int index, uint32_t min_line, uint32_t min_ways = 1) {
   static const char* policies[] = {"lru", "fifo", "random", "plru", "srrip"};
   CacheConfig c;
   c.name = "L" + std::to_string(index + 1);
   c.line = std::max<uint32_t>(min_line / 2, 16u << (rng() % 4));  // 16..128 B
-  c.ways = 1 + uint32_t(rng() % 6);
+  c.ways = min_ways + uint32_t(rng() % 6) * (min_ways > 1 ? 5 : 1);
   uint64_t sets = 1 + rng() % 6;  // powers of two and not
   c.size = sets * c.ways * c.line;
   c.replacement = policies[rng() % 5];
@@ -52,14 +52,14 @@ CacheConfig random_level(std::mt19937_64& rng, int index, uint32_t min_line) {
   return c;
 }
 
-}  // namespace
-
-TEST(CacheDifferential, RandomConfigsAndTraces) {
-  std::mt19937_64 rng(20261129);
-  for (int round = 0; round < 3000; ++round) {
+// Random hierarchies of levels with 1 to 6 ways, or (wide) with 17 to 42,
+// whose sets find lines through a map instead of a scan.
+void run_differential(uint64_t seed, int rounds, uint32_t min_ways) {
+  std::mt19937_64 rng(seed);
+  for (int round = 0; round < rounds; ++round) {
     const int n = 1 + int(rng() % 3);
     std::vector<CacheConfig> configs;
-    for (int i = 0; i < n; ++i) configs.push_back(random_level(rng, i, i ? configs.back().line : 16));
+    for (int i = 0; i < n; ++i) configs.push_back(random_level(rng, i, i ? configs.back().line : 16, min_ways));
     CacheHierarchy fast(configs);
     std::vector<std::unique_ptr<RefLevel>> ref;
     LevelStats ref_memory;
@@ -93,7 +93,7 @@ TEST(CacheDifferential, RandomConfigsAndTraces) {
     for (int i = 0; i < n; ++i)
       expect_same(fast.levels()[i]->stats(), ref[i]->stats, "round " + std::to_string(round) + " level " + std::to_string(i));
     expect_same(fast.memory().stats(), ref_memory, "round " + std::to_string(round) + " memory");
-    if (HasFailure()) {
+    if (::testing::Test::HasFailure()) {
       for (auto& c : configs)
         ADD_FAILURE() << c.name << " size " << c.size << " ways " << c.ways << " line " << c.line << " " << c.replacement
                       << (c.write_back ? " wb" : " wt") << (c.allocate_nofetch ? " alloc-nofetch" : c.write_allocate ? " alloc" : " noalloc")
@@ -102,3 +102,9 @@ TEST(CacheDifferential, RandomConfigsAndTraces) {
     }
   }
 }
+
+}  // namespace
+
+TEST(CacheDifferential, RandomConfigsAndTraces) { run_differential(20261129, 3000, 1); }
+
+TEST(CacheDifferential, WideSetsAndTraces) { run_differential(20261201, 1000, 17); }

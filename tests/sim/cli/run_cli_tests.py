@@ -160,4 +160,30 @@ for args in (["run", "--trace", trace, "--format", "xml"], ["run", "--bogus"], [
     code, out, err = run(*args)
     check(f"bad CLI {args}", code == 2 and err.strip() != "", (code, err))
 
+# Prefetching: keys only at a level that prefetches, in JSON, CSV and text.
+pf_cfg = write("pf.yaml", "caches: [{name: L1, size: 512 B, ways: 2, line: 64 B, prefetcher: miss}]\n")
+pf_trace = write("pf.din", "r 0 4\nr 40 4\nr 100 4\n")  # miss (fetches line 1 too), hit on line 1, miss
+code, out, err = run("run", "--trace", pf_trace, "--config", pf_cfg, "--format", "json")
+rep = json.loads(out) if code == 0 else {}
+if check("prefetch run", code == 0, err):
+    l1 = level(rep, "L1")
+    for k, v in dict(reads=3, read_hits=1, read_misses=2, compulsory_misses=2, prefetch_requests=2,
+                     prefetches_issued=2, prefetch_useful=1, prefetch_late=1, prefetch_useless=0,
+                     prefetch_bytes=128).items():
+        check(f"prefetch L1 {k}", l1.get(k) == v, f"{l1.get(k)} != {v}")
+    check("prefetch fills reach DRAM as reads", level(rep, "DRAM")["reads"] == 4, level(rep, "DRAM"))
+code, out, err = run("run", "--trace", trace, "--config", TINY, "--format", "json")
+check("no prefetch keys without a prefetcher", code == 0 and not any("prefetch" in k for l in json.loads(out)["levels"] for k in l))
+code, out, err = run("run", "--trace", pf_trace, "--config", pf_cfg, "--format", "csv")
+rows = list(csv.DictReader(io.StringIO(out)))
+check("prefetch csv column", code == 0 and next(r for r in rows if r["level"] == "L1")["prefetches_issued"] == "2", out)
+code, out, err = run("run", "--trace", pf_trace, "--config", pf_cfg)
+check("prefetch text line", "prefetches: issued 2 of 2, useful 1, late 1, useless 0, bytes 128" in out, out)
+bad_pf = write("badpf.yaml", "caches:\n  - {name: L1, size: 512 B, ways: 2, line: 64 B, prefetcher: load_forward}\n")
+never = os.path.join(tmp, "never_pf.json")
+code, out, err = run("run", "--trace", pf_trace, "--config", bad_pf, "-o", never)
+check("unknown prefetcher exits 2", code == 2 and not os.path.exists(never) and err.strip() ==
+      f"{bad_pf}:2: caches[0].prefetcher: 'load_forward' is not one of none | always | miss | tagged | next_line | "
+      "stride | stream", (code, err))
+
 H.finish()

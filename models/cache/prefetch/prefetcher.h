@@ -1,0 +1,53 @@
+#pragma once
+// What a cache level asks of a prefetcher, and the registry that maps a
+// config's `prefetcher:` name to one. A prefetcher only proposes lines: the
+// level looks each one up, fetches the ones it lacks from below like a fill
+// (an MSHR, the port below, never counted as demand) and keeps the
+// statistics (docs/CACHES.md, "Prefetchers").
+//
+// Each prefetcher lives in its own file and registers itself by name
+// (PTOSIM_PREFETCHER, sim/common/registry.h); the config loader validates
+// `prefetcher:` against the same list (docs/ARCHITECTURE.md, "Add a
+// prefetcher").
+#include <cstdint>
+#include <memory>
+
+#include "sim/common/registry.h"
+#include "sim/config/hw_config.h"
+
+namespace ptosim {
+
+// The most lines one demand read may ask for (prefetch_degree's maximum).
+constexpr uint32_t kMaxPrefetchDegree = PrefetchConfig::kMaxDegree;
+
+// A demand read seen by the level's prefetcher.
+struct DemandRead {
+  uint64_t line;   // line number at this level
+  bool miss;       // it missed
+  bool first_use;  // it hit a line that a prefetch brought in, unused by demand until now
+};
+
+class Prefetcher {
+ public:
+  virtual ~Prefetcher() = default;
+  // Proposes lines to prefetch after demand read `r` (the level has
+  // already served it); writes them to out[0..] (room for
+  // kMaxPrefetchDegree) in the order to fetch them; returns how many.
+  virtual uint32_t on_read(const DemandRead& r, uint64_t* out) = 0;
+};
+
+using PrefetcherFactory = std::unique_ptr<Prefetcher> (*)(const PrefetchConfig& config);
+
+// nullptr for `none`; an InputError at `pos` (the cache's config position)
+// for a name that is not registered.
+std::unique_ptr<Prefetcher> make_prefetcher(const PrefetchConfig& config, const SourcePos& pos = {});
+
+}  // namespace ptosim
+
+// The line a prefetcher's file ends with: registers `factory` under `name`;
+// rank orders the choices in listings and errors (`none`, the default, is 0).
+#define PTOSIM_PREFETCHER(id, name, rank, description, factory)                                 \
+  namespace ptosim::prefetch {                                                                  \
+  const bool id##_registered = ::ptosim::Registry<::ptosim::PrefetcherFactory>::instance().add( \
+      ::ptosim::concepts::kPrefetcher, {name, description, rank}, factory);                     \
+  }
