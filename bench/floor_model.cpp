@@ -13,6 +13,7 @@
 // VM's speed the way a wall time does.
 //
 // usage: floor_model TRACE.din [REPS]   (prints one JSON object)
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -130,7 +131,8 @@ class Level {
       : sets_(uint32_t(bytes >> kLineShift) / kWays), below_(below), tags_(size_t(sets_) * kWays, 0),
         dirty_(tags_.size(), 0), node_(tags_.size(), 0), order_(sets_, 0x76543210u), shadow_(uint32_t(bytes >> kLineShift)) {}
 
-  void access(uint64_t line, bool write) {
+  // `whole`: a write of the whole line, which allocates without a fetch (Dinero IV).
+  void access(uint64_t line, bool write, bool whole = false) {
     ++(write ? c.writes : c.reads);
     const uint32_t set = uint32_t(line & (sets_ - 1));
     const size_t base = size_t(set) * kWays;
@@ -152,14 +154,17 @@ class Level {
     const size_t i = base + victim;
     uint32_t n;
     ++c.by_class[shadow_.access(line, &n)];
-    if (tags_[i]) {
+    // Dinero IV's order: the fill goes below first, the victim's writeback after.
+    const uint64_t old = tags_[i];
+    const bool old_dirty = dirty_[i];
+    if (below_ && !(write && whole)) below_->access(line, false);
+    if (old) {
       ++c.evictions;
-      if (dirty_[i]) {
+      if (old_dirty) {
         ++c.writebacks;
-        if (below_) below_->access(tags_[i] - 1, true);
+        if (below_) below_->access(old - 1, true, true);
       }
     }
-    if (below_) below_->access(line, false);
     tags_[i] = line + 1;
     dirty_[i] = write;
     node_[i] = n;
@@ -181,6 +186,7 @@ class Level {
 struct Request {
   uint64_t line;
   bool write;
+  bool whole;  // the access covers the whole line
 };
 
 // din: `<type> <hex address> [<hex size>]`; types 0 (read) and 1 (write) and
@@ -218,7 +224,10 @@ std::vector<Request> read_din(const char* path) {
     unsigned long long addr, size;
     if (!hex_field(p, &addr)) continue;
     if (!hex_field(p, &size) || size == 0) size = 1;
-    for (uint64_t l = addr >> kLineShift; l <= (addr + size - 1) >> kLineShift; ++l) out.push_back({l, write});
+    for (uint64_t l = addr >> kLineShift; l <= (addr + size - 1) >> kLineShift; ++l) {
+      const uint64_t lo = std::max<uint64_t>(addr, l << kLineShift), hi = std::min<uint64_t>(addr + size, (l + 1) << kLineShift);
+      out.push_back({l, write, hi - lo == (uint64_t(1) << kLineShift)});
+    }
   }
   std::fclose(f);
   return out;
@@ -253,7 +262,7 @@ int main(int argc, char** argv) {
   for (int r = 0; r < reps; ++r) {
     Level l2(256 << 10, nullptr), l1(32 << 10, &l2);
     const auto t0 = std::chrono::steady_clock::now();
-    for (const Request& q : trace) l1.access(q.line, q.write);
+    for (const Request& q : trace) l1.access(q.line, q.write, q.whole);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (s < best) best = s;
     l1c = l1.c;

@@ -1,7 +1,8 @@
 #pragma once
 // The exact logic of one cache level, in time, free of SystemC: splits
 // requests into lines, looks them up, applies the write policy, sends fills,
-// writebacks and write-throughs to the level below, back-invalidates the
+// write-throughs and writebacks to the level below (in that order, as Dinero
+// IV and a writeback buffer do), back-invalidates the
 // levels above when it is inclusive, and counts everything (with 3C
 // classification of misses).
 //
@@ -74,9 +75,12 @@ class CacheLevel : public MemPort {
   // this level and are due before clock.sync_at; returns how many it issued
   // (the core takes the next one itself).
   virtual size_t run(const Access* a, size_t n, SpaceId space, CoreClock& clock) = 0;
-  // Writes every dirty line below (ascending address order) at time `at`,
-  // counted as writebacks.
+  // Writes every dirty line below at time `at`, counted as writebacks, in
+  // Dinero IV's order (see SetAssocArray::dirty_lines). Only this level:
+  // control(Copyback, ..., 0) flushes it and then the levels below.
   virtual void flush_at(uint64_t at) = 0;
+  // control() (from MemPort): a Copyback or Invalidate record at this level,
+  // then passed below.
   void flush() { flush_at(0); }
   virtual bool contains(uint64_t addr) const = 0;
 
@@ -116,8 +120,8 @@ class CacheLevel : public MemPort {
     mshrs_.push(done);
     return done;
   }
-  void post_below(uint64_t addr, uint64_t bytes, TagId tensor, TagId region, uint64_t at) {
-    below_->access(MemRequest{addr, bytes, true, tensor, region}, at);
+  void post_below(uint64_t addr, uint64_t bytes, TagId tensor, TagId region, uint64_t at, bool writeback = false) {
+    below_->access(MemRequest{addr, bytes, true, tensor, region, writeback}, at);
   }
 
   CacheConfig config_;

@@ -4,12 +4,19 @@
 // virtual calls. See cache_level.h for the contract and docs/CACHES.md for
 // the semantics.
 #include <algorithm>
+#include <type_traits>
 
 #include "models/cache/cache_level.h"
 #include "models/cache/miss_classifier.h"
 #include "models/cache/set_assoc.h"
 
 namespace ptosim {
+
+// Policy::kShadowInFillOrder, false when a policy does not say.
+template <class P, class = void>
+struct ShadowInFillOrder : std::false_type {};
+template <class P>
+struct ShadowInFillOrder<P, std::void_t<decltype(P::kShadowInFillOrder)>> : std::bool_constant<P::kShadowInFillOrder> {};
 
 template <class Policy>
 class CacheLevelImpl final : public CacheLevel {
@@ -19,7 +26,7 @@ class CacheLevelImpl final : public CacheLevel {
   explicit CacheLevelImpl(const CacheConfig& config)
       : CacheLevel(config),
         array_(config.sets(), config.ways, config.seed),
-        classifier_(config.lines(), config.sets() * config.ways),
+        classifier_(config.lines(), config.sets() * config.ways, ShadowInFillOrder<Policy>::value),
         ready_(config.sets() * config.ways, 0) {}
 
   uint64_t access(const MemRequest& r, uint64_t at) override {
@@ -71,7 +78,8 @@ class CacheLevelImpl final : public CacheLevel {
     for (; i < n; ++i) {
       const Access& x = a[i];
       const uint64_t bytes = x.bytes ? x.bytes : 1;
-      if (x.space != space || x.core != c.id || (x.addr & offset_mask) + bytes > line_bytes) break;
+      if (x.space != space || x.core != c.id || (x.addr & offset_mask) + bytes > line_bytes || is_control(x.kind))
+        break;
       uint64_t t = c.issue_at;
       if (t > c.sync_at) break;
       const bool write = (uint8_t(x.kind) & 1) != 0;
@@ -87,12 +95,23 @@ class CacheLevelImpl final : public CacheLevel {
   void flush_at(uint64_t at) override {
     // One line at a time: a writeback below may back-invalidate a line that
     // is still waiting here, and then its data has already gone down.
-    for (uint64_t line : array_.dirty_lines()) {
-      LineOwner owner;
-      if (!array_.clean(line, &owner)) continue;
-      ++stats_.writebacks;
-      post_below(line << line_shift_, config_.line, owner.tensor, owner.region, at);
+    for (uint64_t line : array_.dirty_lines()) copy_back(line, at);
+  }
+
+  void control(AccessKind kind, uint64_t addr, uint64_t bytes, uint64_t at) override {
+    if (kind == AccessKind::Copyback) {
+      if (bytes == 0) flush_at(at);
+      else copy_back(addr >> line_shift_, at);
+    } else if (kind == AccessKind::Invalidate) {
+      if (bytes == 0) {
+        for (uint64_t line : array_.lines()) array_.invalidate(line, nullptr);
+        classifier_.invalidate_all();
+      } else {
+        array_.invalidate(addr >> line_shift_, nullptr);
+        classifier_.invalidate(addr >> line_shift_);
+      }
     }
+    below_->control(kind, addr, bytes, at);  // as Dinero IV: this level's writebacks first, then the record
   }
 
   bool contains(uint64_t addr) const override { return array_.contains(addr >> line_shift_); }
@@ -149,7 +168,8 @@ class CacheLevelImpl final : public CacheLevel {
     const uint64_t slot = uint64_t(f.slot);
     array_.hit(f, r.write && config_.write_back);
     stats_.count(r.write, true, bytes, r.tensor, r.region);
-    classifier_.hit(line, slot);
+    stats_.writeback_requests += r.writeback;
+    classifier_.hit(line, slot, [&] { return allocates(r.write, bytes); });
     uint64_t done = issue;
     if (ready_[slot] > issue) {  // its fill is still on its way: merge
       ++timing_.merges;
@@ -176,6 +196,12 @@ class CacheLevelImpl final : public CacheLevel {
   }
 
   // A miss of the line looked up at `f`; returns when its data is there.
+  // What goes below, in Dinero IV's order (d4ref pushes the victim's
+  // writeback, the write-through and the fill on a stack, then pops them):
+  // the fill first, then the write-through, then the victim's writeback, as
+  // a real cache sends the missing line's request first and drains the
+  // victim from a writeback buffer. A write that allocates and covers the
+  // whole line fetches nothing.
 #if defined(__GNUC__)
   __attribute__((always_inline))
 #endif
@@ -183,7 +209,10 @@ class CacheLevelImpl final : public CacheLevel {
                        const MemRequest& r, uint64_t issue, bool train) {
     const bool write = r.write;
     stats_.count(write, false, bytes, r.tensor, r.region);
-    const bool allocate = !write || config_.write_allocate;
+    stats_.writeback_requests += r.writeback;
+    stats_.writeback_misses += r.writeback;
+    const bool whole = bytes == config_.line;  // within one line: covers it exactly
+    const bool allocate = allocates(write, bytes);
     typename Array::Victim v;
     if (allocate) v = array_.reserve(f);
     switch (classifier_.miss(line, allocate, v.slot)) {
@@ -195,12 +224,18 @@ class CacheLevelImpl final : public CacheLevel {
       post_below(addr, bytes, r.tensor, r.region, issue);
       return issue;
     }
-    if (v.evicted) evict(v, issue);
-    const uint64_t filled = fill_below(MemRequest{line << line_shift_, config_.line, false, r.tensor, r.region}, issue);
+    // Removed from the array now, written back last: nothing that happens
+    // below in between (a back-invalidation) can touch the new line before
+    // it is installed, and the victim's data waits in the writeback buffer.
+    const uint64_t filled = write && whole ? issue
+                                           : fill_below(MemRequest{line << line_shift_, config_.line, false, r.tensor,
+                                                                   r.region},
+                                                        issue);
     const bool dirty = write && config_.write_back;
     array_.install(f, v.slot, line, dirty, LineOwner{r.tensor, r.region});
     ready_[v.slot] = filled;
     if (write && !config_.write_back) post_below(addr, bytes, r.tensor, r.region, issue);  // write-through
+    if (v.evicted) evict(v, issue);  // then, as Dinero IV, the prefetch
     if (prefetcher_ && train && !write) [[unlikely]] prefetch_after(DemandRead{line, true, false}, r, issue);
     return std::max(issue, filled);
   }
@@ -242,15 +277,15 @@ class CacheLevelImpl final : public CacheLevel {
     const typename Array::Found f = array_.find(line);
     if (f.slot >= 0) {
       array_.hit(f, false);
-      classifier_.hit(line, uint64_t(f.slot));
+      classifier_.hit(line, uint64_t(f.slot), [] { return true; });
       return;
     }
     const typename Array::Victim v = array_.reserve(f);
     classifier_.miss(line, true, v.slot);  // not a demand miss: not classified
-    if (v.evicted) evict(v, at);
     const uint64_t filled = fill_below(MemRequest{line << line_shift_, config_.line, false, r.tensor, r.region}, at);
     array_.install(f, v.slot, line, false, LineOwner{r.tensor, r.region}, true);
     ready_[v.slot] = filled;
+    if (v.evicted) evict(v, at);  // the fill first, as for a demand miss
     ++prefetch_.issued;
     prefetch_.bytes += config_.line;
   }
@@ -262,8 +297,21 @@ class CacheLevelImpl final : public CacheLevel {
     if (config_.inclusive) dirty |= invalidate_above(v.line);
     if (dirty) {
       ++stats_.writebacks;
-      post_below(v.line << line_shift_, config_.line, v.owner.tensor, v.owner.region, at);
+      post_below(v.line << line_shift_, config_.line, v.owner.tensor, v.owner.region, at, true);
     }
+  }
+
+  // Whether a miss of this request (within one line) would allocate.
+  bool allocates(bool write, uint64_t bytes) const {
+    return !write || (config_.write_allocate && (!config_.allocate_nofetch || bytes == config_.line));
+  }
+
+  // Writes `line` below if it is here and dirty (it stays, clean).
+  void copy_back(uint64_t line, uint64_t at) {
+    LineOwner owner;
+    if (!array_.clean(line, &owner)) return;
+    ++stats_.writebacks;
+    post_below(line << line_shift_, config_.line, owner.tensor, owner.region, at, true);
   }
 
   Array array_;

@@ -14,6 +14,8 @@ class CacheHierarchy {
  public:
   explicit CacheHierarchy(const std::vector<CacheConfig>& levels);
   void access(const MemRequest& r) { top()->request(r); }
+  // A Copyback or Invalidate record (see AccessKind), level by level from L1.
+  void control(AccessKind kind, uint64_t addr, uint64_t bytes) { top()->control(kind, addr, bytes, 0); }
   // Writes back all dirty lines level by level (L1 into L2, then L2, ...).
   void flush();
   MemPort* top() { return levels_.empty() ? static_cast<MemPort*>(&memory_) : levels_.front().get(); }

@@ -18,12 +18,21 @@ struct MemRequest {
   bool write = false;
   TagId tensor = 0;
   TagId region = 0;
+  // A dirty line leaving the level above (an eviction or a copyback), not a
+  // demand: counted apart so that a level's demand miss ratio leaves it out.
+  bool writeback = false;
 };
 
 class MemPort {
  public:
   virtual ~MemPort() = default;
   virtual uint64_t access(const MemRequest& r, uint64_t at) = 0;
+  // A Copyback or Invalidate record (see AccessKind), passed on level by
+  // level after this one has done its part. Memory holds no lines: by
+  // default nothing happens.
+  virtual void control(AccessKind kind, uint64_t addr, uint64_t bytes, uint64_t at) {
+    (void)kind, (void)addr, (void)bytes, (void)at;
+  }
   void request(const MemRequest& r) { access(r, 0); }
 };
 

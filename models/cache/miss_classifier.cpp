@@ -2,8 +2,8 @@
 
 namespace ptosim {
 
-MissClassifier::MissClassifier(uint64_t lines, uint64_t slots)
-    : shadow_(lines ? lines : 1), slot_node_(slots, nullptr), capacity_(lines ? lines : 1) {
+MissClassifier::MissClassifier(uint64_t lines, uint64_t slots, bool fifo)
+    : shadow_(lines ? lines : 1), slot_node_(slots, nullptr), capacity_(lines ? lines : 1), fifo_(fifo) {
   nodes_.reserve(capacity_);
   head_.prev = head_.next = &head_;
   head_.line = ~0ull;
@@ -11,7 +11,11 @@ MissClassifier::MissClassifier(uint64_t lines, uint64_t slots)
 
 MissClassifier::Node* MissClassifier::enter(uint64_t line) {
   Node* n;
-  if (nodes_.size() < capacity_) {
+  if (!free_.empty()) {
+    n = free_.back();
+    free_.pop_back();
+    n->line = line;
+  } else if (nodes_.size() < capacity_) {
     nodes_.push_back(Node{nullptr, nullptr, line});
     n = &nodes_.back();
   } else {
@@ -29,10 +33,33 @@ MissClassifier::Node* MissClassifier::enter(uint64_t line) {
 MissClassifier::Node* MissClassifier::take_back(uint64_t line) {
   if (const uint32_t* node = shadow_.find(line)) {
     Node* n = &nodes_[*node];
-    to_front(n);
+    touch(n);
     return n;
   }
   return enter(line);
+}
+
+void MissClassifier::invalidate(uint64_t line) {
+  const uint32_t* node = shadow_.find(line);
+  if (!node) return;
+  Node* n = &nodes_[*node];
+  shadow_.erase(line);
+  n->prev->next = n->next;
+  n->next->prev = n->prev;
+  n->line = ~0ull;  // no slot's node any more
+  free_.push_back(n);
+}
+
+void MissClassifier::invalidate_all() {
+  for (Node& n : nodes_)
+    if (n.line != ~0ull) shadow_.erase(n.line);
+  head_.prev = head_.next = &head_;
+  free_.clear();
+  for (Node& n : nodes_) {
+    n.line = ~0ull;
+    free_.push_back(&n);
+  }
+  seen_.clear();
 }
 
 }  // namespace ptosim

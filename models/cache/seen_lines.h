@@ -44,6 +44,12 @@ class SeenLines {
     }
     return true;
   }
+  // Forgets every line (Dinero IV's whole-cache invalidate).
+  void clear() {
+    dirs_.clear();
+    last_dir_id_ = 0;
+    last_dir_ = nullptr;
+  }
   // Pages holding bits (not full ones): what the set costs beyond its marks.
   size_t pages_with_bits() const {
     size_t n = 0;

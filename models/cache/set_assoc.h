@@ -24,12 +24,25 @@
 // every way is valid, so neither a lookup nor a fill costs the
 // associativity.
 #include <algorithm>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "models/cache/cache_array.h"
 #include "models/cache/resident_map.h"
 
 namespace ptosim {
+
+// Whether a policy can list a set's ways from the oldest (least recently
+// used, first filled) to the newest: Policy::oldest_first(set, f).
+struct WayVisitor {
+  void operator()(uint32_t) const {}
+};
+template <class P, class = void>
+struct HasOldestFirst : std::false_type {};
+template <class P>
+struct HasOldestFirst<P, std::void_t<decltype(std::declval<const P&>().oldest_first(uint64_t(0), WayVisitor{}))>>
+    : std::true_type {};
 
 template <class Policy>
 class SetAssocArray {
@@ -162,11 +175,30 @@ class SetAssocArray {
     return true;
   }
 
+  // The dirty lines in the order Dinero IV copies a whole cache back (its
+  // d4copyback pushes every set's dirty blocks, most recent first, on a
+  // stack and then pops them): the last set first, and in a set the oldest
+  // way first (LRU: least recently used; FIFO: first filled). Policies that
+  // keep no such order (random, plru, srrip) go by way number.
   std::vector<uint64_t> dirty_lines() const {
     std::vector<uint64_t> out;
+    for (uint64_t set = sets_; set-- > 0;) {
+      const uint64_t base = set * ways_;
+      auto take = [&](uint32_t way) {
+        const uint64_t i = base + way;
+        if (tags_[i] && meta_[i].dirty) out.push_back(tags_[i] - 1);
+      };
+      if constexpr (HasOldestFirst<Policy>::value) policy_.oldest_first(set, take);
+      else for (uint32_t w = 0; w < ways_; ++w) take(w);
+    }
+    return out;
+  }
+
+  // Every valid line, for invalidating them all.
+  std::vector<uint64_t> lines() const {
+    std::vector<uint64_t> out;
     for (uint64_t i = 0; i < tags_.size(); ++i)
-      if (tags_[i] && meta_[i].dirty) out.push_back(tags_[i] - 1);
-    std::sort(out.begin(), out.end());
+      if (tags_[i]) out.push_back(tags_[i] - 1);
     return out;
   }
 

@@ -48,6 +48,7 @@ void CacheModule::report(StatsNode& parent, const TagNames& names, double second
   n.set("peak_bandwidth_bytes_per_s", peak);
   n.set("utilization", seconds > 0 ? fs_to_seconds(t.busy_fs) / seconds : 0.0);
   n.set("avg_latency_cycles", t.requests ? fs_to_seconds(t.latency_sum_fs) * clock_hz_ / double(t.requests) : 0.0);
+  n.set("hit_latency_cycles", uint64_t(logic_->config().latency));
   n.set("mshr_merges", t.merges);
   n.set("mshr_stalls", t.mshr_stalls);
   if (logic_->has_prefetcher()) {  // keys only for levels that prefetch (docs/REPORTS.md)

@@ -83,7 +83,8 @@ CoreClock& CoreModule::clock(CoreId core) {
 }
 
 void CoreModule::access(const Access& a) {
-  const uint32_t seq = cpu_.empty() ? 0 : ++seq_;
+  // A copyback or invalidate record is no instruction: it takes no event number.
+  const uint32_t seq = cpu_.empty() || is_control(a.kind) ? 0 : ++seq_;
   if (parallel_) return enqueue(Queued{false, a, Compute{}, seq});
   issue_now(a, seq);
 }
@@ -98,6 +99,15 @@ const CoreModule::Route& CoreModule::route_of(const Access& a) const {
 }
 
 void CoreModule::issue_now(const Access& a, uint32_t seq) {
+  if (is_control(a.kind)) {  // a copyback or invalidate record: the caches' business, not an access
+    const Route& r = route_of(a);
+    CoreClock& k = clock(a.core);
+    if (r.cache) {
+      sync(k.issue_at);
+      r.cache->control(a.kind, a.addr, a.bytes, k.issue_at);
+    }
+    return;
+  }
   if (!cpu_.empty()) return cpu_access(a, seq);
   const Route& r = route_of(a);
   CoreClock& k = clock(a.core);

@@ -290,7 +290,13 @@ CacheConfig parse_cache(Section& sec, double clock_hz, size_t index) {
   std::string wp = c.write_back ? "write_back" : "write_through";
   sec.read_string("write_policy", wp, {"write_back", "write_through"});
   c.write_back = wp == "write_back";
-  sec.read_bool("write_allocate", c.write_allocate);
+  std::string wa = "true";
+  sec.read("write_allocate", wa, [](const std::string& s) {
+    if (s == "true" || s == "yes" || s == "on" || s == "false" || s == "no" || s == "off" || s == "nofetch") return s;
+    throw std::invalid_argument("expected true, false or nofetch, got '" + s + "'");
+  });
+  c.write_allocate = wa != "false" && wa != "no" && wa != "off";
+  c.allocate_nofetch = wa == "nofetch";
   std::string inc = "non_inclusive";
   sec.read_string("inclusion", inc, {"non_inclusive", "inclusive"});
   c.inclusive = inc == "inclusive";

@@ -92,6 +92,10 @@ struct CacheConfig {
   std::string replacement = "lru";  // lru | fifo | random | plru | srrip
   bool write_back = true;           // write_policy: write_back | write_through
   bool write_allocate = true;
+  // write_allocate: nofetch (Dinero IV's -walloc f): a write miss allocates
+  // only when it covers the whole line (so nothing is fetched); any other
+  // write miss goes below as with no-write-allocate. Implies write_allocate.
+  bool allocate_nofetch = false;
   bool inclusive = false;           // inclusion: non_inclusive | inclusive
   uint32_t mshrs = 16;
   uint64_t seed = 1;                // for replacement: random

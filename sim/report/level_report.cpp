@@ -23,6 +23,11 @@ StatsNode& add_level_stats(StatsNode& parent, const std::string& name, NodeKind 
   n.set("read_hits", s.read_hits).set("write_hits", s.write_hits);
   n.set("read_misses", s.read_misses).set("write_misses", s.write_misses);
   n.set("miss_rate", s.miss_rate());
+  // Demand: what the level was asked for, without the writebacks of the level above.
+  const uint64_t demand = s.accesses() - s.writeback_requests, demand_misses = s.misses() - s.writeback_misses;
+  n.set("writeback_requests", s.writeback_requests);
+  n.set("demand_requests", demand).set("demand_misses", demand_misses);
+  n.set("demand_miss_ratio", demand ? double(demand_misses) / double(demand) : 0.0);
   n.set("evictions", s.evictions).set("writebacks", s.writebacks);
   n.set("bytes_read", s.bytes_read).set("bytes_written", s.bytes_written);
   n.set("compulsory_misses", with_3c ? s.compulsory : 0);

@@ -99,7 +99,17 @@ void level(std::ostringstream& o, const StatsNode& l) {
     if (l.find("back_invalidations")) ev.push_back("back-invalidated " + u(l, "back_invalidations"));
     items(o, "  ", ev);
     items(o, "  misses by cause: ", {"compulsory " + u(l, "compulsory_misses"), "capacity " + u(l, "capacity_misses"),
-                                     "conflict " + u(l, "conflict_misses")});    if (l.find("prefetches_issued"))
+                                     "conflict " + u(l, "conflict_misses")});
+    // The count beside the ratio: a ratio that falls because the requests
+    // grew (or a level below sees fewer) is not a better cache.
+    std::vector<std::string> demand = {u(l, "demand_misses") + " of " + u(l, "demand_requests") + " (" +
+                                       pct(l.num("demand_miss_ratio")) + ")"};
+    if (l.find("misses_per_1k_accesses"))
+      demand.push_back(fmt("%.4g", l.num("misses_per_1k_accesses")) + " per 1000 core accesses");
+    if (l.find("misses_per_kflop")) demand.push_back(fmt("%.4g", l.num("misses_per_kflop")) + " per kflop");
+    if (l.find("amat_cycles")) demand.push_back("AMAT " + fmt("%.4g", l.num("amat_cycles")) + " cycles");
+    items(o, "  demand misses ", demand);
+    if (l.find("prefetches_issued"))
       items(o, "  prefetches: ", {"issued " + u(l, "prefetches_issued") + " of " + u(l, "prefetch_requests"),
                                   "useful " + u(l, "prefetch_useful"), "late " + u(l, "prefetch_late"),
                                   "useless " + u(l, "prefetch_useless"), "bytes " + u(l, "prefetch_bytes")});

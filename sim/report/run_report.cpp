@@ -7,6 +7,26 @@
 
 namespace ptosim {
 
+void add_level_metrics(StatsNode& levels, uint64_t core_accesses, uint64_t flops) {
+  // AMAT from the bottom up: a cache's is its hit latency plus its demand
+  // miss ratio times the AMAT of what serves its misses (the next cache, or
+  // DRAM's measured average latency).
+  double below = 0;
+  for (auto it = levels.children.rbegin(); it != levels.children.rend(); ++it) {
+    StatsNode& l = *it;
+    if (l.kind == NodeKind::Dram) {
+      below = l.num("avg_latency_cycles");
+      continue;
+    }
+    if (l.kind != NodeKind::Cache) continue;
+    const double misses = double(l.u64("demand_misses"));
+    if (core_accesses) l.set("misses_per_1k_accesses", misses * 1000.0 / double(core_accesses));
+    if (flops) l.set("misses_per_kflop", misses * 1000.0 / double(flops));
+    below = l.num("hit_latency_cycles") + l.num("demand_miss_ratio") * below;
+    l.set("amat_cycles", below);
+  }
+}
+
 StatsNode make_run_report(const RunReportInputs& in, StatsNode core, StatsNode levels) {
   const double seconds = in.cycles / in.clock_hz;
   StatsNode root{"pto-sim", NodeKind::Run, {}, {}};
@@ -25,6 +45,7 @@ StatsNode make_run_report(const RunReportInputs& in, StatsNode core, StatsNode l
   roof_in.peak_flops_per_s = in.peak_flops_per_s;
   roof_in.peak_dram_bandwidth = in.peak_dram_bandwidth;
   StatsNode roof = add_roofline(root, roof_in);
+  add_level_metrics(levels, core.u64("accesses"), core.u64("flops"));
   // The short run summary (core, roofline) reads before the levels in JSON.
   root.children.push_back(std::move(core));
   root.children.push_back(std::move(roof));

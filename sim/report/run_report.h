@@ -21,4 +21,11 @@ struct RunReportInputs {
 // `core` carries `flops`; `levels` is the list of level nodes, DRAM last.
 StatsNode make_run_report(const RunReportInputs& in, StatsNode core, StatsNode levels);
 
+// Per cache level (nodes of kind "cache", in `levels` top first, DRAM last):
+// misses_per_1k_accesses and misses_per_kflop (demand misses per 1000 of the
+// core's accesses, per 1000 flops; absent without accesses / flops) and
+// amat_cycles (hit_latency_cycles + demand_miss_ratio x the AMAT of the level
+// below, DRAM's avg_latency_cycles at the bottom).
+void add_level_metrics(StatsNode& levels, uint64_t core_accesses, uint64_t flops);
+
 }  // namespace ptosim

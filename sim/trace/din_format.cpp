@@ -57,14 +57,24 @@ class LineParser {
     const char* type_at = p_;
     std::string type = token(p_);
     p_ += type.size();
-    if (type == "r" || type == "0") a.kind = AccessKind::Read;
-    else if (type == "w" || type == "1") a.kind = AccessKind::Write;
-    else if (type == "i" || type == "2") a.kind = AccessKind::Fetch;
-    else if (type.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789") == std::string::npos) {
+    // Dinero IV's record types, by letter (either case, as its -informat D
+    // reads them) or by Dinero III's number.
+    static const char kLetters[] = "rwimcv";
+    static const AccessKind kKinds[] = {AccessKind::Read, AccessKind::Write,     AccessKind::Fetch,
+                                        AccessKind::Misc, AccessKind::Copyback, AccessKind::Invalidate};
+    const char* known = nullptr;
+    if (type.size() == 1) {
+      const char t = type[0] >= 'A' && type[0] <= 'Z' ? char(type[0] - 'A' + 'a') : type[0];
+      if (t >= '0' && t <= '5') known = kLetters + (t - '0');
+      else if (t != 0) known = std::strchr(kLetters, t);
+    }
+    if (known) {
+      a.kind = kKinds[known - kLetters];
+    } else if (type.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789") == std::string::npos) {
       ++counts.skipped[type];
       return false;
     } else {
-      fail(type_at, "bad access type '" + type + "' (expected r, w or i)");
+      fail(type_at, "bad access type '" + type + "' (expected r, w, i, m, c or v)");
     }
     skip_blanks();
     if (p_ == e_ || *p_ == '#') fail(p_, "missing address");
@@ -75,10 +85,11 @@ class LineParser {
     if (p_ < e_ && *p_ != '#') {
       const char* size_at = p_;
       a.bytes = hex("size");
-      if (a.bytes == 0) fail(size_at, "size must be positive");
+      // Size 0 on a copyback or invalidate record means the whole cache.
+      if (a.bytes == 0 && !is_control(a.kind)) fail(size_at, "size must be positive");
       if (a.bytes > kMaxAccessBytes) fail(size_at, "size larger than one access may be (1 GiB)");
-      skip_blanks();
-      if (p_ < e_ && *p_ != '#') fail(p_, "unexpected text '" + token(p_) + "' after the size");
+      // The rest of the line is ignored, as Dinero IV ignores it (p2d writes
+      // `i 130 4	i1`: a tag per record).
     }
     if (!access_in_range(a.addr, a.bytes)) fail(addr_at, "the access runs past the end of the 64-bit address space");
     return true;
@@ -129,11 +140,16 @@ void read_din_into(ByteSource& in, Target& target, TraceCounts& counts, const Tr
   Access write;
   write.kind = AccessKind::Write;
   const unsigned misfit_kind = rules.fits(write) ? 3 : unsigned(AccessKind::Write);  // 3: no kind misfits
-  uint64_t kinds[3] = {0, 0, 0};  // reads, writes, fetches
-  uint64_t other_lines = 0;       // blank, comment and skipped lines
+  uint64_t kinds[7] = {0, 0, 0, 0, 0, 0, 0};  // by AccessKind (no fills)
+  uint64_t other_lines = 0;                   // blank, comment and skipped lines
+  auto records = [&] {
+    uint64_t n = 0;
+    for (uint64_t k : kinds) n += k;
+    return n;
+  };
   // Line numbers are needed only for messages: derived from the counts, so
   // that the fast path does not count lines.
-  auto line_no = [&] { return kinds[0] + kinds[1] + kinds[2] + other_lines + 1; };
+  auto line_no = [&] { return records() + other_lines + 1; };
   Access a;
   auto misfit = [&] { throw InputError({in.path(), int(line_no()), 1}, "", rules.why_not(write)); };
   auto general = [&](const char* p, const char* e) {
@@ -192,7 +208,10 @@ void read_din_into(ByteSource& in, Target& target, TraceCounts& counts, const Tr
   counts.reads += kinds[0];
   counts.writes += kinds[1];
   counts.fetches += kinds[2];
-  counts.records += kinds[0] + kinds[1] + kinds[2];
+  counts.misc += kinds[int(AccessKind::Misc)];
+  counts.copybacks += kinds[int(AccessKind::Copyback)];
+  counts.invalidates += kinds[int(AccessKind::Invalidate)];
+  counts.records += records();
 }
 
 }  // namespace
@@ -209,7 +228,7 @@ void DinWriter::access(const Access& a) {
     ++counts_.dropped_non_global;
     return;
   }
-  static const char kinds[] = {'r', 'w', 'i', 'w'};  // a fill is a write to din
+  static const char kinds[] = {'r', 'w', 'i', 'w', 'm', 'c', 'v'};  // a fill is a write to din
   std::fprintf(out_, "%c %llx %llx\n", kinds[int(a.kind)], (unsigned long long)a.addr, (unsigned long long)a.bytes);
   ++counts_.records;
 }

@@ -12,7 +12,17 @@ namespace ptosim {
 
 // Fill: a host-side write that initialises a read-only memory (a pto.load or
 // copy into `constant`); any other write to a read-only memory is an error.
-enum class AccessKind : uint8_t { Read = 0, Write = 1, Fetch = 2, Fill = 3 };
+// Misc, Copyback and Invalidate are Dinero IV's din records `m`, `c`, `v`
+// (replayed traces only): Misc is a read that starts no prefetch; Copyback
+// writes the dirty line holding `addr` below at every cache level, the
+// whole cache when `bytes` is 0; Invalidate drops the line holding `addr`
+// (or everything, `bytes` 0) at every level without writing it back. Both
+// are requests to the caches, not accesses of the core: they count in no
+// level's reads or writes. Bit 0 says write for the kinds up to Misc (the
+// caches' fast path reads it); the kinds after Misc are not accesses.
+enum class AccessKind : uint8_t { Read = 0, Write = 1, Fetch = 2, Fill = 3, Misc = 4, Copyback = 5, Invalidate = 6 };
+// Whether `k` is a cache-control record (Copyback, Invalidate) rather than an access.
+inline bool is_control(AccessKind k) { return uint8_t(k) > uint8_t(AccessKind::Misc); }
 
 // The most one access of a trace may cover: a cache splits an access per
 // line, so a size near 2^64 would never end. No program's event comes near.

@@ -115,9 +115,13 @@ void read_native(ByteSource& in, EventSink& sink, TraceCounts& counts, const Tra
       }
       continue;
     }
-    if (flags >> (version >= 3 ? 7 : 6)) d.fail("bad record flags");
+    // Bit 7 (version 4): one of din's m/c/v records, kind bits 0 misc, 1 copyback, 2 invalidate.
+    const bool din_record = (flags & 128) && version >= 4 && !(flags & 16);
+    if ((flags >> (version >= 3 ? 7 : 6)) && !din_record) d.fail("bad record flags");
     ++seq;
-    a.kind = (flags & 16) ? AccessKind::Fill : AccessKind(kind);
+    a.kind = din_record ? AccessKind(int(AccessKind::Misc) + kind)
+             : (flags & 16) ? AccessKind::Fill
+                            : AccessKind(kind);
     if (flags & 8) {
       a.space = SpaceId(tag(d, d.varint()));
       a.tensor = tag(d, d.varint());
@@ -144,9 +148,14 @@ void read_native(ByteSource& in, EventSink& sink, TraceCounts& counts, const Tra
     a.core = core;
     if (!rules.fits(a)) d.fail(rules.why_not(a));
     ++counts.records;
-    if (a.kind == AccessKind::Write || a.kind == AccessKind::Fill) ++counts.writes;
-    else if (a.kind == AccessKind::Read) ++counts.reads;
-    else ++counts.fetches;
+    switch (a.kind) {
+      case AccessKind::Write: case AccessKind::Fill: ++counts.writes; break;
+      case AccessKind::Read: ++counts.reads; break;
+      case AccessKind::Fetch: ++counts.fetches; break;
+      case AccessKind::Misc: ++counts.misc; break;
+      case AccessKind::Copyback: ++counts.copybacks; break;
+      case AccessKind::Invalidate: ++counts.invalidates; break;
+    }
     sink.access(a);
   }
 }
@@ -185,8 +194,10 @@ void NativeWriter::access(const Access& a) {
   ++seq_;
   const uint32_t dist = seq_ - a.dep;  // wraps with the numbers
   const bool dep = a.dep != 0 && dist != 0 && dist < (1u << 31);
-  const int kind = fill ? int(AccessKind::Write) : int(a.kind);
-  std::fputc(kind | (same_size ? 4 : 0) | (tags ? 8 : 0) | (fill ? 16 : 0) | (strided ? 32 : 0) | (dep ? 64 : 0),
+  const bool din_record = uint8_t(a.kind) >= uint8_t(AccessKind::Misc);
+  const int kind = fill ? int(AccessKind::Write) : din_record ? int(a.kind) - int(AccessKind::Misc) : int(a.kind);
+  std::fputc(kind | (same_size ? 4 : 0) | (tags ? 8 : 0) | (fill ? 16 : 0) | (strided ? 32 : 0) | (dep ? 64 : 0) |
+                 (din_record ? 128 : 0),
              out_);
   if (tags) {
     varint(a.space);

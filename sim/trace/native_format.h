@@ -6,9 +6,11 @@
 //             varints), bit 4 a fill (kind bits say write), bit 5 a stride
 //             follows (elem_bytes varint, zigzag stride varint, after the
 //             tags), bit 6 a dependence follows (varint: how many events
-//             back the event it waits for is, after the stride); then the
-//             zigzag varint address delta from the previous access, then the
-//             size varint unless bit 2.
+//             back the event it waits for is, after the stride), bit 7 one
+//             of din's m/c/v records (kind bits: 0 misc, 1 copyback, 2
+//             invalidate; never with bit 4); then the zigzag varint address
+//             delta from the previous access, then the size varint unless
+//             bit 2.
 //   meta:     bits 2-7 subtype: 1 compute (flops, op, region varints),
 //             2 tensor name, 3 region name (id varint, length varint, bytes),
 //             4 core (varint: the core of the accesses and computes that
@@ -17,8 +19,8 @@
 //             two dependences as distances back in events, 0 = none).
 // Events (accesses and computes) are numbered from 1 in file order; the
 // dependences name them (Access::dep, Compute::dep).
-// Version 2 added subtypes 4 and 5, version 3 bit 6 and subtype 6; older
-// files are read as before.
+// Version 2 added subtypes 4 and 5, version 3 bit 6 and subtype 6, version
+// 4 bit 7; older files are read as before.
 // Sequential streams cost 2-3 bytes per access.
 #include <cstdio>
 
@@ -28,7 +30,7 @@
 namespace ptosim {
 
 constexpr char kNativeMagic[8] = {'P', 'T', 'O', 'T', 'R', 'A', 'C', 'E'};
-constexpr uint32_t kNativeVersion = 3;
+constexpr uint32_t kNativeVersion = 4;
 
 void read_native(ByteSource& in, EventSink& sink, TraceCounts& counts, const TraceRules& rules = {});
 

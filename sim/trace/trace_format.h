@@ -1,9 +1,11 @@
 #pragma once
 // Trace files: the event stream written down. Two formats:
-//  - din: Dinero IV's extended text format, one access per line:
-//    `<type> <hexaddr> [<hexsize>]`, type r|w|i (or classic 0|1|2), `0x`
-//    optional, size hex and optional (default 1). Other types are counted and
-//    skipped. Only the global space fits in it.
+//  - din: Dinero IV's extended text format, one record per line:
+//    `<type> <hexaddr> [<hexsize> [anything]]`, type r|w|i|m|c|v (either
+//    case, or Dinero III's numbers 0-5), `0x` optional, size hex and
+//    optional (default 1; 0 on c and v: the whole cache), the rest of the
+//    line ignored. Other types are counted and skipped. Only the global
+//    space fits in it.
 //  - native: "PTOTRACE" + version, then compact binary records carrying
 //    every field of an event (space, tensor, region, compute, names).
 #include <cstdint>
@@ -22,6 +24,7 @@ enum class TraceFormat { Din, Native };
 struct TraceCounts {
   uint64_t records = 0;  // accesses delivered
   uint64_t reads = 0, writes = 0, fetches = 0;
+  uint64_t misc = 0, copybacks = 0, invalidates = 0;  // din's m, c, v records
   uint64_t compute = 0;
   std::map<std::string, uint64_t> skipped;  // din types other than r w i, by type
   uint64_t dropped_non_global = 0;          // accesses a din writer could not express

@@ -9,10 +9,16 @@ class Fifo {
   // A second touch of the most recently touched way changes nothing.
   static constexpr bool kKnowsMru = false;
   static constexpr bool kRepeatHitIsNoop = true;
+  // The 3C shadow keeps fill order too, as Dinero IV's shadow uses the
+  // level's own policy (other policies' shadows are LRU).
+  static constexpr bool kShadowInFillOrder = true;
   Fifo(uint64_t sets, uint32_t ways, uint64_t /*seed*/) : order_(sets, ways) {}
   void on_hit(uint64_t, uint32_t) {}
   void on_fill(uint64_t set, uint32_t way) { order_.stamp(set, way); }
   uint32_t victim(uint64_t set) const { return order_.oldest(set); }
+  // Calls f(way) for every way of the set, the first filled first.
+  template <class F>
+  void oldest_first(uint64_t set, F&& f) const { order_.oldest_first(set, f); }
 
  private:
   Stamps order_;

@@ -43,6 +43,12 @@ class Lru {
     }
     touch(set, way);
   }
+  // Calls f(way) for every way of the set, the least recently used first.
+  template <class F>
+  void oldest_first(uint64_t set, F&& f) const {
+    if (!small_) return order_.oldest_first(set, f);
+    for (uint32_t i = ways_; i-- > 0;) f(uint32_t(perm_[set] >> (4 * i)) & 0xF);
+  }
   uint32_t mru(uint64_t set) const { return small_ ? uint32_t(perm_[set] & 0xF) : ~0u; }
   uint32_t victim(uint64_t set) const {
     if (small_) return uint32_t(perm_[set] >> (4 * (ways_ - 1))) & 0xF;

@@ -32,6 +32,14 @@ class Stamps {
     l[head].prev = way;
     head = way;
   }
+  // Calls f(way) for every way of the set, the oldest first (the list's
+  // prev links run from the oldest towards the most recent).
+  template <class F>
+  void oldest_first(uint64_t set, F&& f) const {
+    const Link* l = &link_[set * ways_];
+    uint32_t w = l[head_[set]].prev;
+    for (uint32_t i = 0; i < ways_; ++i, w = l[w].prev) f(w);
+  }
   uint32_t oldest(uint64_t set) const { return link_[set * ways_ + head_[set]].prev; }
 
  private:

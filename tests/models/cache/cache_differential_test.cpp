@@ -46,6 +46,7 @@ CacheConfig random_level(std::mt19937_64& rng, int index, uint32_t min_line, uin
   c.replacement = policies[rng() % 5];
   c.write_back = rng() % 4 != 0;
   c.write_allocate = rng() % 3 != 0;
+  c.allocate_nofetch = c.write_allocate && rng() % 5 == 0;
   c.inclusive = index > 0 && rng() % 3 == 0;
   c.seed = rng() % 100;
   return c;
@@ -75,6 +76,13 @@ void run_differential(uint64_t seed, int rounds, uint32_t min_ways) {
       const uint64_t bytes = rng() % 8 == 0 ? 1 + rng() % 300 : 1u << (rng() % 4);
       const bool write = rng() % 3 == 0;
       const TagId tensor = TagId(rng() % 3);
+      if (rng() % 64 == 0) {  // Dinero IV's copyback and invalidate records, of one line or (size 0) all
+        const bool invalidate = rng() % 2 == 0;
+        const uint64_t size = rng() % 4 == 0 ? 0 : bytes;
+        fast.control(invalidate ? AccessKind::Invalidate : AccessKind::Copyback, addr, size);
+        ref[0]->control(invalidate, addr, size);
+        continue;
+      }
       fast.access(MemRequest{addr, bytes, write, tensor, 0});
       ref[0]->request(addr, bytes, write, tensor, 0);
     }
@@ -88,7 +96,7 @@ void run_differential(uint64_t seed, int rounds, uint32_t min_ways) {
     if (::testing::Test::HasFailure()) {
       for (auto& c : configs)
         ADD_FAILURE() << c.name << " size " << c.size << " ways " << c.ways << " line " << c.line << " " << c.replacement
-                      << (c.write_back ? " wb" : " wt") << (c.write_allocate ? " alloc" : " noalloc")
+                      << (c.write_back ? " wb" : " wt") << (c.allocate_nofetch ? " alloc-nofetch" : c.write_allocate ? " alloc" : " noalloc")
                       << (c.inclusive ? " inclusive" : "");
       return;
     }

@@ -41,20 +41,52 @@ class RefLevel {
     }
   }
 
+  // Dinero IV's whole-cache copyback: the last set first; in a set the
+  // least recently used (lru), first filled (fifo) or lowest way (others) first.
   void flush() {
     std::vector<uint64_t> dirty;
-    for (auto& set : sets_)
-      for (auto& w : set)
-        if (w.valid && w.dirty) dirty.push_back(w.line);
-    std::sort(dirty.begin(), dirty.end());
-    for (uint64_t line : dirty)
-      for (auto& w : sets_[line % sets_.size()])
-        if (w.valid && w.line == line && w.dirty) {
-          w.dirty = false;
-          stats.writebacks++;
-          send(line * c_.line, c_.line, true, w.tensor, w.region);
-          break;
-        }
+    for (size_t s = sets_.size(); s-- > 0;) {
+      std::vector<const Way*> ways;
+      for (auto& w : sets_[s]) ways.push_back(&w);
+      const std::string& p = c_.replacement;
+      if (p == "lru" || p == "fifo")
+        std::stable_sort(ways.begin(), ways.end(), [&](const Way* a, const Way* b) {
+          return p == "lru" ? a->last_use < b->last_use : a->filled < b->filled;
+        });
+      for (const Way* w : ways)
+        if (w->valid && w->dirty) dirty.push_back(w->line);
+    }
+    for (uint64_t line : dirty) copy_back(line);
+  }
+
+  // Dinero IV's copyback (c) and invalidate (v) records: this level, then below.
+  void control(bool invalidate, uint64_t addr, uint64_t bytes) {
+    if (!invalidate) {
+      if (bytes == 0) flush();
+      else copy_back(addr / c_.line);
+    } else {
+      for (auto& set : sets_)
+        for (auto& w : set)
+          if (w.valid && (bytes == 0 || w.line == addr / c_.line)) w = Way{};
+      // The 3C shadow too; a whole-cache invalidate also forgets first references.
+      if (bytes == 0) {
+        fa_.clear();
+        seen_.clear();
+      } else {
+        fa_.remove(addr / c_.line);
+      }
+    }
+    if (below) below->control(invalidate, addr, bytes);
+  }
+
+  void copy_back(uint64_t line) {
+    for (auto& w : sets_[line % sets_.size()])
+      if (w.valid && w.line == line && w.dirty) {
+        w.dirty = false;
+        stats.writebacks++;
+        send(line * c_.line, c_.line, true, w.tensor, w.region);
+        break;
+      }
   }
 
   bool invalidate(uint64_t line, bool& dirty) {
@@ -80,7 +112,8 @@ class RefLevel {
     Way* hit = nullptr;
     for (auto& w : set)
       if (w.valid && w.line == line) hit = &w;
-    const bool allocate = !write || c_.write_allocate;
+    const bool whole = bytes == c_.line;
+    const bool allocate = !write || (c_.write_allocate && (whole || !c_.allocate_nofetch));
     stats.count(write, hit != nullptr, bytes, tensor, region);
     classify(line, hit != nullptr, allocate);
     if (hit) {
@@ -89,13 +122,24 @@ class RefLevel {
       plru_touch(s, size_t(hit - set.data()));
       if (write && c_.write_back) hit->dirty = true;
     } else if (allocate) {
+      // Dinero IV's order below: the fill (none for a write of the whole
+      // line), the write-through, then the victim's writeback.
       size_t v = set.size();
       for (size_t i = 0; i < set.size(); ++i)
         if (!set[i].valid) { v = i; break; }
+      bool evicted = false;
+      Way old;
       if (v == set.size()) {
         v = victim(s);
-        Way old = set[v];
+        old = set[v];
         set[v] = Way{};  // removed now; the new line arrives after the fill
+        evicted = true;
+      }
+      if (!(write && whole)) send(line * c_.line, c_.line, false, tensor, region);
+      set[v] = Way{true, line, write && c_.write_back, time_, time_, 2, tensor, region};
+      plru_touch(s, v);
+      if (write && !c_.write_back) send(addr, bytes, true, tensor, region);
+      if (evicted) {
         stats.evictions++;
         bool dirty = old.dirty;
         if (c_.inclusive) {
@@ -110,11 +154,9 @@ class RefLevel {
           send(old.line * c_.line, c_.line, true, old.tensor, old.region);
         }
       }
-      send(line * c_.line, c_.line, false, tensor, region);
-      set[v] = Way{true, line, write && c_.write_back, time_, time_, 2, tensor, region};
-      plru_touch(s, v);
+      return;
     }
-    if (write && (!c_.write_back || (!hit && !allocate))) send(addr, bytes, true, tensor, region);
+    if (write && (!c_.write_back || !hit)) send(addr, bytes, true, tensor, region);
   }
 
   size_t victim(size_t s) {
@@ -161,13 +203,20 @@ class RefLevel {
     const bool first = seen_.insert(line).second;
     auto it = std::find(fa_.begin(), fa_.end(), line);
     const bool fa_hit = it != fa_.end();
+    if (fa_hit && c_.replacement == "fifo") {  // the shadow of a FIFO level keeps fill order
+      if (!hit) {
+        if (first) stats.compulsory++;
+        else stats.conflict++;
+      }
+      return;
+    }
     if (fa_hit) fa_.erase(it);
     if (!hit) {
       if (first) stats.compulsory++;
       else if (!fa_hit) stats.capacity++;
       else stats.conflict++;
     }
-    if (fa_hit || hit || allocate) {
+    if (fa_hit || allocate) {  // Dinero IV: not a write, or a hit in the shadow, or write-allocate
       fa_.push_front(line);
       if (fa_.size() > c_.lines()) fa_.pop_back();
     }

@@ -26,8 +26,8 @@ constexpr double kPeakFlops = 32e9;
 constexpr double kPeakDram = 10e9;
 
 // Reads `read_bytes` from address 0, writes `write_bytes` at 1 MiB (write
-// allocate: each line is fetched, then written back by the final flush), and
-// computes `flops`.
+// allocate: a write of whole lines fetches nothing, as in Dinero IV; they are
+// written back by the final flush), and computes `flops`.
 StatsNode run(uint64_t read_bytes, uint64_t write_bytes, uint64_t flops) {
   System sys(parse_config(kYaml, "t"));
   RunOptions opt;
@@ -62,10 +62,10 @@ void expect_roofline(const StatsNode& root, uint64_t flops, uint64_t dram_bytes)
 }
 
 TEST(Report, ComputeBoundRun) {
-  // 4 KiB read + 4 KiB written (fetched and written back): 12 KiB of DRAM
-  // traffic; 10^6 flops: AI 81.4 flop/B, far right of the 3.2 ridge.
+  // 4 KiB read + 4 KiB written (whole lines: not fetched, written back): 8
+  // KiB of DRAM traffic; 10^6 flops: AI 122 flop/B, far right of the 3.2 ridge.
   const StatsNode root = run(4096, 4096, 1000000);
-  expect_roofline(root, 1000000, 3 * 4096);
+  expect_roofline(root, 1000000, 2 * 4096);
   const StatsNode& roof = *root.find_child("roofline");
   EXPECT_EQ(std::get<std::string>(*roof.find("bound")), "compute");
   EXPECT_DOUBLE_EQ(roof.num("bound_flops_per_s"), kPeakFlops);
@@ -94,6 +94,50 @@ TEST(Report, RooflineSitsBetweenCoreAndLevels) {
   EXPECT_EQ(root.children[0].name, "core");
   EXPECT_EQ(root.children[1].name, "roofline");
   EXPECT_EQ(root.children[2].name, "levels");
+}
+
+// Demand counts leave the writebacks of the level above out; misses per 1000
+// core accesses and per kflop, and AMAT from the bottom up. L1 (8 sets x 2
+// ways) takes 32 dirtying writes (16 evict dirty lines), 16 reads that evict
+// the other 16, and the same 16 reads again (hits): 64 accesses, 48 misses.
+// L2 (32 sets x 4 ways) gets 48 fills (all miss) and 32 writebacks (all hit).
+TEST(Report, DemandMissesPerKiloAccessPerKflopAndAmat) {
+  System sys(parse_config("name: t\nclock: 1 GHz\ncaches:\n"
+                          "  - {name: L1, size: 1 KiB, ways: 2, line: 64 B, latency: 4 cycles}\n"
+                          "  - {name: L2, size: 8 KiB, ways: 4, line: 64 B, latency: 12 cycles}\n"
+                          "dram: {latency: 100 ns, bandwidth: 10 GB/s}\n",
+                          "t"));
+  RunOptions opt;
+  opt.flush = true;
+  const StatsNode root = sys.run(
+      [&](EventSink& s) {
+        for (uint64_t i = 0; i < 32; ++i) s.access(Access{i * 64, 4, AccessKind::Write, kGlobalSpace, 0, 0});
+        for (int pass = 0; pass < 2; ++pass)
+          for (uint64_t i = 0; i < 16; ++i) s.access(Access{(1 << 20) + i * 64, 4, AccessKind::Read, kGlobalSpace, 0, 0});
+        s.compute(Compute{2000, 0, 0});
+      },
+      opt);
+  const StatsNode& levels = *root.find_child("levels");
+  const StatsNode& l1 = *levels.find_child("L1");
+  const StatsNode& l2 = *levels.find_child("L2");
+  const StatsNode& dram = *levels.find_child("DRAM");
+  EXPECT_EQ(l1.u64("demand_requests"), 64u);
+  EXPECT_EQ(l1.u64("demand_misses"), 48u);
+  EXPECT_DOUBLE_EQ(l1.num("demand_miss_ratio"), 0.75);
+  EXPECT_EQ(l2.u64("reads") + l2.u64("writes"), 80u);
+  EXPECT_EQ(l2.u64("writeback_requests"), 32u);
+  EXPECT_EQ(l2.u64("demand_requests"), 48u);
+  EXPECT_EQ(l2.u64("demand_misses"), 48u);
+  EXPECT_DOUBLE_EQ(l2.num("demand_miss_ratio"), 1.0);
+  EXPECT_DOUBLE_EQ(l2.num("miss_rate"), 0.6);  // what the writebacks' hits make of it
+  EXPECT_DOUBLE_EQ(l1.num("misses_per_1k_accesses"), 750.0);
+  EXPECT_DOUBLE_EQ(l2.num("misses_per_1k_accesses"), 750.0);
+  EXPECT_DOUBLE_EQ(l1.num("misses_per_kflop"), 24.0);
+  EXPECT_EQ(l2.u64("hit_latency_cycles"), 12u);
+  EXPECT_GE(dram.num("avg_latency_cycles"), 100.0);  // 100 ns at 1 GHz, and queueing
+  EXPECT_DOUBLE_EQ(l2.num("amat_cycles"), 12 + dram.num("avg_latency_cycles"));
+  EXPECT_DOUBLE_EQ(l1.num("amat_cycles"), 4 + 0.75 * l2.num("amat_cycles"));
+  EXPECT_EQ(dram.find("amat_cycles"), nullptr);
 }
 
 std::string source_dir() { return PTOSIM_SOURCE_DIR "/"; }

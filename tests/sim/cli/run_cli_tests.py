@@ -92,8 +92,9 @@ check("bad trace message", err.strip() == f"{bad}:2:3: expected a hexadecimal ad
 check("no partial output", not os.path.exists(outfile2) and not any(f.startswith("never.json") for f in os.listdir(tmp)))
 
 # malformed trace lines
-for text, msg in [("r\n", "1:2: missing address"), ("r 10 4 5\n", "1:8: unexpected text '5' after the size"),
-                  ("r 10 0\n", "1:6: size must be positive"), ("r 10 4\n? 10\n", "2:1: bad access type '?' (expected r, w or i)"),
+for text, msg in [("r\n", "1:2: missing address"), ("r 10 4x\n", "1:6: expected a hexadecimal size, got '4x'"),
+                  ("r 10 0\n", "1:6: size must be positive"),
+                  ("r 10 4\n? 10\n", "2:1: bad access type '?' (expected r, w, i, m, c or v)"),
                   ("r 11112222333344445 4\n", "1:3: address has more than 64 bits")]:
     p = write("m.din", text)
     code, out, err = run("run", "--trace", p, "--config", TINY)
@@ -111,12 +112,14 @@ code, out, err = run("run", "--trace", p, "--config", ro)
 check("a write where global is read-only", code == 2 and err.strip() == f"{p}:2:1: write to the read-only space 'global'",
       (code, err))
 
-# other din types are counted and skipped
-p = write("types.din", "r 0 4\nm 40 4\nm 80\nc 0\n2 100 4\n")
+# Dinero IV's record types: misc is a read, copyback and invalidate are no
+# accesses; text after the size is ignored; other types are counted and skipped
+p = write("types.din", "r 0 4\nm 40 4\nm 80\nc 0\n2 100 4\ti5\nx 10 4\n")
 code, out, err = run("run", "--trace", p, "--config", TINY, "--format", "json")
 rep = json.loads(out)
-check("skipped types counted", rep["trace"]["skipped_m"] == 2 and rep["trace"]["skipped_c"] == 1, rep.get("trace"))
-check("fetch counted", rep["trace"]["fetches"] == 1 and level(rep, "L1")["reads"] == 2)
+check("dinero types counted", rep["trace"]["misc"] == 2 and rep["trace"]["copybacks"] == 1
+      and rep["trace"]["skipped_x"] == 1, rep.get("trace"))
+check("fetch and misc are reads", rep["trace"]["fetches"] == 1 and level(rep, "L1")["reads"] == 4, out)
 
 # trace convert round trip: identical statistics
 native = os.path.join(tmp, "hand.ptt")

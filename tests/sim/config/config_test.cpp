@@ -77,6 +77,20 @@ TEST(Config, ShippedConfigsParse) {
   EXPECT_TRUE(npu.space_id("ub").has_value());
 }
 
+// Dinero IV's -walloc f: allocate only a write of the whole line.
+TEST(Config, WriteAllocateNofetch) {
+  HwConfig c = parse_config(
+      "caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B, write_allocate: nofetch},\n"
+      "         {name: L2, size: 256 KiB, ways: 8, line: 64 B, write_allocate: false}]",
+      "nofetch.yaml");
+  EXPECT_TRUE(c.caches[0].write_allocate);
+  EXPECT_TRUE(c.caches[0].allocate_nofetch);
+  EXPECT_FALSE(c.caches[1].write_allocate);
+  EXPECT_FALSE(c.caches[1].allocate_nofetch);
+  const std::string y = to_yaml(c);
+  EXPECT_NE(y.find("write_allocate: nofetch"), std::string::npos) << y;
+}
+
 TEST(Config, ShowRoundTrips) {
   for (const char* name : {"default", "xeon-gold-6248r", "gpu-sm", "npu", "tiny"}) {
     SCOPED_TRACE(name);
@@ -117,7 +131,7 @@ TEST(Config, Errors) {
   expect_error("caches:\n  - {name: L1, size: 32 KiB, ways: 8, line: 64 B, replacement: mru}\n",
                "cfg.yaml:2: caches[0].replacement: 'mru' is not one of lru | fifo | random | plru | srrip");
   expect_error("caches:\n  - {name: L1, size: 32 KiB, ways: 8, line: 64 B, write_allocate: maybe}\n",
-               "cfg.yaml:2: caches[0].write_allocate: expected true or false, got 'maybe'");
+               "cfg.yaml:2: caches[0].write_allocate: expected true, false or nofetch, got 'maybe'");
   expect_error("clock: 3 GHZ\ncaches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B}]\n",
                "cfg.yaml:1: clock: bad unit 'GHZ' in '3 GHZ' (expected a frequency in Hz, kHz, KHz, MHz, GHz)");
   expect_error("name: x\n", "cfg.yaml:1: caches: missing (a config needs at least one cache level)");

@@ -7,6 +7,7 @@
 
 #include "sim/report/report.h"
 #include "sim/report/roofline.h"
+#include "sim/report/run_report.h"
 
 namespace ptosim {
 namespace {
@@ -182,6 +183,47 @@ TEST(ReportText, ReplayWithoutComputeHasNoBoundAndZeroRowCountsAreQuiet) {
   EXPECT_NE(text.find("  bound: none without compute events\n"), std::string::npos) << text;
   EXPECT_EQ(text.find("row buffer"), std::string::npos) << text;
   EXPECT_NE(text.find("cycles 2000000000 (1 s at"), std::string::npos) << text;
+}
+
+// Demand misses per 1000 core accesses and per kflop, and AMAT from the
+// bottom up: L2 12 + 0.5 x 200 = 112 cycles, L1 4 + 0.1 x 112 = 15.2 cycles.
+TEST(LevelMetrics, MissesPerKiloAccessAndKflopAndAmat) {
+  StatsNode levels{"levels", NodeKind::List, {}, {}};
+  levels.child("spm", NodeKind::Scratchpad).set("demand_misses", uint64_t(0));  // not a cache: no metrics
+  levels.child("L1", NodeKind::Cache).set("hit_latency_cycles", uint64_t(4)).set("demand_misses", uint64_t(10))
+      .set("demand_miss_ratio", 0.1);
+  levels.child("L2", NodeKind::Cache).set("hit_latency_cycles", uint64_t(12)).set("demand_misses", uint64_t(5))
+      .set("demand_miss_ratio", 0.5);
+  levels.child("DRAM", NodeKind::Dram).set("avg_latency_cycles", 200.0);
+  add_level_metrics(levels, 100, 2000);
+  const StatsNode& l1 = levels.children[1];
+  const StatsNode& l2 = levels.children[2];
+  EXPECT_DOUBLE_EQ(l2.num("amat_cycles"), 112.0);
+  EXPECT_DOUBLE_EQ(l1.num("amat_cycles"), 15.2);
+  EXPECT_DOUBLE_EQ(l1.num("misses_per_1k_accesses"), 100.0);
+  EXPECT_DOUBLE_EQ(l2.num("misses_per_1k_accesses"), 50.0);
+  EXPECT_DOUBLE_EQ(l1.num("misses_per_kflop"), 5.0);
+  EXPECT_DOUBLE_EQ(l2.num("misses_per_kflop"), 2.5);
+  EXPECT_EQ(levels.children[0].find("amat_cycles"), nullptr);
+  // A replayed trace has no flops: no per-kflop figure rather than a made-up one.
+  StatsNode replay{"levels", NodeKind::List, {}, {}};
+  replay.child("L1", NodeKind::Cache).set("hit_latency_cycles", uint64_t(4)).set("demand_misses", uint64_t(1))
+      .set("demand_miss_ratio", 1.0);
+  replay.child("DRAM", NodeKind::Dram).set("avg_latency_cycles", 100.0);
+  add_level_metrics(replay, 1, 0);
+  EXPECT_EQ(replay.children[0].find("misses_per_kflop"), nullptr);
+  EXPECT_DOUBLE_EQ(replay.children[0].num("amat_cycles"), 104.0);
+}
+
+TEST(ReportText, DemandMissesAsACountNextToTheirRatio) {
+  StatsNode run = sample_run();
+  StatsNode& l1 = run.children[2].children[0];
+  l1.set("demand_requests", uint64_t(4000)).set("demand_misses", uint64_t(120)).set("demand_miss_ratio", 0.03);
+  l1.set("misses_per_1k_accesses", 12.5).set("amat_cycles", 7.25);
+  const std::string text = render_text(run);
+  EXPECT_NE(text.find("  demand misses 120 of 4000 (3.00%), 12.5 per 1000 core accesses,"), std::string::npos) << text;
+  EXPECT_NE(text.find("AMAT 7.25 cycles"), std::string::npos) << text;
+  for (const std::string& l : lines_of(text)) EXPECT_LE(l.size(), 80u) << "'" << l << "'";
 }
 
 }  // namespace

@@ -222,21 +222,50 @@ TEST(DinReader, ReplaysLinesOfEveryShape) {
       "r abcdef0123456789 10\n"
       "w 5");  // no newline at the end
   EXPECT_EQ(show(r.events),
-            "0:268435456:4 1:2147291700:8 2:4194304:1 0:16:32 1:32:4 2:48:1 "
+            "0:268435456:4 1:2147291700:8 2:4194304:1 0:16:32 1:32:4 2:48:1 4:64:4 5:0:1 "
             "0:12379813738877118345:16 "
             "1:5:1 ");
-  EXPECT_EQ(r.counts.records, 8u);
+  EXPECT_EQ(r.counts.records, 10u);
   EXPECT_EQ(r.counts.reads, 3u);
   EXPECT_EQ(r.counts.writes, 3u);
   EXPECT_EQ(r.counts.fetches, 2u);
-  EXPECT_EQ(r.counts.skipped, (std::map<std::string, uint64_t>{{"c", 1}, {"m", 1}}));
+  EXPECT_EQ(r.counts.misc, 1u);
+  EXPECT_EQ(r.counts.copybacks, 1u);
+  EXPECT_TRUE(r.counts.skipped.empty());
+}
+
+// Every record type Dinero IV simulates, by letter (either case) and by
+// Dinero III's number; the rest of a line after the size is ignored, as
+// Dinero IV ignores it (p2d tags every record: `i 130 4\ti1`); a copyback
+// or invalidate of size 0 is of the whole cache. Other types are skipped.
+TEST(DinReader, DineroRecordTypesAndTextAfterTheSize) {
+  const Replay r = replay(
+      "i 130 4\ti1\n"
+      "r 10 4 5\n"
+      "W 20 8 d7 more words\n"
+      "M 30 4\n"
+      "m 31 2\tsyscall 2\n"
+      "c 40 4\n"
+      "C 0 0\n"
+      "v 50 1\n"
+      "V 0 0\n"
+      "3 60 4\n"
+      "4 70 4\n"
+      "5 80 4\n"
+      "x 90 4\n");
+  EXPECT_EQ(show(r.events), "2:304:4 0:16:4 1:32:8 4:48:4 4:49:2 5:64:4 5:0:0 6:80:1 6:0:0 4:96:4 5:112:4 6:128:4 ");
+  EXPECT_EQ(r.counts.misc, 3u);
+  EXPECT_EQ(r.counts.copybacks, 3u);
+  EXPECT_EQ(r.counts.invalidates, 3u);
+  EXPECT_EQ(r.counts.records, 12u);
+  EXPECT_EQ(r.counts.skipped, (std::map<std::string, uint64_t>{{"x", 1}}));
 }
 
 TEST(DinReader, MalformedLinesKeepTheirMessages) {
   replay("r\n", "1:2: missing address");
-  replay("r 10 4 5\n", "1:8: unexpected text '5' after the size");
+  replay("r 10 4x\n", "1:6: expected a hexadecimal size, got '4x'");
   replay("r 10 0\n", "1:6: size must be positive");
-  replay("r 10 4\n? 10\n", "2:1: bad access type '?' (expected r, w or i)");
+  replay("r 10 4\n? 10\n", "2:1: bad access type '?' (expected r, w, i, m, c or v)");
   replay("r 11112222333344445 4\n", "1:3: address has more than 64 bits");
   replay("r 0 4\nr zz 4\n", "2:3: expected a hexadecimal address, got 'zz'");
   replay("r 10 1g\n", "1:6: expected a hexadecimal size, got '1g'");
@@ -304,6 +333,6 @@ TEST(DinReader, CountsLinesAcrossBufferRefills) {
   replay(text + "r 10 4\nw 10 0\n", std::to_string(line + 2) + ":6: size must be positive");
   // The events before the bad line arrive, also through the pipe.
   const Replay bad =
-      replay(text + "r 10 4\n?\n", std::to_string(line + 2) + ":1: bad access type '?' (expected r, w or i)");
+      replay(text + "r 10 4\n?\n", std::to_string(line + 2) + ":1: bad access type '?' (expected r, w, i, m, c or v)");
   EXPECT_EQ(bad.events.size(), 20000u - 20u + 1);
 }

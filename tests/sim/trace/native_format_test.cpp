@@ -106,10 +106,51 @@ TEST(NativeFormat, VersionOneIsReadWithoutCoreRecords) {
   EXPECT_EQ(error_of(path), path + ": byte 13: unknown meta record 4");
 }
 
+// Version 4: din's misc, copyback and invalidate records (flag bit 7, kind
+// bits 0-2); bit 7 means nothing before it, and never goes with a fill.
+TEST(NativeFormat, DinRecordsOfVersionFour) {
+  const std::string path = temp_path("v4.ptt");
+  // misc 4 B at 0x10, copyback 0 B at 0x10, invalidate (same size) at 0x10.
+  write_bytes(path, header(4) + std::string("\x80\x20\x04\x81\x00\x00\x86\x00", 8));
+  const Log log = read_file(path);
+  ASSERT_EQ(log.accesses.size(), 3u);
+  EXPECT_EQ(log.accesses[0].kind, AccessKind::Misc);
+  EXPECT_EQ(log.accesses[0].bytes, 4u);
+  EXPECT_EQ(log.accesses[1].kind, AccessKind::Copyback);
+  EXPECT_EQ(log.accesses[1].bytes, 0u);
+  EXPECT_EQ(log.accesses[2].kind, AccessKind::Invalidate);
+  EXPECT_EQ(log.accesses[2].addr, 0x10u);
+  write_bytes(path, header(3) + std::string("\x80\x20\x04", 3));
+  EXPECT_EQ(error_of(path), path + ": byte 13: bad record flags");
+  write_bytes(path, header(4) + std::string("\x91\x20\x04", 3));
+  EXPECT_EQ(error_of(path), path + ": byte 13: bad record flags");
+}
+
+TEST(NativeFormat, DinRecordsRoundTrip) {
+  const std::string path = temp_path("din-records.ptt");
+  const AccessKind kinds[] = {AccessKind::Misc, AccessKind::Copyback, AccessKind::Invalidate, AccessKind::Fill,
+                              AccessKind::Fetch};
+  {
+    FILE* f = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    NativeWriter w(f);
+    uint64_t addr = 0x100;
+    for (AccessKind k : kinds) w.access(Access{addr += 0x40, k == AccessKind::Copyback ? 0u : 8u, k, kGlobalSpace, 0, 0});
+    std::fclose(f);
+  }
+  const Log log = read_file(path);
+  ASSERT_EQ(log.accesses.size(), 5u);
+  for (size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(log.accesses[i].kind, kinds[i]) << i;
+    EXPECT_EQ(log.accesses[i].addr, 0x140u + 0x40 * i) << i;
+    EXPECT_EQ(log.accesses[i].bytes, i == 1 ? 0u : 8u) << i;
+  }
+}
+
 TEST(NativeFormat, BadVersionsAndCoreRecords) {
   const std::string path = temp_path("bad.ptt");
-  write_bytes(path, header(4));
-  EXPECT_EQ(error_of(path), path + ": byte 12: unsupported native trace version 4");
+  write_bytes(path, header(5));
+  EXPECT_EQ(error_of(path), path + ": byte 12: unsupported native trace version 5");
   write_bytes(path, header(2) + std::string("\x13\x80\x02", 3));  // core 256
   EXPECT_EQ(error_of(path), path + ": byte 15: core 256 out of range");
   write_bytes(path, header(2) + std::string("\x17\x02", 2));  // barrier 2
