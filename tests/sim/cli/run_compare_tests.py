@@ -75,7 +75,7 @@ check("baseline: exit 1 and every moved metric named", code == 1 and "REGRESSION
       any(l.startswith("  cycles: ") for l in moved) and any(l.startswith("  L1.read_misses: ") for l in moved), out)
 check("baseline: exact counters exact", any("L1.evictions: 448 -> 1152 (+704, +157.14%; exact)" in l for l in moved), moved)
 nmoved = len(moved)
-code, out, err = run("compare", "--baseline", a, b, "--tolerance", "cycles=2%,L1.miss_rate=50pp")
+code, out, err = run("compare", "--baseline", a, b, "--tolerance", "cycles=100%,L1.miss_rate=50pp")
 moved2 = [l.split(":")[0].strip() for l in out.splitlines() if l.startswith("  ")]
 check("tolerance: the named metrics pass", code == 1 and "cycles" not in moved2 and "L1.miss_rate" not in moved2 and
       len(moved2) == nmoved - 2, (nmoved, moved2))
