@@ -19,6 +19,9 @@ class DramTiming {
   virtual double peak_bandwidth() const = 0;  // bytes / s
   virtual double busy_seconds() const = 0;    // time the data bus(es) were moving data
   virtual void report(StatsNode& node, double seconds) const = 0;  // model-specific counters
+  // Row-buffer outcomes so far (zero for models without rows): for figures over time.
+  struct RowCounts { uint64_t hits = 0, misses = 0, conflicts = 0; };
+  virtual RowCounts row_counts() const { return {}; }
 };
 
 std::unique_ptr<DramTiming> make_dram_timing(const DramConfig& config);

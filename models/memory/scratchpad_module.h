@@ -25,6 +25,7 @@ class ScratchpadModule : public sc_core::sc_module, public LtTarget {
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override;
   virtual void report(StatsNode& parent, const TagNames& names, double seconds) const;
   const MemoryConfig& config() const { return config_; }
+  const LevelStats& stats() const { return stats_; }
   uint64_t conflict_cycles() const { return conflict_cycles_; }
   uint64_t bank_conflicts() const { return bank_conflicts_; }
 

@@ -126,6 +126,31 @@ class ExecContext {
   void parallel_end();
   uint32_t core() const { return acc_.core; }
 
+  // ---- source positions (per-line attribution, leak sites) ----
+  // The statement running now: its site id (every event carries it) and its
+  // line and column (allocations record them). site_for_line() names a new
+  // site with the sink on first use; the interpreter caches the id per node.
+  struct Statement {
+    SiteId site = 0;
+    int line = 0, col = 0;
+  };
+  SiteId site_for_line(int line);
+  void set_statement(const Statement& s) {
+    acc_.site = s.site;
+    stmt_ = s;
+  }
+  const Statement& statement() const { return stmt_; }
+  // The user function running now (leak reports name the scope a buffer
+  // escaped); "" = the top level.
+  void function_push(const std::string& name) { functions_.push_back(name); }
+  void function_pop() {
+    if (!functions_.empty()) functions_.pop_back();
+  }
+  // Buffers in managed spaces (scratchpads, registers, constant memory)
+  // still allocated now: call at the end of the program, while the
+  // program's variables still hold them.
+  void collect_leaks(const std::string& file);
+
   // ---- results ----
   ProgramResult& result() { return result_; }
   // Fills footprint and the event count; call once at the end of the run.
@@ -207,10 +232,15 @@ class ExecContext {
   std::unordered_map<std::string, TagId> region_tags_;
   struct Region {
     std::string name;
+    std::string path;  // "conv/fblock/image": regions nest, and are tagged by path
     TagId tag;
     std::vector<std::weak_ptr<Storage>> allocated;
   };
   std::vector<Region> regions_;  // regions_[0] is the program's top level
+  Statement stmt_;
+  std::vector<SiteId> site_of_line_;  // by line; 0 = not named yet
+  SiteId sites_ = 0;
+  std::vector<std::string> functions_;
   std::vector<SpaceId> memories_;
   std::vector<TileDirective> tiles_;
   std::vector<ReuseState*> reuses_;

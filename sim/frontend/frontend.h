@@ -48,6 +48,9 @@ struct ProgramResult {
   // pto.reuse: tiles served from the reuse space vs fallen back to normal loads.
   struct Reuse { std::string tensor; std::string scope; uint64_t hits = 0, fallbacks = 0, fallback_bytes = 0; };
   std::vector<Reuse> reuse;
+  // Buffers left allocated in managed spaces at the end (allocation order).
+  struct Leak { SourcePos pos; std::string tensor, space, scope; uint64_t bytes = 0; };
+  std::vector<Leak> leaks;
   uint64_t events = 0;
   bool all_checks_passed() const {
     for (auto& c : checks) if (!c.passed) return false;

@@ -83,6 +83,8 @@ ProgramResult run_program_text(const std::string& path, const std::string& text,
   } catch (const std::bad_alloc&) {
     throw src.error(Pos{}, "out of memory while running the program");
   }
+  // What the program's variables still hold in managed spaces is a leak.
+  ctx.collect_leaks(path);
   // Drop the program's references first so that footprints are final.
   in.globals.clear();
   return ctx.take_result();

@@ -17,6 +17,8 @@ using SpaceId = uint16_t;
 // Tensor and region ids are registered with the sink (names for reports);
 // 0 means "untagged" (e.g. a replayed trace).
 using TagId = uint16_t;
+// Source sites (program lines) are numbered densely from 1; 0 = unattributed.
+using SiteId = uint16_t;
 
 constexpr SpaceId kGlobalSpace = 0;
 
@@ -40,6 +42,10 @@ struct Access {
   TagId tensor = 0;
   TagId region = 0;
   CoreId core = 0;  // the core that issues it (pto.parallel); fits the padding
+  // The program statement that issued it (0 = none, e.g. a replayed trace):
+  // a dense id the producer names with EventSink::name_site before first use.
+  // It fits the padding too, so attribution costs the pipe nothing.
+  SiteId site = 0;
   // Strided pattern (scratchpads only, for the bank model): `bytes` is
   // elem_bytes x count, elements `stride` bytes apart from addr. 0 = contiguous.
   uint32_t elem_bytes = 0;
@@ -54,6 +60,7 @@ struct Compute {
   uint16_t op = 0;  // index into OpCostTable, for per-op reporting
   TagId region = 0;
   CoreId core = 0;
+  SiteId site = 0;
 };
 
 // Slots a sink lends its producer so that accesses are written in place,
@@ -85,6 +92,11 @@ class EventSink {
   // Names for ids used in later events; called before the first use.
   virtual void name_tensor(TagId id, const std::string& name) { (void)id; (void)name; }
   virtual void name_region(TagId id, const std::string& name) { (void)id; (void)name; }
+  // Site `id` is line `line` of the program (for per-line attribution).
+  virtual void name_site(SiteId id, uint32_t line) { (void)id; (void)line; }
+  // Bytes now allocated in `space` (after an allocation or a release), for
+  // the footprint over time; sinks that keep no time ignore it.
+  virtual void footprint(SpaceId space, uint64_t bytes_in_use) { (void)space; (void)bytes_in_use; }
   // End of stream: flush buffers, finish timing.
   virtual void finish() {}
 };

@@ -36,7 +36,7 @@ namespace {
 void deliver(EventSink& sink, const Chunk& c, const pipe::Other& o) {
   switch (o.kind) {
     case pipe::Other::Compute:
-      sink.compute(Compute{o.a, uint16_t(o.b), TagId(o.b >> 16), CoreId(o.b >> 32)});
+      sink.compute(Compute{o.a, uint16_t(o.b), TagId(o.b >> 16), CoreId(o.b >> 32), SiteId(o.b >> 40)});
       break;
     case pipe::Other::Barrier:
       sink.barrier(o.a != 0);
@@ -46,6 +46,12 @@ void deliver(EventSink& sink, const Chunk& c, const pipe::Other& o) {
       break;
     case pipe::Other::RegionName:
       sink.name_region(TagId(o.b), c.names[o.a]);
+      break;
+    case pipe::Other::SiteName:
+      sink.name_site(SiteId(o.b), uint32_t(o.a));
+      break;
+    case pipe::Other::Footprint:
+      sink.footprint(SpaceId(o.b), o.a);
       break;
   }
 }

@@ -3,7 +3,8 @@
 namespace ptosim::pipe {
 
 void PipeWriter::compute(const Compute& c) {
-  other(Other{count(), Other::Compute, c.flops, uint64_t(c.op) | uint64_t(c.region) << 16 | uint64_t(c.core) << 32});
+  other(Other{count(), Other::Compute, c.flops, uint64_t(c.op) | uint64_t(c.region) << 16 | uint64_t(c.core) << 32 |
+                                                         uint64_t(c.site) << 40});
 }
 
 void PipeWriter::named(Other::Kind kind, TagId id, const std::string& name) {
