@@ -2,6 +2,7 @@
 
 #include "models/system/system.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/insight_options.h"
 #include "sim/cli/program_runner.h"
 #include "sim/report/report.h"
 #include "sim/trace/trace_format.h"
@@ -14,6 +15,7 @@ struct RunArgs {
   bool flush = false;
   std::vector<std::string> defines;
   uint64_t max_events = 0;
+  InsightArgs insight;
 };
 
 // What a trace must fit to run on `config`: its cores, and its spaces as
@@ -47,6 +49,7 @@ void add_run(CLI::App& app, Action& action) {
   run->add_option("--format", a.format, "Report format")->check(CLI::IsMember({"text", "json", "csv"}));
   run->add_option("-o,--output", a.output, "Write the report here instead of stdout");
   add_program_options(*run, a.defines, a.max_events);
+  add_insight_options(*run, a.insight);
   run->callback([&action] {
     action = [] {
       if (a.program.empty() == a.trace.empty()) {
@@ -54,11 +57,13 @@ void add_run(CLI::App& app, Action& action) {
         return 2;
       }
       refuse_overwriting_inputs(a.output, {a.program, a.trace, a.config});
+      refuse_insight_overwrites(a.insight, a.output, {a.program, a.trace, a.config});
       HwConfig config = load_config_or_default(a.config);
       System system(config);
       RunOptions options;
       options.flush = a.flush;
       options.source = a.trace.empty() ? a.program : a.trace;
+      apply_insight_options(a.insight, options);
       StatsNode root;
       int status = 0;
       if (!a.trace.empty()) {
@@ -71,9 +76,12 @@ void add_run(CLI::App& app, Action& action) {
         const bool report_on_stdout = a.output.empty() || a.output == "-";
         std::ostream* prints = report_on_stdout && a.format != "text" ? &std::cerr : nullptr;
         status = run_program_on(system, config, a.program, a.defines, a.max_events, options, root, prints);
+        add_source_text(root, a.program);
+        if (a.insight.leaks == "off") drop_leaks(root);
       }
+      write_insight_files(system, root, a.insight, options.source);
       write_output(a.output, render(root, a.format));
-      return status;
+      return status ? status : leak_status(root, a.insight);
     };
   });
 }

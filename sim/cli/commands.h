@@ -16,6 +16,7 @@ void add_run(CLI::App& app, Action& action);
 void add_config(CLI::App& app, Action& action);
 void add_trace(CLI::App& app, Action& action);
 void add_check(CLI::App& app, Action& action);
+void add_annotate(CLI::App& app, Action& action);
 
 // --config FILE or the built-in default.
 HwConfig load_config_or_default(const std::string& path);

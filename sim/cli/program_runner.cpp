@@ -40,6 +40,13 @@ void add_program_node(StatsNode& root, const ProgramResult& r) {
   }
   StatsNode& fp = p.child("footprint", "table");
   for (auto& [space, f] : r.footprint) fp.child(space, "row").set("peak_bytes", f.peak_bytes).set("capacity", f.capacity);
+  if (!r.leaks.empty()) {
+    StatsNode& t = p.child("leaks", "table");
+    for (auto& l : r.leaks)
+      t.child(InputError::format(l.pos, "", "").substr(0, InputError::format(l.pos, "", "").size() - 2), "row")
+          .set("tensor", l.tensor).set("space", l.space).set("bytes", l.bytes)
+          .set("scope", l.scope.empty() ? std::string("the top level") : l.scope);
+  }
   if (!r.reuse.empty()) {
     StatsNode& t = p.child("reuse", "table");
     for (auto& u : r.reuse)
