@@ -38,7 +38,8 @@ void Attribution::read(std::vector<Counts>& into) const {
   }
 }
 
-void Attribution::begin(SiteId site, TagId region, CoreId core, uint64_t from) {
+void Attribution::begin(SiteId site, TagId region, CoreId core, uint64_t from, uint64_t requests) {
+  requests_ = requests;
   site_ = site;
   region_ = region;
   core_ = core;
@@ -56,14 +57,14 @@ void Attribution::begin(SiteId site, TagId region, CoreId core, uint64_t from) {
   }
 }
 
-void Attribution::end(uint64_t to, uint64_t events, uint64_t flops) {
+void Attribution::end(uint64_t to, uint64_t requests, uint64_t events, uint64_t flops) {
   read(after_);
   const uint64_t fs = to > from_ ? to - from_ : 0;
   if (opts_.by_line) {
     if (site_ >= lines_.size()) lines_.resize(size_t(site_) + 1);
     Line& l = lines_[site_];
     if (l.levels.empty()) l.levels.resize(levels_.size());
-    l.events += events;
+    l.requests += requests - requests_;
     l.flops += flops;
     l.fs += fs;
     for (size_t i = 0; i < levels_.size(); ++i) {
@@ -231,7 +232,7 @@ void Attribution::report(StatsNode& root) const {
       const uint32_t line = s < site_lines_.size() ? site_lines_[s] : 0;
       StatsNode& r = t.child(line ? std::to_string(line) : "(no line)", "row");
       r.set("line", uint64_t(line));
-      r.set("accesses", l.events).set("flops", l.flops).set("cycles", double(l.fs) / period_fs_);
+      r.set("accesses", l.requests).set("flops", l.flops).set("cycles", double(l.fs) / period_fs_);
       uint64_t dram = 0;
       for (size_t i = 0; i < levels_.size(); ++i)
         if (levels_[i].kind == "dram") dram += l.levels[i].bytes;

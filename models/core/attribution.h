@@ -68,10 +68,11 @@ class Attribution {
   uint64_t events_left() const { return count_epochs_ ? opts_.epoch_accesses - epoch_events_ : ~0ull; }
 
   // A run of `events` events of one site / region / core, issued from `from`
-  // to `to` (fs) on that core. begin() reads the counters, end() adds the
-  // differences.
-  void begin(SiteId site, TagId region, CoreId core, uint64_t from);
-  void end(uint64_t to, uint64_t events, uint64_t flops);
+  // to `to` (fs) on that core, which issued `requests` line requests (its
+  // counter, read at begin and end). begin() reads the levels' counters,
+  // end() adds the differences.
+  void begin(SiteId site, TagId region, CoreId core, uint64_t from, uint64_t requests);
+  void end(uint64_t to, uint64_t requests, uint64_t events, uint64_t flops);
   // Bytes in use in a space now (at time t).
   void footprint(SpaceId space, uint64_t bytes, uint64_t t);
   // The run is over at `end_fs`.
@@ -88,7 +89,7 @@ class Attribution {
   };
   struct Line {
     uint32_t line = 0;
-    uint64_t events = 0, flops = 0, fs = 0;
+    uint64_t requests = 0, flops = 0, fs = 0;
     std::vector<Counts> levels;
   };
   struct Epoch {
@@ -131,7 +132,7 @@ class Attribution {
   SiteId site_ = 0;
   TagId region_ = 0;
   CoreId core_ = 0;
-  uint64_t from_ = 0;
+  uint64_t from_ = 0, requests_ = 0;
   std::vector<Counts> before_, after_;
 
   std::vector<uint32_t> site_lines_;  // by site id

@@ -169,9 +169,9 @@ void CoreModule::accesses_attributed(const Access* a, size_t n) {
     const size_t limit = size_t(std::min<uint64_t>(n - i, std::max<uint64_t>(attr_->events_left(), 1)));
     size_t j = 1;
     while (j < limit && a[i + j].site == h.site && a[i + j].region == h.region && a[i + j].core == h.core) ++j;
-    attr_->begin(h.site, h.region, h.core, k.issue_at);
+    attr_->begin(h.site, h.region, h.core, k.issue_at, k.line_requests);
     const size_t m = issue_some(a + i, j);
-    attr_->end(k.issue_at, m, 0);
+    attr_->end(k.issue_at, k.line_requests, m, 0);
     i += m;
   }
 }
@@ -180,17 +180,17 @@ void CoreModule::accesses_attributed(const Access* a, size_t n) {
 void CoreModule::issue_attributed(const Access& a) {
   CoreClock& k = clock(a.core);
   attr_->close_epochs(k.issue_at);
-  attr_->begin(a.site, a.region, a.core, k.issue_at);
+  attr_->begin(a.site, a.region, a.core, k.issue_at, k.line_requests);
   issue_now(a);
-  attr_->end(k.issue_at, 1, 0);
+  attr_->end(k.issue_at, k.line_requests, 1, 0);
 }
 
 void CoreModule::compute_attributed(const Compute& c) {
   CoreClock& k = clock(c.core);
   attr_->close_epochs(k.issue_at);
-  attr_->begin(c.site, c.region, c.core, k.issue_at);
+  attr_->begin(c.site, c.region, c.core, k.issue_at, k.line_requests);
   compute_now(c);
-  attr_->end(k.issue_at, 0, c.flops);
+  attr_->end(k.issue_at, k.line_requests, 0, c.flops);
 }
 
 void CoreModule::name_site(SiteId id, uint32_t line) {

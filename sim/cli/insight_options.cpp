@@ -85,8 +85,8 @@ int leak_status(const StatsNode& root, const InsightArgs& a) {
   for (const StatsNode& l : leaks->children) {
     const StatValue* scope = l.find("scope");
     std::cerr << l.name << ": leak: '" << to_string(*l.find("tensor")) << "' (" << l.u64("bytes") << " bytes in "
-              << to_string(*l.find("space")) << ") is still allocated at the end of the program (it escaped "
-              << to_string(*scope) << ")\n";
+              << to_string(*l.find("space")) << ") is still allocated at the end of the program: allocated in "
+              << to_string(*scope) << ", outside any pto.scope\n";
   }
   return 1;
 }

@@ -87,9 +87,10 @@ std::string render_annotated(const StatsNode& root, const std::string& source_te
 
   out << "pto-sim annotate: " << to_string(*root.find("source")) << " on config " << to_string(*root.find("config"))
       << "\n";
-  out << "cycles " << std::to_string(uint64_t(root.num("cycles"))) << "; per line: the accesses its statements "
-      << "issued, the misses they caused per level, the bytes they moved to or from DRAM and the core cycles "
-      << "spent issuing them\n\n";
+  out << "cycles " << std::to_string(uint64_t(root.num("cycles")))
+      << "; per line: the line requests its statements issued, the\n"
+      << "misses they caused per level, the bytes they moved to or from DRAM, and the\n"
+      << "core cycles spent issuing them (compute included)\n\n";
 
   // The summary: the top lines by the sort key.
   std::vector<const LineFigures*> order;
