@@ -101,6 +101,19 @@ void Attribution::close_epoch(uint64_t end_fs) {
                          now[i].bytes - epoch_base_[i].bytes};
   }
   epoch_base_ = now;
+  tensor_base_.resize(levels_.size());
+  e.tensors.resize(levels_.size());
+  for (size_t i = 0; i < levels_.size(); ++i) {
+    const std::vector<TagCounters>& rows = levels_[i].stats->by_tensor().rows();
+    std::vector<TagCounters>& base = tensor_base_[i];
+    if (base.size() < rows.size()) base.resize(rows.size());
+    e.tensors[i].resize(rows.size());
+    for (size_t t = 1; t < rows.size(); ++t) {  // row 0 (untagged) is derived: not a tensor
+      e.tensors[i][t] = TagCounters{rows[t].accesses - base[t].accesses, rows[t].misses - base[t].misses,
+                                    rows[t].bytes - base[t].bytes};
+      base[t] = rows[t];
+    }
+  }
   if (rows_) {
     const DramRowCounts r = rows_();
     e.rows = DramRowCounts{r.hits - rows_base_.hits, r.misses - rows_base_.misses, r.conflicts - rows_base_.conflicts};
@@ -266,6 +279,15 @@ void Attribution::report(StatsNode& root) const {
             .set("miss_rate", c.accesses ? double(c.misses) / double(c.accesses) : 0.0)
             .set("bytes", c.bytes)
             .set("bandwidth_bytes_per_s", secs > 0 ? double(c.bytes) / secs : 0.0);
+        StatsNode* tt = nullptr;
+        for (size_t id = 1; id < e.tensors[i].size(); ++id) {
+          const TagCounters& tc = e.tensors[i][id];
+          if (!tc.accesses) continue;
+          if (!tt) tt = &lv.children.back().child("tensors", "table");
+          const std::string name = id < names_->tensors.size() && !names_->tensors[id].empty()
+                                       ? names_->tensors[id] : "#" + std::to_string(id);
+          tt->child(name, "row").set("accesses", tc.accesses).set("misses", tc.misses).set("bytes", tc.bytes);
+        }
       }
       StatsNode& fp = r.child("footprint", "table");
       for (size_t s = 0; s < spaces_.size(); ++s) fp.child(spaces_[s], "row").set("peak_bytes", e.footprint_peak[s]);

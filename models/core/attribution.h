@@ -98,6 +98,7 @@ class Attribution {
     std::vector<Counts> levels;
     DramRowCounts rows;
     std::vector<uint64_t> footprint_peak;  // per space
+    std::vector<std::vector<TagCounters>> tensors;  // per level, by tensor id (heatmaps)
   };
   struct TraceEvent {
     char ph;           // B, E, X, C
@@ -141,6 +142,7 @@ class Attribution {
   bool time_epochs_ = false, count_epochs_ = false;
   uint64_t epoch_fs_ = 0, next_fs_ = 0, epoch_start_fs_ = 0, epoch_events_ = 0, epoch_flops_ = 0;
   std::vector<Counts> epoch_base_;
+  std::vector<std::vector<TagCounters>> tensor_base_;  // per level
   DramRowCounts rows_base_;
   std::vector<uint64_t> region_events_;  // this epoch, by region id
   std::vector<uint64_t> in_use_, epoch_peak_;  // per space
