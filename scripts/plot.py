@@ -13,14 +13,15 @@ From one JSON report (`pto-sim run ... --format json`):
       peak compute, the DRAM roof and each level's bandwidth roof; the run
 
 From a sweep CSV (one row per point, parameters and report keys as columns):
-  plot.py sweep-rate    SWEEP.csv --x PARAM -o out.png [--rate COL...] [--misses COL...] [--per COL]
+  plot.py sweep-rate    SWEEP.csv --x PARAM -o out.png [--rate COL...] [--misses COL...] [--per COL] [--group COL]
       miss rate per level (columns ending in miss_rate) and misses per 1000
       accesses (columns ending in misses, over --per, default `accesses`)
-  plot.py sweep-dram    SWEEP.csv --x TILE -o out.png [--bytes COL] [--matmul M N K --capacity BYTES --elem BYTES]
+  plot.py sweep-dram    SWEEP.csv --x TILE -o out.png [--bytes COL] [--group COL]
+                        [--matmul M N K --capacity BYTES --elem BYTES]
       DRAM bytes vs tile size, with the matmul lower bound 2*M*N*K/sqrt(S)
       words (S = capacity in words) drawn in when --matmul is given
   plot.py sweep-heatmap SWEEP.csv --x P1 --y P2 -o out.png [--metric cycles]
-  plot.py sweep-roofline SWEEP.csv -o out.png --peak-flops F --peak-bw B [--label PARAM]
+  plot.py sweep-roofline SWEEP.csv -o out.png --peak-flops F --peak-bw B [--label COL...]
       every point at (flops / dram_bytes, flops / seconds)
 
 Every picture is 1000 x 600 pixels (--width, --height) with a title, axis
@@ -215,6 +216,19 @@ def sorted_by(xs, *cols):
     return [xs[i] for i in order], [[c[i] for i in order] for c in cols]
 
 
+def groups(rows, args):
+    """(label suffix, row indices) per value of --group (one group without it)."""
+    if not args.group:
+        return [("", list(range(len(rows))))]
+    if args.group not in rows[0]:
+        raise PlotError(f"{args.input}: no column '{args.group}' (columns: {', '.join(rows[0].keys())})")
+    values = []
+    for r in rows:
+        if r[args.group] not in values:
+            values.append(r[args.group])
+    return [(f" ({args.group}={v})", [i for i, r in enumerate(rows) if r[args.group] == v]) for v in values]
+
+
 def plot_sweep_rate(args):
     rows = load_csv(args.input)
     keys = list(rows[0].keys())
@@ -226,27 +240,31 @@ def plot_sweep_rate(args):
     x = column(rows, args.x, args.input)
     per = column(rows, args.per, args.input) if miss_cols else []
     fig, (a, b) = figure(args, ncols=2)
-    data = {"x": None, "miss_rate": {}, "mpka": {}}
-    for c in rate_cols:
-        xs, (ys,) = sorted_by(x, column(rows, c, args.input))
-        a.plot(xs, [y * 100 for y in ys], "o-", label=c)
-        data["x"] = xs
-        data["miss_rate"][c] = ys
-    a.set_xlabel(args.x + (f" ({args.x_unit})" if args.x_unit else ""))
+    data = {"x": {}, "miss_rate": {}, "mpka": {}}
+    for suffix, idx in groups(rows, args):
+        gx = [x[i] for i in idx]
+        for c in rate_cols:
+            v = column(rows, c, args.input)
+            xs, (ys,) = sorted_by(gx, [v[i] for i in idx])
+            a.plot(xs, [y * 100 for y in ys], "o-", label=c + suffix)
+            data["x"][c + suffix] = xs
+            data["miss_rate"][c + suffix] = ys
+        for c in miss_cols:
+            m = column(rows, c, args.input)
+            xs, (ys,) = sorted_by(gx, [1000 * m[i] / per[i] if per[i] else 0 for i in idx])
+            b.plot(xs, ys, "o-", label=c + suffix)
+            data["mpka"][c + suffix] = ys
+    xlabel = args.x + (f" ({args.x_unit})" if args.x_unit else "")
+    a.set_xlabel(xlabel)
     a.set_ylabel("miss rate (%)")
     a.set_title("miss rate per level")
-    a.legend()
-    for c in miss_cols:
-        m = column(rows, c, args.input)
-        xs, (ys,) = sorted_by(x, [1000 * mi / p if p else 0 for mi, p in zip(m, per)])
-        b.plot(xs, ys, "o-", label=c)
-        data["mpka"][c] = ys
-    b.set_xlabel(args.x + (f" ({args.x_unit})" if args.x_unit else ""))
+    a.legend(fontsize="small")
+    b.set_xlabel(xlabel)
     b.set_ylabel(f"misses per 1000 {args.per}")
-    b.set_title("misses per kilo-access")
+    b.set_title(f"misses per 1000 {args.per}")
     if miss_cols:
-        b.legend()
-    fig.suptitle(f"miss rate and MPKA vs {args.x}")
+        b.legend(fontsize="small")
+    fig.suptitle(f"miss rate and misses per kilo-access vs {args.x}")
     fig.tight_layout()
     save(fig, args, data)
 
@@ -254,10 +272,14 @@ def plot_sweep_rate(args):
 def plot_sweep_dram(args):
     rows = load_csv(args.input)
     x = column(rows, args.x, args.input)
-    xs, (ys,) = sorted_by(x, column(rows, args.bytes, args.input))
+    b = column(rows, args.bytes, args.input)
     fig, (ax,) = figure(args)
-    ax.plot(xs, ys, "o-", label=f"simulated ({args.bytes})")
-    data = {"x": xs, "bytes": ys}
+    data = {"x": {}, "bytes": {}}
+    for suffix, idx in groups(rows, args):
+        xs, (ys,) = sorted_by([x[i] for i in idx], [b[i] for i in idx])
+        ax.plot(xs, ys, "o-", label=f"simulated {args.bytes}{suffix}")
+        data["x"][args.bytes + suffix] = xs
+        data["bytes"][args.bytes + suffix] = ys
     if args.matmul:
         m, n, k = args.matmul
         if not args.capacity:
@@ -265,14 +287,14 @@ def plot_sweep_dram(args):
         words = args.capacity / args.elem
         bound = 2 * m * n * k / math.sqrt(words) * args.elem
         ax.axhline(bound, color="tab:red", linestyle="--",
-                   label=f"lower bound 2·M·N·K/√S words (S = {words:.0f} words): {bound:.4g} B")
+                   label=f"lower bound 2·M·N·K/√S words, M·N·K = {m:g}·{n:g}·{k:g}, S = {words:.0f} words: {bound:.4g} B")
         data["lower_bound_bytes"] = bound
     ax.set_xlabel(args.x + (f" ({args.x_unit})" if args.x_unit else " (elements)"))
     ax.set_ylabel("DRAM traffic (bytes)")
     ax.set_yscale("log")
     ax.set_title(f"DRAM bytes vs {args.x}")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend()
+    ax.legend(fontsize="small")
     fig.tight_layout()
     save(fig, args, data)
 
@@ -292,14 +314,16 @@ def plot_sweep_heatmap(args):
     ax.set_xticklabels([f"{a:g}" for a in xv])
     ax.set_yticks(range(len(yv)))
     ax.set_yticklabels([f"{a:g}" for a in yv])
+    finite = [v for row in grid for v in row if v == v]
+    lo, hi = min(finite), max(finite)
     for i, row in enumerate(grid):
         for j, val in enumerate(row):
-            if val == val:
-                ax.text(j, i, f"{val:.3g}", ha="center", va="center", color="white", fontsize="small")
+            if val == val:  # dark text on the light end of the scale
+                light = hi > lo and (val - lo) / (hi - lo) > 0.6
+                ax.text(j, i, f"{val:.3g}", ha="center", va="center", color="black" if light else "white")
     ax.set_xlabel(args.x)
     ax.set_ylabel(args.y)
-    cb = fig.colorbar(im, ax=ax, label=args.metric + (f" ({args.unit})" if args.unit else ""))
-    cb.ax.set_title(args.metric, fontsize="small")
+    fig.colorbar(im, ax=ax, label=args.metric + (f" ({args.unit})" if args.unit else ""))
     ax.set_title(f"{args.metric} over {args.x} x {args.y}")
     fig.tight_layout()
     save(fig, args, {"x": xv, "y": yv, "grid": grid})
@@ -310,9 +334,11 @@ def plot_sweep_roofline(args):
     flops = column(rows, "flops", args.input)
     dram = column(rows, "dram_bytes", args.input)
     secs = column(rows, "seconds", args.input)
-    labels = [r.get(args.label, str(i)) if args.label else str(i) for i, r in enumerate(rows)]
-    points = [(f"{args.label or 'point'} {lab}", f / d if d else 0, f / s if s else 0)
-              for lab, f, d, s in zip(labels, flops, dram, secs)]
+    for c in args.label or []:
+        if c not in rows[0]:
+            raise PlotError(f"{args.input}: no column '{c}' (columns: {', '.join(rows[0].keys())})")
+    labels = [", ".join(f"{c}={r[c]}" for c in args.label) if args.label else f"point {i}" for i, r in enumerate(rows)]
+    points = [(lab, f / d if d else 0, f / s if s else 0) for lab, f, d, s in zip(labels, flops, dram, secs)]
     fig, (ax,) = figure(args)
     roofline_axes(ax, args.peak_flops, [("DRAM", args.peak_bw)], points, "sweep on the roofline")
     fig.tight_layout()
@@ -340,10 +366,12 @@ def main(argv):
     s.add_argument("--rate", nargs="+")
     s.add_argument("--misses", nargs="+")
     s.add_argument("--per", default="accesses")
+    s.add_argument("--group", help="one line per value of this column (the other parameter of the sweep)")
     s = common(sub.add_parser("sweep-dram"))
     s.add_argument("--x", required=True)
     s.add_argument("--x-unit", default="")
     s.add_argument("--bytes", default="dram_bytes")
+    s.add_argument("--group", help="one line per value of this column")
     s.add_argument("--matmul", nargs=3, type=float, metavar=("M", "N", "K"))
     s.add_argument("--capacity", type=float, help="bytes of the fast memory (S in words = capacity / elem)")
     s.add_argument("--elem", type=float, default=4, help="bytes per word (default 4: float32)")
@@ -355,7 +383,7 @@ def main(argv):
     s = common(sub.add_parser("sweep-roofline"))
     s.add_argument("--peak-flops", type=float, required=True)
     s.add_argument("--peak-bw", type=float, required=True)
-    s.add_argument("--label")
+    s.add_argument("--label", nargs="+", help="columns that name each point")
     args = p.parse_args(argv)
     if args.width < 100 or args.height < 100:
         raise PlotError("--width and --height must be at least 100 pixels")
