@@ -2,6 +2,7 @@
 
 #include "models/system/system.h"
 #include "sim/cli/commands.h"
+#include "sim/common/error.h"
 #include "sim/cli/insight_options.h"
 #include "sim/cli/program_runner.h"
 #include "sim/report/report.h"
@@ -64,6 +65,9 @@ void add_run(CLI::App& app, Action& action) {
       options.flush = a.flush;
       options.source = a.trace.empty() ? a.program : a.trace;
       apply_insight_options(a.insight, options);
+      if (!a.insight.hot_tile.empty()) parse_hot_tile(a.insight.hot_tile);  // a bad flag fails before the run
+      if (a.insight.hot_spots && !a.trace.empty())
+        throw InputError({"--hot-spots", 0, 0}, "", "needs a PROGRAM: a trace has no tensors");
       StatsNode root;
       int status = 0;
       if (!a.trace.empty()) {
@@ -75,7 +79,8 @@ void add_run(CLI::App& app, Action& action) {
         // The program's print() output must not corrupt a JSON or CSV report on stdout.
         const bool report_on_stdout = a.output.empty() || a.output == "-";
         std::ostream* prints = report_on_stdout && a.format != "text" ? &std::cerr : nullptr;
-        status = run_program_on(system, config, a.program, a.defines, a.max_events, options, root, prints);
+        HotSpotArgs hot{a.insight.hot_spots, a.insight.hot_tile};
+        status = run_program_on(system, config, a.program, a.defines, a.max_events, options, root, prints, hot);
         add_source_text(root, a.program);
         if (a.insight.leaks == "off") drop_leaks(root);
       }

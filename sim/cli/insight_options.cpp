@@ -21,6 +21,11 @@ void add_insight_options(CLI::App& cmd, InsightArgs& a) {
   cmd.add_option("--epoch-csv", a.epoch_csv, "Also write the epochs as CSV to FILE")->type_name("FILE");
   cmd.add_option("--timeline", a.timeline, "Write a Chrome / Perfetto trace-event JSON timeline to FILE")
       ->type_name("FILE");
+  cmd.add_option("--hot-spots", a.hot_spots, "List the N tensor tiles with the most accesses and misses per level")
+      ->type_name("N")
+      ->check(CLI::Range(uint64_t(1), uint64_t(1) << 20));
+  cmd.add_option("--hot-tile", a.hot_tile, "Tile shape of --hot-spots, e.g. 32x32 (default: the program's pto.tile, else 32x32)")
+      ->type_name("RxC");
   cmd.add_option("--leaks", a.leaks, "Buffers left allocated in managed spaces: off, report (default) or error (exit 1)")
       ->check(CLI::IsMember({"off", "report", "error"}));
 }
@@ -28,6 +33,8 @@ void add_insight_options(CLI::App& cmd, InsightArgs& a) {
 void apply_insight_options(const InsightArgs& a, RunOptions& options) {
   if (a.epoch && a.epoch_accesses)
     throw InputError({"--epoch", 0, 0}, "", "give either --epoch CYCLES or --epoch-accesses N, not both");
+  if (!a.hot_tile.empty() && !a.hot_spots)
+    throw InputError({"--hot-tile", 0, 0}, "", "needs --hot-spots N");
   if (!a.epoch_csv.empty() && !a.epoch && !a.epoch_accesses)
     throw InputError({"--epoch-csv", 0, 0}, "", "needs --epoch CYCLES or --epoch-accesses N");
   AttributionOptions& o = options.attribution;

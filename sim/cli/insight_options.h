@@ -15,6 +15,8 @@ struct InsightArgs {
   uint64_t epoch = 0, epoch_accesses = 0;
   std::string epoch_csv, timeline;
   std::string leaks = "report";  // off | report | error
+  uint64_t hot_spots = 0;
+  std::string hot_tile;
 };
 
 void add_insight_options(CLI::App& cmd, InsightArgs& a);

@@ -117,6 +117,7 @@ Tensor ExecContext::alloc(const Shape& shape, DType dtype, SpaceId space, const 
   st->alloc_col = stmt_.col;
   if (!functions_.empty()) st->alloc_scope = functions_.back();
   note_alloc(st);
+  if (hot_) hot_->note_alloc(st, tname);
   return Tensor(st, shape, std::move(dims), 0);
 }
 
@@ -202,6 +203,7 @@ void ExecContext::tile_push(const TileDirective& t) {
   SpaceId sp = space_id(d.into);
   if (read_only_[sp]) throw OpError("pto.tile: into='" + d.into + "' is a read-only space");
   tiles_.push_back(d);
+  if (hot_) hot_->note_directive(d.sizes);
 }
 void ExecContext::tile_pop() {
   if (!tiles_.empty()) tiles_.pop_back();
@@ -300,6 +302,11 @@ ProgramResult ExecContext::take_result() {
     result_.footprint[a->space()] = f;
   }
   result_.events = events_;
+  if (hot_) {
+    result_.tile_tensor = hot_->tensor_of();
+    result_.tile_shape = hot_->shape_of();
+    result_.tensor_order = hot_->tensor_order();
+  }
   return std::move(result_);
 }
 

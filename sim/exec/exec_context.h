@@ -16,6 +16,7 @@
 
 #include "sim/config/hw_config.h"
 #include "sim/exec/allocator.h"
+#include "sim/exec/hot_tiles.h"
 #include "sim/exec/op_table.h"
 #include "sim/exec/tensor.h"
 #include "sim/frontend/frontend.h"
@@ -151,6 +152,9 @@ class ExecContext {
   // program's variables still hold them.
   void collect_leaks(const std::string& file);
 
+  // Tags accesses by tensor tile from now on (--hot-spots); `tile` as HotTiles.
+  void enable_hot_tiles(std::vector<int64_t> tile) { hot_ = std::make_unique<HotTiles>(std::move(tile)); }
+
   // ---- results ----
   ProgramResult& result() { return result_; }
   // Fills footprint and the event count; call once at the end of the run.
@@ -162,6 +166,7 @@ class ExecContext {
   // pipe's chunk) takes the access in place when it has room.
   void access(uint64_t addr, uint64_t bytes, AccessKind kind, SpaceId space, TagId tensor) {
     if (++events_ > max_events_) event_limit();
+    if (__builtin_expect(hot_ != nullptr, 0)) tensor = hot_->tag(*this, addr, tensor);
     acc_.addr = addr; acc_.bytes = bytes; acc_.kind = kind; acc_.space = space; acc_.tensor = tensor;
     if (lane_ && lane_->next + 1 < lane_->end) *lane_->next++ = acc_;
     else if (sink_) sink_->access(acc_);
@@ -171,6 +176,7 @@ class ExecContext {
   void access_strided(uint64_t addr, uint32_t elem_bytes, uint64_t count, int64_t stride, AccessKind kind,
                       SpaceId space, TagId tensor) {
     if (++events_ > max_events_) event_limit();
+    if (__builtin_expect(hot_ != nullptr, 0)) tensor = hot_->tag(*this, addr, tensor);
     if (sink_) {
       acc_.addr = addr; acc_.bytes = uint64_t(elem_bytes) * count; acc_.kind = kind; acc_.space = space;
       acc_.tensor = tensor; acc_.elem_bytes = elem_bytes; acc_.stride = stride;
@@ -238,6 +244,7 @@ class ExecContext {
   };
   std::vector<Region> regions_;  // regions_[0] is the program's top level
   Statement stmt_;
+  std::unique_ptr<HotTiles> hot_;
   std::vector<SiteId> site_of_line_;  // by line; 0 = not named yet
   SiteId sites_ = 0;
   std::vector<std::string> functions_;

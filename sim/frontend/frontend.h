@@ -16,6 +16,10 @@ struct ProgramOptions {
   std::vector<std::pair<std::string, std::string>> defines;  // -D NAME=VALUE, in order
   uint64_t max_events = 2'000'000'000ull;  // guard against runaway loops
   std::ostream* print_stream = nullptr;    // where pto `print` writes; null = stdout
+  // --hot-spots: tag accesses by tensor tile; hot_tile = the last dims' tile
+  // sizes (empty: the program's first pto.tile, else 32 x 32).
+  bool hot_spots = false;
+  std::vector<int64_t> hot_tile;
 };
 
 struct CheckOutcome {
@@ -51,6 +55,9 @@ struct ProgramResult {
   // Buffers left allocated in managed spaces at the end (allocation order).
   struct Leak { SourcePos pos; std::string tensor, space, scope; uint64_t bytes = 0; };
   std::vector<Leak> leaks;
+  // With hot_spots: each tile tag's tensor and tile shape ("32x32").
+  std::map<std::string, std::string> tile_tensor, tile_shape;
+  std::vector<std::string> tensor_order;  // tensor tag names in tag-id order
   uint64_t events = 0;
   bool all_checks_passed() const {
     for (auto& c : checks) if (!c.passed) return false;

@@ -216,6 +216,17 @@ std::string render_text(const StatsNode& root) {
       if (!idle(l) || l.kind == "cache" || l.kind == "dram") level(o, l);
   for (auto& c : root.children) {
     if (c.name == "levels" || c.name == "core" || c.name == "roofline") continue;
+    if (c.name == "hot_spots") {
+      o << "\nhot spots (tensor tiles)\n";
+      for (const StatsNode& l : c.children)
+        for (const char* key : {"accesses", "misses"})
+          if (const StatsNode* t = l.find_child(std::string("by_") + key)) {
+            std::vector<std::string> parts;
+            for (const StatsNode& r : t->children) parts.push_back(r.name + " " + u(r, key));
+            items(o, "  " + l.name + ", most " + key + ": ", parts);
+          }
+      continue;
+    }
     if (c.name == "by_line" || c.name == "epochs") {  // long tables: JSON (and annotate, --epoch-csv) show them
       o << "\n" << c.name << ": " << c.children.size() << " rows (in the JSON report)\n";
       continue;

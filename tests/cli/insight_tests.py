@@ -298,4 +298,40 @@ peak = max(next(f for f in e["footprint"] if f["name"] == "shared")["peak_bytes"
 want = next(r for r in rep["program"]["footprint"] if r["name"] == "shared")["peak_bytes"]
 check("footprint peak over epochs", peak == want and want >= 1024 + 256, (peak, want))
 
+# ---- hot spots ----
+NAIVE = os.path.join(H.src, "workloads", "matmul_naive.pto")
+dims = ["-D", "M=64", "-D", "N=64", "-D", "K=64"]
+code, plain, err = run_json(NAIVE, *dims, "--config", CFG)
+code, hot, err = run_json(NAIVE, *dims, "--config", CFG, "--hot-spots", "100", "--hot-tile", "16x16")
+check("hot spots run", code == 0, err)
+check("hot spots change no count", [{k: v for k, v in l.items()} for l in plain["levels"]] == hot["levels"] and
+      plain["cycles"] == hot["cycles"], [l.get("tensors") for l in hot["levels"]])
+l1 = next(h for h in hot["hot_spots"] if h["name"] == "L1")["by_accesses"]
+acc = {t["name"]: t["accesses"] for t in l1}
+# Per C element: a read and a write per k (2 K); per A and B element: one read per N (M).
+check("hot tiles: 48 tiles of 16x16", len(l1) == 48 and all(t["tile"] == "16x16" for t in l1), len(l1))
+check("hot tiles: C tiles first", [t["tensor"] for t in l1[:16]] == ["C"] * 16 and
+      all(acc[f"C[{i}:{i + 16}, {j}:{j + 16}]"] == 256 * 2 * 64 for i in range(0, 64, 16) for j in range(0, 64, 16)), l1[:3])
+check("hot tiles: A, B", all(acc[f"{t}[{i}:{i + 16}, {j}:{j + 16}]"] == 256 * 64 for t in "AB"
+                             for i in range(0, 64, 16) for j in range(0, 64, 16)), acc)
+top_miss = next(h for h in hot["hot_spots"] if h["name"] == "L1")["by_misses"]
+check("hot tiles by misses", top_miss == sorted(top_miss, key=lambda t: -t["misses"]) and
+      sum(t["misses"] for t in top_miss) == level(hot, "L1")["read_misses"] + level(hot, "L1")["write_misses"], top_miss[:3])
+code, out, err = run("run", NAIVE, *dims, "--config", CFG, "--hot-spots", "2", "--hot-tile", "16x16")
+check("hot spots text", "hot spots (tensor tiles)\n  L1, most accesses: C[0:16, 0:16] 32768, C[0:16, 16:32] 32768" in out,
+      out[-800:])
+MT = os.path.join(H.src, "workloads", "matmul_tiled.pto")
+code, rep, err = run_json(MT, "-D", "TM=16", "-D", "TN=16", "--config", CFG, "--hot-spots", "3")
+names = [t["name"] for h in rep["hot_spots"] for t in h.get("by_accesses", [])]
+check("tile from the program's pto.tile", "A[0:16, 0:16]" in names and all(t["tile"] == "16x16" for h in rep["hot_spots"]
+                                                                         for t in h.get("by_accesses", [])
+                                                                         if t["tensor"] in "ABC"), names)
+for args, msg in ((["--hot-spots", "2", "--hot-tile", "3x"], "--hot-tile: 3x: expected"), (["--hot-spots", "2", "--hot-tile", "0x4"], "--hot-tile: 0x4"),
+                  (["--hot-tile", "4x4"], "--hot-tile: needs --hot-spots"), (["--hot-spots", "0"], "")):
+    code, out, err = run("run", NAIVE, *args)
+    check(f"bad hot flags {args}", code == 2 and out == "" and err.startswith(msg or err[:1]), err)
+din = write("t.din", "r 0 4\n")
+code, out, err = run("run", "--trace", din, "--hot-spots", "3")
+check("hot spots need a program", code == 2 and err.startswith("--hot-spots: needs a PROGRAM"), err)
+
 H.finish()
