@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include "sim/common/error.h"
@@ -295,7 +296,7 @@ void Attribution::report(StatsNode& root) const {
   }
 }
 
-std::string Attribution::timeline_json(const std::string& source) const {
+std::string Attribution::timeline_json(const std::string& source, const std::vector<std::string>& lines) const {
   using nlohmann::ordered_json;
   std::vector<const TraceEvent*> order;
   order.reserve(trace_.size());
@@ -312,7 +313,18 @@ std::string Attribution::timeline_json(const std::string& source) const {
     events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 1}, {"tid", c}, {"ts", 0},
                       {"args", {{"name", "core" + std::to_string(c)}}}});
   for (const TraceEvent* e : order) {
-    ordered_json j = {{"name", e->name}, {"ph", std::string(1, e->ph)}, {"pid", 1}, {"tid", e->tid},
+    std::string name = e->name;
+    if (e->ph == 'X' && name.rfind("line ", 0) == 0) {  // "line 19: C[i, j] += A[i, k] * B[k, j]"
+      const size_t n = std::strtoul(name.c_str() + 5, nullptr, 10);
+      if (n >= 1 && n <= lines.size()) {
+        std::string text = lines[n - 1];
+        const size_t lead = text.find_first_not_of(" \t");
+        text = lead == std::string::npos ? "" : text.substr(lead);
+        if (text.size() > 80) text = text.substr(0, 77) + "...";
+        if (!text.empty()) name += ": " + text;
+      }
+    }
+    ordered_json j = {{"name", name}, {"ph", std::string(1, e->ph)}, {"pid", 1}, {"tid", e->tid},
                       {"ts", double(e->ts_fs) * 1e-9}};  // microseconds
     if (e->ph == 'X') j["dur"] = double(e->dur_fs) * 1e-9;
     if (e->ph == 'C') j["args"] = ordered_json::parse(e->args);

@@ -81,7 +81,8 @@ class Attribution {
   // by_line and epochs into the run's stats tree.
   void report(StatsNode& root) const;
   // The Chrome / Perfetto trace-event JSON of the run.
-  std::string timeline_json(const std::string& source) const;
+  // `lines`: the program's source lines, to name line slices by their text.
+  std::string timeline_json(const std::string& source, const std::vector<std::string>& lines) const;
 
  private:
   struct Counts {

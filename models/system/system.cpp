@@ -76,8 +76,8 @@ bool System::private_cache(const std::string& cache) const {
   return backs;
 }
 
-std::string System::timeline_json(const std::string& source) const {
-  return attribution_ ? attribution_->timeline_json(source) : std::string();
+std::string System::timeline_json(const std::string& source, const std::vector<std::string>& lines) const {
+  return attribution_ ? attribution_->timeline_json(source, lines) : std::string();
 }
 
 StatsNode System::run(const std::function<void(EventSink&)>& producer, const RunOptions& options) {

@@ -33,7 +33,7 @@ class System {
   // Rethrows whatever the producer threw. Returns the stats tree.
   StatsNode run(const std::function<void(EventSink&)>& producer, const RunOptions& options);
   // After run() with options.attribution.timeline: the trace-event JSON.
-  std::string timeline_json(const std::string& source) const;
+  std::string timeline_json(const std::string& source, const std::vector<std::string>& lines = {}) const;
 
  private:
   // True for a cache named by a memory's `backing:` and by no space.

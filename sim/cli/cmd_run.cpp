@@ -84,7 +84,7 @@ void add_run(CLI::App& app, Action& action) {
         add_source_text(root, a.program);
         if (a.insight.leaks == "off") drop_leaks(root);
       }
-      write_insight_files(system, root, a.insight, options.source);
+      write_insight_files(system, root, a.insight, options.source, a.program);
       write_output(a.output, render(root, a.format));
       return status ? status : leak_status(root, a.insight);
     };

@@ -54,14 +54,22 @@ void refuse_insight_overwrites(const InsightArgs& a, const std::string& report_o
   }
 }
 
+namespace {
+std::vector<std::string> source_lines(const std::string& program) {
+  std::vector<std::string> lines;
+  if (program.empty()) return lines;
+  std::istringstream in(read_input_file(program, "program"));
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  return lines;
+}
+}  // namespace
+
 void add_source_text(StatsNode& root, const std::string& program) {
   StatsNode* by_line = nullptr;
   for (auto& c : root.children)
     if (c.name == "by_line") by_line = &c;
   if (!by_line || program.empty()) return;
-  std::vector<std::string> lines;
-  std::istringstream in(read_input_file(program, "program"));
-  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  const std::vector<std::string> lines = source_lines(program);
   for (auto& r : by_line->children) {
     const uint64_t n = r.u64("line");
     // Right after `line`, so that a row reads line, source, figures.
@@ -72,8 +80,8 @@ void add_source_text(StatsNode& root, const std::string& program) {
 }
 
 void write_insight_files(const System& system, const StatsNode& root, const InsightArgs& a,
-                         const std::string& source) {
-  if (!a.timeline.empty()) write_output(a.timeline, system.timeline_json(source));
+                         const std::string& source, const std::string& program) {
+  if (!a.timeline.empty()) write_output(a.timeline, system.timeline_json(source, source_lines(program)));
   if (!a.epoch_csv.empty()) write_output(a.epoch_csv, render_epochs_csv(root));
 }
 

@@ -28,8 +28,9 @@ void refuse_insight_overwrites(const InsightArgs& a, const std::string& report_o
 // The source text of each by_line row (`source`), from the program file.
 void add_source_text(StatsNode& root, const std::string& program);
 // Writes the timeline and the epoch CSV, when asked for.
+// `program`: its path ("" for a trace), whose lines name the timeline's slices.
 void write_insight_files(const System& system, const StatsNode& root, const InsightArgs& a,
-                         const std::string& source);
+                         const std::string& source, const std::string& program);
 // --leaks=off: the report lists none.
 void drop_leaks(StatsNode& root);
 // With --leaks=error: prints each leak (file:line:col) and returns 1; else 0.

@@ -222,6 +222,28 @@ def validate_trace(path):
     for key, st in stacks.items():
         if st:
             problems.append(f"unclosed slices on {key}: {st}")
+    # Slices nest: a complete (X) slice ends inside the region slice it begins
+    # in, and X slices of one track do not overlap.
+    spans, xs = {}, {}
+    open_ = {}
+    for e in doc["traceEvents"]:
+        key = (e.get("pid"), e.get("tid"))
+        if e.get("ph") == "B":
+            open_.setdefault(key, []).append(e["ts"])
+        elif e.get("ph") == "E" and open_.get(key):
+            spans.setdefault(key, []).append((open_[key].pop(), e["ts"]))
+        elif e.get("ph") == "X":
+            xs.setdefault(key, []).append((e["ts"], e["ts"] + e["dur"]))
+    eps = 1e-9
+    for key, lst in xs.items():
+        lst.sort()
+        for (a0, a1), (b0, b1) in zip(lst, lst[1:]):
+            if b0 < a1 - eps:
+                problems.append(f"X slices overlap on {key}: {(a0, a1)} {(b0, b1)}")
+        for x0, x1 in lst:
+            inner = [sp for sp in spans.get(key, []) if sp[0] <= x0 + eps and x0 < sp[1] - eps]
+            if inner and x1 > min(sp[1] for sp in inner) + eps:
+                problems.append(f"X slice {(x0, x1)} crosses the end of its region on {key}")
     return problems, doc
 
 
@@ -233,7 +255,8 @@ check("timeline valid", not problems, problems[:5])
 ev = doc["traceEvents"]
 names = {e["name"] for e in ev}
 check("timeline region slices", {"outer", "inner", "deep", "side"} <= {e["name"] for e in ev if e["ph"] == "B"}, names)
-check("timeline line slices", {"line 10", "line 12", "line 14"} <= {e["name"] for e in ev if e["ph"] == "X"}, names)
+check("timeline line slices", {"line 10: B[i, j] = A[j, i]", "line 12: C = pto.add(A, B)", "line 14: D = pto.add(A, A)"}
+      <= {e["name"] for e in ev if e["ph"] == "X"}, names)
 check("timeline counters", {"L1 miss rate", "L2 miss rate", "DRAM bandwidth", "DRAM row-buffer hit rate",
                             "footprint global"} <= {e["name"] for e in ev if e["ph"] == "C"}, names)
 peak_fp = max(e["args"]["bytes"] for e in ev if e["name"] == "footprint global")
