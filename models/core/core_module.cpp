@@ -167,8 +167,12 @@ void CoreModule::accesses_attributed(const Access* a, size_t n) {
     CoreClock& k = clock(h.core);
     attr_->close_epochs(k.issue_at);
     const size_t limit = size_t(std::min<uint64_t>(n - i, std::max<uint64_t>(attr_->events_left(), 1)));
+    // Parallel sections take the queue; elsewhere the stream stays on one
+    // core (a trace that switches cores without barriers has its other
+    // cores' events counted, but their cycles not), so region and site cut.
+    const uint32_t key = site_and_region(h);
     size_t j = 1;
-    while (j < limit && a[i + j].site == h.site && a[i + j].region == h.region && a[i + j].core == h.core) ++j;
+    while (j < limit && site_and_region(a[i + j]) == key) ++j;
     attr_->begin(h.site, h.region, h.core, k.issue_at, k.line_requests);
     const size_t m = issue_some(a + i, j);
     attr_->end(k.issue_at, k.line_requests, m, 0);

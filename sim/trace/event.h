@@ -4,6 +4,7 @@
 // Events are pushed one at a time into an EventSink; nothing is materialised.
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 namespace ptosim {
@@ -41,17 +42,26 @@ struct Access {
   SpaceId space = kGlobalSpace;
   TagId tensor = 0;
   TagId region = 0;
-  CoreId core = 0;  // the core that issues it (pto.parallel); fits the padding
   // The program statement that issued it (0 = none, e.g. a replayed trace):
   // a dense id the producer names with EventSink::name_site before first use.
-  // It fits the padding too, so attribution costs the pipe nothing.
+  // It fits the padding, so attribution costs the pipe nothing; right after
+  // `region`, so that one 32-bit compare tells where a run of one (region,
+  // site) ends (see site_and_region()).
   SiteId site = 0;
+  CoreId core = 0;  // the core that issues it (pto.parallel); fits the padding too
   // Strided pattern (scratchpads only, for the bank model): `bytes` is
   // elem_bytes x count, elements `stride` bytes apart from addr. 0 = contiguous.
   uint32_t elem_bytes = 0;
   int64_t stride = 0;
 };
 static_assert(sizeof(Access) == 40, "the event pipe's chunks hold Access objects: keep them small");
+static_assert(offsetof(Access, site) == offsetof(Access, region) + sizeof(TagId), "region and site adjacent");
+// Region and site of an access as one word (attribution cuts runs where it changes).
+inline uint32_t site_and_region(const Access& a) {
+  uint32_t w;
+  std::memcpy(&w, &a.region, sizeof w);
+  return w;
+}
 
 // Compute work. op names a row of the flop cost table (config `ops:`); the
 // producer has already multiplied element counts by the per-element cost.
