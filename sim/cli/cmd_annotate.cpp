@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <iostream>
 
-#include "models/system/system.h"
+#include "models/tlm/system.h"
 #include "sim/cli/insight_options.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/program_runner.h"

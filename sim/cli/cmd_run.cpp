@@ -1,6 +1,6 @@
 #include <iostream>
 
-#include "models/system/system.h"
+#include "models/tlm/system.h"
 #include "sim/cli/commands.h"
 #include "sim/common/error.h"
 #include "sim/cli/insight_options.h"

@@ -5,7 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-#include "models/system/system.h"
+#include "models/tlm/system.h"
 #include "sim/report/stats.h"
 
 namespace ptosim::cli {

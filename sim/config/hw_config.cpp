@@ -3,7 +3,7 @@
 #include <sstream>
 
 #include "sim/config/config_loader.h"
-#include "sim/config/units.h"
+#include "sim/common/units.h"
 
 namespace ptosim {
 
@@ -58,7 +58,7 @@ std::string to_yaml(const HwConfig& c) {
   o << "memories:\n";
   for (auto& m : c.memories) {
     o << "  - name: " << m.name << "\n"
-      << "    kind: " << m.kind << "\n"
+      << "    kind: " << kMemoryKinds.name(m.kind) << "\n"
       << "    size: " << format_bytes(m.size) << "\n"
       << "    latency: " << m.latency << " cycles\n"
       << "    bandwidth: " << bw_cycle(m.bandwidth) << "\n"
@@ -101,7 +101,7 @@ std::string to_yaml(const HwConfig& c) {
     << "  tRAS: " << ns(d.tRAS) << "\n"
     << "  tREFI: " << ns(d.tREFI) << "\n"
     << "  tRFC: " << ns(d.tRFC) << "\n"
-    << "  page_policy: " << d.page_policy << "\n"
+    << "  page_policy: " << kPagePolicies.name(d.page_policy) << "\n"
     << "  mapping: " << d.mapping << "\n";
   o << "spaces:\n";
   for (auto& [space, module] : c.spaces) o << "  " << space << ": " << module << "\n";
