@@ -111,8 +111,8 @@ Tensor ExecContext::alloc(const Shape& shape, DType dtype, SpaceId space, const 
   st->values.assign(size_t(phys), 0.0);
   st->tag = tensor_tag(tname);
   st->alloc_serial = ++serial_;
-  st->alloc_line = stmt_.line;
-  st->alloc_col = stmt_.col;
+  st->alloc_line = stmt_->line;
+  st->alloc_col = stmt_->col;
   if (!functions_.empty()) st->alloc_scope = functions_.back();
   note_alloc(st);
   if (hot_) hot_->note_alloc(st, tname);

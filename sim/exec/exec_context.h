@@ -136,11 +136,13 @@ class ExecContext {
     int line = 0, col = 0;
   };
   SiteId site_for_line(int line);
-  void set_statement(const Statement& s) {
-    acc_.site = s.site;
+  // `s` lives in the statement's node (as long as the program): a pointer
+  // and two bytes to store per statement run.
+  void set_statement(const Statement* s) {
+    acc_.site = s->site;
     stmt_ = s;
   }
-  const Statement& statement() const { return stmt_; }
+  const Statement* statement() const { return stmt_; }
   // The user function running now (leak reports name the scope a buffer
   // escaped); "" = the top level.
   void function_push(const std::string& name) { functions_.push_back(name); }
@@ -243,7 +245,8 @@ class ExecContext {
     std::vector<std::weak_ptr<Storage>> allocated;
   };
   std::vector<Region> regions_;  // regions_[0] is the program's top level
-  Statement stmt_;
+  Statement no_statement_;  // before the first statement runs
+  const Statement* stmt_ = &no_statement_;
   std::unique_ptr<HotTiles> hot_;
   std::vector<SiteId> site_of_line_;  // by line; 0 = not named yet
   SiteId sites_ = 0;

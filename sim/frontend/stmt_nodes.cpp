@@ -8,13 +8,13 @@ Flow BlockNode::exec(Frame& f) const {
   exec::ExecContext& ctx = f.in->ctx;
   // Each statement's events carry its line; after the block, the statement
   // that holds it (a loop, a with) is the one running again.
-  const exec::ExecContext::Statement outer = ctx.statement();
+  const exec::ExecContext::Statement* outer = ctx.statement();
   size_t k = 0;
   try {
     for (; k < stmts.size(); ++k) {
       SNode& s = *stmts[k];
       if (!s.stmt.site) s.stmt = {ctx.site_for_line(s.pos.line), s.pos.line, s.pos.col};
-      ctx.set_statement(s.stmt);
+      ctx.set_statement(&s.stmt);
       Flow fl = s.exec(f);
       if (fl != Flow::Normal) {
         ctx.set_statement(outer);
