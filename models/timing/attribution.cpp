@@ -239,21 +239,21 @@ void Attribution::finish(uint64_t end_fs) {
 
 void Attribution::report(StatsNode& root) const {
   if (opts_.by_line) {
-    StatsNode& t = root.child("by_line", "table");
+    StatsNode& t = root.child("by_line", NodeKind::Table);
     for (size_t s = 0; s < lines_.size(); ++s) {
       const Line& l = lines_[s];
       if (l.levels.empty()) continue;
       const uint32_t line = s < site_lines_.size() ? site_lines_[s] : 0;
-      StatsNode& r = t.child(line ? std::to_string(line) : "(no line)", "row");
+      StatsNode& r = t.child(line ? std::to_string(line) : "(no line)", NodeKind::Row);
       r.set("line", uint64_t(line));
       r.set("accesses", l.requests).set("flops", l.flops).set("cycles", double(l.fs) / period_fs_);
       uint64_t dram = 0;
       for (size_t i = 0; i < levels_.size(); ++i)
         if (levels_[i].kind == "dram") dram += l.levels[i].bytes;
       r.set("dram_bytes", dram);
-      StatsNode& lv = r.child("levels", "table");
+      StatsNode& lv = r.child("levels", NodeKind::Table);
       for (size_t i = 0; i < levels_.size(); ++i)
-        lv.child(levels_[i].name, "row")
+        lv.child(levels_[i].name, NodeKind::Row)
             .set("accesses", l.levels[i].accesses)
             .set("misses", l.levels[i].misses)
             .set("bytes", l.levels[i].bytes);
@@ -262,19 +262,19 @@ void Attribution::report(StatsNode& root) const {
   if (time_epochs_ || count_epochs_) {
     if (time_epochs_) root.set("epoch_cycles", double(epoch_fs_) / period_fs_);
     else root.set("epoch_accesses", opts_.epoch_accesses);
-    StatsNode& t = root.child("epochs", "table");
+    StatsNode& t = root.child("epochs", NodeKind::Table);
     for (size_t n = 0; n < epochs_.size(); ++n) {
       const Epoch& e = epochs_[n];
-      StatsNode& r = t.child(std::to_string(n), "row");
+      StatsNode& r = t.child(std::to_string(n), NodeKind::Row);
       const double secs = double(e.end_fs - e.start_fs) * 1e-15;
       r.set("start_cycles", double(e.start_fs) / period_fs_).set("end_cycles", double(e.end_fs) / period_fs_);
       r.set("accesses", e.events).set("flops", e.flops).set("region", e.region);
       const uint64_t rows = e.rows.hits + e.rows.misses + e.rows.conflicts;
       r.set("dram_row_hits", e.rows.hits).set("dram_row_hit_rate", rows ? double(e.rows.hits) / double(rows) : 0.0);
-      StatsNode& lv = r.child("levels", "table");
+      StatsNode& lv = r.child("levels", NodeKind::Table);
       for (size_t i = 0; i < levels_.size(); ++i) {
         const Counts& c = e.levels[i];
-        lv.child(levels_[i].name, "row")
+        lv.child(levels_[i].name, NodeKind::Row)
             .set("accesses", c.accesses)
             .set("misses", c.misses)
             .set("miss_rate", c.accesses ? double(c.misses) / double(c.accesses) : 0.0)
@@ -284,14 +284,14 @@ void Attribution::report(StatsNode& root) const {
         for (size_t id = 1; id < e.tensors[i].size(); ++id) {
           const TagCounters& tc = e.tensors[i][id];
           if (!tc.accesses) continue;
-          if (!tt) tt = &lv.children.back().child("tensors", "table");
+          if (!tt) tt = &lv.children.back().child("tensors", NodeKind::Table);
           const std::string name = id < names_->tensors.size() && !names_->tensors[id].empty()
                                        ? names_->tensors[id] : "#" + std::to_string(id);
-          tt->child(name, "row").set("accesses", tc.accesses).set("misses", tc.misses).set("bytes", tc.bytes);
+          tt->child(name, NodeKind::Row).set("accesses", tc.accesses).set("misses", tc.misses).set("bytes", tc.bytes);
         }
       }
-      StatsNode& fp = r.child("footprint", "table");
-      for (size_t s = 0; s < spaces_.size(); ++s) fp.child(spaces_[s], "row").set("peak_bytes", e.footprint_peak[s]);
+      StatsNode& fp = r.child("footprint", NodeKind::Table);
+      for (size_t s = 0; s < spaces_.size(); ++s) fp.child(spaces_[s], NodeKind::Row).set("peak_bytes", e.footprint_peak[s]);
     }
   }
 }

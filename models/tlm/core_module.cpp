@@ -27,6 +27,7 @@ CoreModule::CoreModule(sc_core::sc_module_name name, const HwConfig& config, siz
     clocks_.emplace_back(config.core.max_outstanding, CoreId(i));
     clocks_.back().interval_fs = uint64_t(std::llround(period_fs_ / config.core.issue_width));
     clocks_.back().sync_at = quantum_fs_;
+    if (config.core.model == CoreModel::Cpu) cpu_.push_back(std::make_unique<CpuPipeline>(config.core, period_fs_));
   }
   SC_THREAD(run);
   // Interpreters recurse: give the thread a deep stack (reserved, not committed).
@@ -40,6 +41,9 @@ void CoreModule::route(SpaceId space, const std::string& space_name, size_t port
   r.cache = first_level ? &first_level->logic() : nullptr;
   r.split = first_level ? first_level->logic().config().line : 0;
   r.space = space_name;
+  auto target = config_.spaces.find(space_name);
+  const MemoryConfig* m = target == config_.spaces.end() ? nullptr : config_.memory(target->second);
+  r.reg = m && m->kind == MemoryKind::Register;
 }
 
 void CoreModule::run() {
@@ -85,17 +89,23 @@ CoreClock& CoreModule::clock(CoreId core) {
 }
 
 void CoreModule::access(const Access& a) {
-  if (parallel_) return enqueue(Queued{false, a, Compute{}});
-  issue_now(a);
+  const uint32_t seq = cpu_.empty() ? 0 : ++seq_;
+  if (parallel_) return enqueue(Queued{false, a, Compute{}, seq});
+  issue_now(a, seq);
 }
 
-void CoreModule::issue_now(const Access& a) {
+const CoreModule::Route& CoreModule::route_of(const Access& a) const {
   if (a.space >= routes_.size() || !routes_[a.space].socket) {
     std::ostringstream m;
     m << "access to space id " << a.space << " which this config does not map";
     throw InputError(m.str());
   }
-  const Route& r = routes_[a.space];
+  return routes_[a.space];
+}
+
+void CoreModule::issue_now(const Access& a, uint32_t seq) {
+  if (!cpu_.empty()) return cpu_access(a, seq);
+  const Route& r = route_of(a);
   CoreClock& k = clock(a.core);
   const bool write = a.kind == AccessKind::Write || a.kind == AccessKind::Fill;
   k.count(write);
@@ -118,9 +128,65 @@ void CoreModule::issue_now(const Access& a) {
   }
 }
 
+void CoreModule::cpu_access(const Access& a, uint32_t seq) {
+  const Route& r = route_of(a);
+  CoreClock& k = clock(a.core);
+  CpuPipeline& p = *cpu_[a.core];
+  const bool write = a.kind == AccessKind::Write || a.kind == AccessKind::Fill;
+  k.count(write);
+  if (r.reg) {
+    // Still a transfer for the register file's counters, but no time: the
+    // value is an operand, its readiness flows through the pipeline.
+    const uint64_t t = k.issue_at;
+    sync(t);
+    payload_.set_pattern(a.kind == AccessKind::Fill, a.elem_bytes, a.stride);
+    tlm::tlm_generic_payload& trans = payload_.set(a.addr, a.bytes ? a.bytes : 1, write, a.tensor, a.region);
+    sc_time delay = sc_time::from_value(t > now_fs_ ? t - now_fs_ : 0);
+    (*r.socket)->b_transport(trans, delay);
+    if (write) p.register_write(seq, a.dep, a.addr);
+    else p.register_read(seq, a.dep, a.addr);
+    return;
+  }
+  auto piece = [&](uint64_t addr, uint64_t bytes) {
+    auto mem = [&](uint64_t t) { return cpu_memory(r, k, a, addr, bytes, write, t); };
+    if (write) p.store(k, seq, a.dep, addr, bytes, mem);
+    else p.load(k, seq, a.dep, addr, bytes, mem);
+  };
+  const uint64_t bytes = a.bytes ? a.bytes : 1;
+  if (!r.cache) return piece(a.addr, bytes);
+  const uint64_t mask = r.split - 1;
+  uint64_t addr = a.addr;
+  const uint64_t end = a.addr + bytes;
+  while (addr < end) {
+    const uint64_t next = std::min(end, (addr & ~mask) + r.split);
+    piece(addr, next - addr);
+    addr = next;
+  }
+}
+
+uint64_t CoreModule::cpu_memory(const Route& r, CoreClock& k, const Access& a, uint64_t addr, uint64_t bytes,
+                                bool write, uint64_t t) {
+  ++k.line_requests;
+  sync(t);
+  if (r.cache) {
+    k.window.retire(t);
+    return r.cache->issue(MemRequest{addr, bytes, write, a.tensor, a.region}, &t, k.window, k.stalls);
+  }
+  payload_.set_pattern(a.kind == AccessKind::Fill, a.elem_bytes, a.stride);
+  tlm::tlm_generic_payload& trans = payload_.set(addr, bytes, write, a.tensor, a.region);
+  sc_time delay = sc_time::from_value(t > now_fs_ ? t - now_fs_ : 0);
+  (*r.socket)->b_transport(trans, delay);
+  if (trans.get_response_status() != tlm::TLM_OK_RESPONSE) {
+    std::ostringstream m;
+    m << "write to read-only memory space '" << r.space << "' at address 0x" << std::hex << a.addr;
+    throw InputError(m.str());
+  }
+  return std::max<uint64_t>(t, now_fs_ + delay.value());
+}
+
 void CoreModule::accesses(const Access* a, size_t n) {
-  if (parallel_) {
-    for (size_t i = 0; i < n; ++i) enqueue(Queued{false, a[i], Compute{}});
+  if (!cpu_.empty() || parallel_) {
+    for (size_t i = 0; i < n; ++i) access(a[i]);
     return;
   }
   if (attr_) return accesses_attributed(a, n);
@@ -136,7 +202,7 @@ void CoreModule::issue_runs(const Access* a, size_t n) {
       i += routes_[space].cache->run(a + i, n - i, space, clocks_[a[i].core]);
       if (i == n) break;
     }
-    issue_now(a[i++]);  // anything else, and a sync with the kernel
+    issue_now(a[i++], 0);  // anything else, and a sync with the kernel
   }
 }
 
@@ -156,7 +222,7 @@ size_t CoreModule::issue_some(const Access* a, size_t n) {
     if (m == n) return m;
   }
   if (attr_->epoch_due(clock(a[m].core).issue_at)) return m;
-  issue_now(a[m]);
+  issue_now(a[m], 0);
   return m + 1;
 }
 
@@ -185,7 +251,7 @@ void CoreModule::issue_attributed(const Access& a) {
   CoreClock& k = clock(a.core);
   attr_->close_epochs(k.issue_at);
   attr_->begin(a.site, a.region, a.core, k.issue_at, k.line_requests);
-  issue_now(a);
+  issue_now(a, 0);
   attr_->end(k.issue_at, k.line_requests, 1, 0);
 }
 
@@ -193,7 +259,7 @@ void CoreModule::compute_attributed(const Compute& c) {
   CoreClock& k = clock(c.core);
   attr_->close_epochs(k.issue_at);
   attr_->begin(c.site, c.region, c.core, k.issue_at, k.line_requests);
-  compute_now(c);
+  compute_now(c, 0);
   attr_->end(k.issue_at, k.line_requests, 0, c.flops);
 }
 
@@ -238,13 +304,15 @@ void CoreModule::issue_tlm(const Route& r, CoreClock& k, const Access& a, bool w
 }
 
 void CoreModule::compute(const Compute& c) {
-  if (parallel_) return enqueue(Queued{true, Access{}, c});
+  const uint32_t seq = cpu_.empty() ? 0 : ++seq_;
+  if (parallel_) return enqueue(Queued{true, Access{}, c, seq});
   if (attr_) return compute_attributed(c);
-  compute_now(c);
+  compute_now(c, seq);
 }
 
-void CoreModule::compute_now(const Compute& c) {
+void CoreModule::compute_now(const Compute& c, uint32_t seq) {
   CoreClock& k = clock(c.core);
+  if (!cpu_.empty()) return cpu_[c.core]->compute(k, seq, c);
   k.flops += c.flops;
   const uint64_t busy = uint64_t(std::llround(period_fs_ * (double(c.flops) / config_.core.flops_per_cycle)));
   k.compute_fs += busy;
@@ -276,8 +344,8 @@ void CoreModule::schedule(bool drain) {
     const Queued q = queues_[best].front();
     queues_[best].pop_front();
     --queued_;
-    if (q.is_compute) attr_ ? compute_attributed(q.compute) : compute_now(q.compute);
-    else attr_ ? issue_attributed(q.access) : issue_now(q.access);
+    if (q.is_compute) attr_ ? compute_attributed(q.compute) : compute_now(q.compute, q.seq);
+    else attr_ ? issue_attributed(q.access) : issue_now(q.access, q.seq);
   }
 }
 
@@ -321,16 +389,31 @@ void core_counters(StatsNode& n, const std::vector<const CoreClock*>& ks, double
 }  // namespace
 
 void CoreModule::report(StatsNode& run) const {
-  StatsNode& n = run.child(name(), "core");
+  StatsNode& n = run.child(name(), NodeKind::Core);
   std::vector<const CoreClock*> all;
   for (const CoreClock& k : clocks_) all.push_back(&k);
   core_counters(n, all, period_fs_);
   n.set("cores", uint64_t(clocks_.size()));
   n.set("barriers", barriers_);
+  if (!cpu_.empty()) {
+    n.set("model", std::string(kCoreModels.name(config_.core.model)));
+    CpuStats t;
+    for (auto& p : cpu_) {
+      const CpuStats& x = p->stats();
+      t.uops += x.uops; t.loads += x.loads; t.stores += x.stores; t.forwarded += x.forwarded;
+      t.rob_stall_fs += x.rob_stall_fs; t.lq_stall_fs += x.lq_stall_fs; t.sq_stall_fs += x.sq_stall_fs;
+      t.dep_wait_fs += x.dep_wait_fs;
+    }
+    n.set("instructions", t.uops).set("forwarded_loads", t.forwarded);
+    n.set("rob_stall_cycles", double(t.rob_stall_fs) / period_fs_);
+    n.set("lq_stall_cycles", double(t.lq_stall_fs) / period_fs_);
+    n.set("sq_stall_cycles", double(t.sq_stall_fs) / period_fs_);
+    n.set("operand_wait_cycles", double(t.dep_wait_fs) / period_fs_);
+  }
   if (clocks_.size() == 1) return;
-  StatsNode& list = n.child("per_core", "list");
+  StatsNode& list = n.child("per_core", NodeKind::List);
   for (const CoreClock& k : clocks_) {
-    StatsNode& c = list.child("core" + std::to_string(k.id), "row");
+    StatsNode& c = list.child("core" + std::to_string(k.id), NodeKind::Row);
     core_counters(c, {&k}, period_fs_);
   }
 }

@@ -52,7 +52,7 @@ void add_annotate(CLI::App& app, Action& action) {
       if (const StatsNode* levels = root.find_child("levels"))
         for (const StatsNode& l : levels->children) {
           all.push_back(l.name);
-          if (l.kind == "cache") o.levels.push_back(l.name);
+          if (l.kind == NodeKind::Cache) o.levels.push_back(l.name);
         }
       if (!a.level.empty()) {
         if (std::find(all.begin(), all.end(), a.level) == all.end()) {

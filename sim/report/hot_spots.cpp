@@ -18,7 +18,7 @@ void add_hot_spots(StatsNode& root, const std::map<std::string, std::string>& ti
   for (auto& c : root.children)
     if (c.name == "levels") levels = &c;
   if (!levels) return;
-  StatsNode hot{"hot_spots", "table", {}, {}};
+  StatsNode hot{"hot_spots", NodeKind::Table, {}, {}};
   for (StatsNode& level : levels->children) {
     StatsNode* table = nullptr;
     for (auto& c : level.children)
@@ -37,7 +37,7 @@ void add_hot_spots(StatsNode& root, const std::map<std::string, std::string>& ti
       tiles.push_back(tile);
       auto into = std::find_if(tensors.begin(), tensors.end(), [&](const StatsNode& r) { return r.name == t->second; });
       if (into == tensors.end()) {
-        tensors.push_back(StatsNode{t->second, "row", {}, {}});
+        tensors.push_back(StatsNode{t->second, NodeKind::Row, {}, {}});
         into = tensors.end() - 1;
         for (const char* k : {"accesses", "misses", "bytes"}) into->set(k, uint64_t(0));
       }
@@ -47,14 +47,14 @@ void add_hot_spots(StatsNode& root, const std::map<std::string, std::string>& ti
                      [&](const StatsNode& a, const StatsNode& b) { return rank(a.name) < rank(b.name); });
     table->children = tensors;
     if (tiles.empty()) continue;
-    StatsNode& row = hot.child(level.name, "row");
+    StatsNode& row = hot.child(level.name, NodeKind::Row);
     for (const char* key : {"accesses", "misses"}) {
       std::vector<StatsNode> top = tiles;
       std::stable_sort(top.begin(), top.end(), [&](const StatsNode& a, const StatsNode& b) { return a.u64(key) > b.u64(key); });
       while (!top.empty() && top.back().u64(key) == 0) top.pop_back();
       if (top.size() > n) top.resize(n);
       if (top.empty()) continue;
-      StatsNode& t = row.child(std::string("by_") + key, "table");
+      StatsNode& t = row.child(std::string("by_") + key, NodeKind::Table);
       t.children = std::move(top);
     }
   }

@@ -8,9 +8,9 @@ void add_tags(StatsNode& level, const char* table, const TagTable& rows, const s
   for (size_t id = 0; id < rows.rows().size(); ++id) {
     const TagCounters& c = rows.rows()[id];
     if (!c.accesses) continue;
-    if (!t) t = &level.child(table, "table");
+    if (!t) t = &level.child(table, NodeKind::Table);
     std::string name = id < names.size() && !names[id].empty() ? names[id] : "#" + std::to_string(id);
-    t->child(name, "row").set("accesses", c.accesses).set("misses", c.misses).set("bytes", c.bytes);
+    t->child(name, NodeKind::Row).set("accesses", c.accesses).set("misses", c.misses).set("bytes", c.bytes);
   }
 }
 
@@ -66,14 +66,14 @@ void add_region_tree(StatsNode& level, const TagTable& rows, const std::vector<s
     p.all.misses += n.all.misses;
     p.all.bytes += n.all.bytes;
   }
-  StatsNode& t = level.child("regions", "table");
+  StatsNode& t = level.child("regions", NodeKind::Table);
   std::vector<std::pair<size_t, uint64_t>> stack;  // node, depth
   for (size_t k = nodes[0].kids.size(); k-- > 0;) stack.push_back({nodes[0].kids[k], 0});
   while (!stack.empty()) {
     const auto [k, depth] = stack.back();
     stack.pop_back();
     const Node& n = nodes[k];
-    t.child(n.path, "row")
+    t.child(n.path, NodeKind::Row)
         .set("accesses", n.own.accesses).set("misses", n.own.misses).set("bytes", n.own.bytes)
         .set("depth", depth)
         .set("inclusive_accesses", n.all.accesses).set("inclusive_misses", n.all.misses)
@@ -84,7 +84,7 @@ void add_region_tree(StatsNode& level, const TagTable& rows, const std::vector<s
 
 }  // namespace
 
-StatsNode& add_level_stats(StatsNode& parent, const std::string& name, const std::string& kind, const LevelStats& s,
+StatsNode& add_level_stats(StatsNode& parent, const std::string& name, NodeKind kind, const LevelStats& s,
                            const TagNames& names, bool with_3c) {
   StatsNode& n = parent.child(name, kind);
   n.set("reads", s.reads).set("writes", s.writes);
