@@ -33,6 +33,11 @@ class DetailedDram : public DramTiming {
   void report(StatsNode& node, double seconds) const override;
 
   const std::vector<DramChannelStats>& channels() const { return channel_stats_; }
+  RowCounts row_counts() const override {
+    RowCounts r;
+    for (auto& s : channel_stats_) { r.hits += s.row_hits; r.misses += s.row_misses; r.conflicts += s.row_conflicts; }
+    return r;
+  }
   DramChannelStats totals() const;
   uint32_t burst_bytes() const { return burst_bytes_; }
   Fs burst_time() const { return t_burst_; }

@@ -26,6 +26,9 @@ class DramTiming {
   // knows "miss or hit" charges for a miss (a constant memory's own cache).
   virtual Fs idle_miss() const = 0;
   virtual void report(StatsNode& node, double seconds) const = 0;  // model-specific counters
+  // Row-buffer outcomes so far (zero for models without rows): for figures over time.
+  struct RowCounts { uint64_t hits = 0, misses = 0, conflicts = 0; };
+  virtual RowCounts row_counts() const { return {}; }
 };
 
 using DramTimingFactory = std::unique_ptr<DramTiming> (*)(const DramConfig&);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "models/timing/attribution.h"
 #include "models/tlm/cache_module.h"
 #include "sim/common/error.h"
 #include "sim/trace/event_pipe.h"
@@ -55,6 +56,11 @@ void CoreModule::run() {
     schedule(true);  // a stream that ended inside a parallel loop
     uint64_t last = now_fs_;
     for (const CoreClock& k : clocks_) last = std::max(last, k.issue_at);
+    if (attr_) {
+      uint64_t idle = last;
+      for (const CoreClock& k : clocks_) idle = std::max(idle, k.idle_at());
+      attr_->finish(idle);
+    }
     if (finisher_) finisher_(sc_time::from_value(last - now_fs_));
   } catch (...) {
     error_ = std::current_exception();
@@ -193,6 +199,11 @@ void CoreModule::accesses(const Access* a, size_t n) {
     for (size_t i = 0; i < n; ++i) access(a[i]);
     return;
   }
+  if (attr_) return accesses_attributed(a, n);
+  issue_runs(a, n);
+}
+
+void CoreModule::issue_runs(const Access* a, size_t n) {
   size_t i = 0;
   while (i < n) {
     // The first level of the access's space issues as many as it can.
@@ -203,6 +214,74 @@ void CoreModule::accesses(const Access* a, size_t n) {
     }
     issue_now(a[i++], 0);  // anything else, and a sync with the kernel
   }
+}
+
+// One run() of the first level and, where it stopped, the next access by
+// hand — unless it stopped at the end of a time epoch, which the caller
+// closes first. Returns how many were issued.
+size_t CoreModule::issue_some(const Access* a, size_t n) {
+  const SpaceId space = a[0].space;
+  size_t m = 0;
+  if (space < routes_.size() && routes_[space].cache && a[0].core < clocks_.size()) {
+    CoreClock& k = clocks_[a[0].core];
+    const uint64_t boundary = attr_->next_boundary_fs();
+    const uint64_t kernel = now_fs_ + quantum_fs_;
+    k.sync_at = boundary - 1 < kernel ? boundary - 1 : kernel;
+    m = routes_[space].cache->run(a, n, space, k);
+    k.sync_at = kernel;
+    if (m == n) return m;
+  }
+  if (attr_->epoch_due(clock(a[m].core).issue_at)) return m;
+  issue_now(a[m], 0);
+  return m + 1;
+}
+
+void CoreModule::accesses_attributed(const Access* a, size_t n) {
+  size_t i = 0;
+  while (i < n) {
+    const Access& h = a[i];
+    CoreClock& k = clock(h.core);
+    attr_->close_epochs(k.issue_at);
+    const size_t limit = size_t(std::min<uint64_t>(n - i, std::max<uint64_t>(attr_->events_left(), 1)));
+    // Parallel sections take the queue; elsewhere the stream stays on one
+    // core (a trace that switches cores without barriers has its other
+    // cores' events counted, but their cycles not), so region and site cut.
+    const uint32_t key = site_and_region(h);
+    size_t j = 1;
+    while (j < limit && site_and_region(a[i + j]) == key) ++j;
+    attr_->begin(h.site, h.region, h.core, k.issue_at, k.line_requests);
+    const size_t m = issue_some(a + i, j);
+    attr_->end(k.issue_at, k.line_requests, m, 0);
+    i += m;
+  }
+}
+
+// One event at a time (a parallel section's schedule).
+void CoreModule::issue_attributed(const Access& a) {
+  CoreClock& k = clock(a.core);
+  attr_->close_epochs(k.issue_at);
+  attr_->begin(a.site, a.region, a.core, k.issue_at, k.line_requests);
+  issue_now(a, 0);
+  attr_->end(k.issue_at, k.line_requests, 1, 0);
+}
+
+void CoreModule::compute_attributed(const Compute& c) {
+  CoreClock& k = clock(c.core);
+  attr_->close_epochs(k.issue_at);
+  attr_->begin(c.site, c.region, c.core, k.issue_at, k.line_requests);
+  compute_now(c, 0);
+  attr_->end(k.issue_at, k.line_requests, 0, c.flops);
+}
+
+void CoreModule::name_site(SiteId id, uint32_t line) {
+  if (attr_) attr_->name_site(id, line);
+}
+
+void CoreModule::footprint(SpaceId space, uint64_t bytes) {
+  if (!attr_) return;
+  uint64_t t = 0;
+  for (const CoreClock& k : clocks_) t = std::max(t, k.issue_at);
+  attr_->footprint(space, bytes, t);
 }
 
 void CoreModule::issue_cached(const Route& r, CoreClock& k, uint64_t addr, uint64_t bytes, bool write, TagId tensor,
@@ -237,6 +316,7 @@ void CoreModule::issue_tlm(const Route& r, CoreClock& k, const Access& a, bool w
 void CoreModule::compute(const Compute& c) {
   const uint32_t seq = cpu_.empty() ? 0 : ++seq_;
   if (parallel_) return enqueue(Queued{true, Access{}, c, seq});
+  if (attr_) return compute_attributed(c);
   compute_now(c, seq);
 }
 
@@ -274,8 +354,8 @@ void CoreModule::schedule(bool drain) {
     const Queued q = queues_[best].front();
     queues_[best].pop_front();
     --queued_;
-    if (q.is_compute) compute_now(q.compute, q.seq);
-    else issue_now(q.access, q.seq);
+    if (q.is_compute) attr_ ? compute_attributed(q.compute) : compute_now(q.compute, q.seq);
+    else attr_ ? issue_attributed(q.access) : issue_now(q.access, q.seq);
   }
 }
 

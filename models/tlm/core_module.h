@@ -43,6 +43,7 @@ namespace ptosim {
 
 class CacheModule;
 class CacheLevel;
+class Attribution;
 
 class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiator {
  public:
@@ -66,6 +67,11 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   static constexpr size_t kLookahead = 1 << 18;
   void name_tensor(TagId id, const std::string& n) override { TagNames::put(names_.tensors, id, n); }
   void name_region(TagId id, const std::string& n) override { TagNames::put(names_.regions, id, n); }
+  void name_site(SiteId id, uint32_t line) override;
+  void footprint(SpaceId space, uint64_t bytes) override;
+  // Per-line / per-epoch / timeline attribution (null: off, and no cost).
+  void set_attribution(Attribution* a) { attr_ = a; }
+  TagNames& names_for_attribution() { return names_; }
 
   std::exception_ptr error() const { return error_; }
   const TagNames& names() const { return names_; }
@@ -99,6 +105,13 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   void cpu_access(const Access& a, uint32_t seq);
   uint64_t cpu_memory(const Route& r, CoreClock& k, const Access& a, uint64_t addr, uint64_t bytes, bool write,
                       uint64_t t);
+  void issue_runs(const Access* a, size_t n);
+  // With attribution: runs of one site / region / core, cut at epoch ends
+  // (the `cpu` core model takes events one by one and is not attributed).
+  void accesses_attributed(const Access* a, size_t n);
+  size_t issue_some(const Access* a, size_t n);
+  void issue_attributed(const Access& a);
+  void compute_attributed(const Compute& c);
   void issue_cached(const Route& r, CoreClock& clock, uint64_t addr, uint64_t bytes, bool write, TagId tensor,
                     TagId region);
   void issue_tlm(const Route& r, CoreClock& clock, const Access& a, bool write);
@@ -123,6 +136,7 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   bool parallel_ = false;                    // inside a parallel loop: events are queued
   std::vector<std::deque<Queued>> queues_;   // per core
   size_t queued_ = 0;
+  Attribution* attr_ = nullptr;
 };
 
 }  // namespace ptosim

@@ -19,6 +19,7 @@ class DramModule : public sc_core::sc_module, public LtTarget {
   void report(StatsNode& parent, const TagNames& names, double seconds) const;
   const LevelStats& stats() const { return stats_; }
   double peak_bandwidth() const { return timing_->peak_bandwidth(); }
+  DramTiming::RowCounts row_counts() const { return timing_->row_counts(); }
 
  private:
   std::unique_ptr<DramTiming> timing_;

@@ -24,6 +24,7 @@ class MemoryModule : public sc_core::sc_module, public LtTarget {
   MemoryModule(sc_core::sc_module_name name, const MemoryConfig& config, double clock_hz);
   virtual void report(StatsNode& parent, const TagNames& names, double seconds) const = 0;
   const MemoryConfig& config() const { return config_; }
+  const LevelStats& stats() const { return stats_; }
   uint64_t conflict_cycles() const { return conflict_cycles_; }
   uint64_t bank_conflicts() const { return bank_conflicts_; }
 

@@ -73,8 +73,24 @@ System::~System() = default;
 
 bool System::private_cache(const std::string& cache) const { return config_.private_cache(cache); }
 
+std::string System::timeline_json(const std::string& source, const std::vector<std::string>& lines) const {
+  return attribution_ ? attribution_->timeline_json(source, lines) : std::string();
+}
+
 StatsNode System::run(const std::function<void(EventSink&)>& producer, const RunOptions& options) {
   core_->set_producer(producer);
+  if (options.attribution.any()) {
+    // Every level the report lists, in its order.
+    std::vector<ProbedLevel> probed;
+    for (auto& m : memories_) probed.push_back({m->name(), kMemoryKinds.name(m->config().kind), &m->stats()});
+    for (auto& c : caches_) probed.push_back({c->name(), "cache", &c->logic().stats()});
+    probed.push_back({dram_->name(), "dram", &dram_->stats()});
+    attribution_ = std::make_unique<Attribution>(options.attribution, 1e15 / config_.clock_hz, std::move(probed),
+                                                 config_.space_names(), std::max<uint32_t>(config_.core.count, 1),
+                                                 &core_->names_for_attribution());
+    if (config_.dram.timing == "detailed") attribution_->set_row_counter([this] { return dram_->row_counts(); });
+    core_->set_attribution(attribution_.get());
+  }
   if (options.flush) {
     core_->set_finisher([this](const sc_time& at) {
       for (auto& c : caches_) c->flush(at);
@@ -100,7 +116,9 @@ StatsNode System::run(const std::function<void(EventSink&)>& producer, const Run
   in.cycles = cycles;
   in.peak_flops_per_s = config_.core.flops_per_cycle * config_.clock_hz;
   in.peak_dram_bandwidth = dram_->peak_bandwidth();
-  return make_run_report(in, std::move(core_parent.children.front()), std::move(levels));
+  StatsNode root = make_run_report(in, std::move(core_parent.children.front()), std::move(levels));
+  if (attribution_) attribution_->report(root);
+  return root;
 }
 
 }  // namespace ptosim

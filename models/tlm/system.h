@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "models/timing/attribution.h"
 #include "sim/config/hw_config.h"
 #include "sim/report/stats.h"
 #include "sim/trace/event.h"
@@ -21,6 +22,7 @@ class MemoryModule;
 struct RunOptions {
   bool flush = false;       // write back every dirty line at the end
   std::string source;       // what produced the events (trace file, program)
+  AttributionOptions attribution;  // per line, epochs, timeline (all off by default)
 };
 
 class System {
@@ -30,6 +32,8 @@ class System {
   // Runs `producer` on the core's thread (it pushes events into the sink).
   // Rethrows whatever the producer threw. Returns the stats tree.
   StatsNode run(const std::function<void(EventSink&)>& producer, const RunOptions& options);
+  // After run() with options.attribution.timeline: the trace-event JSON.
+  std::string timeline_json(const std::string& source, const std::vector<std::string>& lines = {}) const;
 
  private:
   // True for a cache named by a memory's `backing:` and by no space.
@@ -40,6 +44,7 @@ class System {
   std::vector<std::unique_ptr<MemoryModule>> memories_;
   std::vector<std::unique_ptr<CacheModule>> caches_;
   std::unique_ptr<DramModule> dram_;
+  std::unique_ptr<Attribution> attribution_;
 };
 
 }  // namespace ptosim

@@ -177,11 +177,12 @@ int print_table(const CompareArgs& a, const std::vector<json>& reps) {
   }
   std::vector<size_t> w(head.size(), 0);
   for (auto& c : cells)
-    for (size_t k = 0; k < c.size(); ++k) w[k] = std::max(w[k], std::min<size_t>(c[k].size(), 40));
+    // A metric's name is its row's identity: never cut (nested region names are long).
+    for (size_t k = 0; k < c.size(); ++k) w[k] = std::max(w[k], k == 0 ? c[k].size() : std::min<size_t>(c[k].size(), 40));
   for (auto& c : cells) {
     std::string line;
     for (size_t k = 0; k < c.size(); ++k) {
-      std::string s = c[k].size() > 40 ? c[k].substr(0, 37) + "..." : c[k];
+      std::string s = k > 0 && c[k].size() > 40 ? c[k].substr(0, 37) + "..." : c[k];
       if (k == 0) line += s + std::string(w[k] - s.size(), ' ');
       else line += "  " + std::string(w[k] - s.size(), ' ') + s;
     }

@@ -2,6 +2,8 @@
 
 #include "models/tlm/system.h"
 #include "sim/cli/commands.h"
+#include "sim/common/error.h"
+#include "sim/cli/insight_options.h"
 #include "sim/cli/program_runner.h"
 #include "sim/cli/run_identity.h"
 #include "sim/config/config_override.h"
@@ -16,6 +18,7 @@ struct RunArgs {
   bool flush = false;
   std::vector<std::string> defines, sets;
   uint64_t max_events = 0;
+  InsightArgs insight;
 };
 
 // What a trace must fit to run on `config`: its cores, and its spaces as
@@ -51,6 +54,7 @@ void add_run(CLI::App& app, Action& action) {
   run->add_option("-o,--output", a.output, "Write the report here instead of stdout");
   add_program_options(*run, a.defines, a.max_events);
   add_set_option(*run, a.sets);
+  add_insight_options(*run, a.insight);
   run->callback([&action] {
     action = [] {
       if (a.program.empty() == a.trace.empty()) {
@@ -58,12 +62,17 @@ void add_run(CLI::App& app, Action& action) {
         return 2;
       }
       refuse_overwriting_inputs(a.output, {a.program, a.trace, a.config});
+      refuse_insight_overwrites(a.insight, a.output, {a.program, a.trace, a.config});
       const std::vector<ConfigOverride> overrides = parse_overrides(a.sets);
       HwConfig config = load_config_or_default(a.config, overrides);
       System system(config);
       RunOptions options;
       options.flush = a.flush;
       options.source = a.trace.empty() ? a.program : a.trace;
+      apply_insight_options(a.insight, options);
+      if (!a.insight.hot_tile.empty()) parse_hot_tile(a.insight.hot_tile);  // a bad flag fails before the run
+      if (a.insight.hot_spots && !a.trace.empty())
+        throw InputError({"--hot-spots", 0, 0}, "", "needs a PROGRAM: a trace has no tensors");
       StatsNode root;
       std::vector<ProgramParam> params;
       int status = 0;
@@ -76,8 +85,12 @@ void add_run(CLI::App& app, Action& action) {
         // The program's print() output must not corrupt a JSON or CSV report on stdout.
         const bool report_on_stdout = a.output.empty() || a.output == "-";
         std::ostream* prints = report_on_stdout && a.format != "text" ? &std::cerr : nullptr;
-        status = run_program_on(system, config, a.program, a.defines, a.max_events, options, root, prints, &params);
+        HotSpotArgs hot{a.insight.hot_spots, a.insight.hot_tile};
+        status = run_program_on(system, config, a.program, a.defines, a.max_events, options, root, prints, &params, hot);
+        add_source_text(root, a.program);
+        if (a.insight.leaks == "off") drop_leaks(root);
       }
+      write_insight_files(system, root, a.insight, options.source, a.program);
       RunInputs in;
       in.source = options.source;
       in.config = &config;
@@ -86,7 +99,7 @@ void add_run(CLI::App& app, Action& action) {
       in.params = a.trace.empty() ? &params : nullptr;
       add_run_identity(root, in);
       write_output(a.output, render(root, a.format));
-      return status;
+      return status ? status : leak_status(root, a.insight);
     };
   });
 }

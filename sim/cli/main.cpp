@@ -18,6 +18,7 @@ int sc_main(int argc, char* argv[]) {
   ptosim::cli::Action action;
   ptosim::cli::add_run(app, action);
   ptosim::cli::add_check(app, action);
+  ptosim::cli::add_annotate(app, action);
   ptosim::cli::add_trace(app, action);
   ptosim::cli::add_config(app, action);
   ptosim::cli::add_schema(app, action);

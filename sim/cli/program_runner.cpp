@@ -4,6 +4,7 @@
 
 #include "sim/cli/commands.h"
 #include "sim/frontend/frontend.h"
+#include "sim/report/hot_spots.h"
 #include "sim/report/report.h"
 
 namespace ptosim::cli {
@@ -55,6 +56,13 @@ void add_program_node(StatsNode& root, const ProgramResult& r, const HwConfig& c
     StatsNode& w = p.child("warnings", NodeKind::Table);
     for (size_t i = 0; i < warnings.size(); ++i) w.child("w" + std::to_string(i + 1), NodeKind::Row).set("message", warnings[i]);
   }
+  if (!r.leaks.empty()) {
+    StatsNode& t = p.child("leaks", NodeKind::Table);
+    for (auto& l : r.leaks)
+      t.child(InputError::format(l.pos, "", "").substr(0, InputError::format(l.pos, "", "").size() - 2), NodeKind::Row)
+          .set("tensor", l.tensor).set("space", l.space).set("bytes", l.bytes)
+          .set("scope", l.scope.empty() ? std::string("the top level") : l.scope);
+  }
   if (!r.reuse.empty()) {
     StatsNode& t = p.child("reuse", NodeKind::Table);
     for (auto& u : r.reuse)
@@ -86,15 +94,37 @@ void add_program_options(CLI::App& cmd, std::vector<std::string>& defines, uint6
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 62));
 }
 
+std::vector<int64_t> parse_hot_tile(const std::string& s) {
+  std::vector<int64_t> dims;
+  size_t at = 0;
+  for (;;) {
+    const size_t x = s.find('x', at);
+    const std::string part = s.substr(at, x == std::string::npos ? std::string::npos : x - at);
+    char* end = nullptr;
+    const long long v = part.empty() ? 0 : std::strtoll(part.c_str(), &end, 10);
+    if (part.empty() || *end != '\0' || v <= 0 || v > (1ll << 30) || dims.size() >= 8)
+      throw InputError({"--hot-tile", 0, 0}, s, "expected sizes like 32x32 (positive integers joined by x)");
+    dims.push_back(v);
+    if (x == std::string::npos) return dims;
+    at = x + 1;
+  }
+}
+
 int run_program_on(System& system, const HwConfig& config, const std::string& program,
                    const std::vector<std::string>& defines, uint64_t max_events, const RunOptions& options,
-                   StatsNode& root, std::ostream* print_stream, std::vector<ProgramParam>* params) {
+                   StatsNode& root, std::ostream* print_stream, std::vector<ProgramParam>* params,
+                   const HotSpotArgs& hot) {
   ProgramOptions po = program_options(defines, max_events);
   po.print_stream = print_stream;
+  if (hot.count) {
+    po.hot_spots = true;
+    if (!hot.tile.empty()) po.hot_tile = parse_hot_tile(hot.tile);
+  }
   ProgramResult result;
   root = system.run([&](EventSink& sink) { result = run_program(program, config, po, &sink); }, options);
   add_program_node(root, result, config);
   if (params) *params = result.params;
+  if (hot.count) add_hot_spots(root, result.tile_tensor, result.tile_shape, result.tensor_order, hot.count);
   return report_checks(result);
 }
 

@@ -15,10 +15,19 @@ namespace ptosim::cli {
 void add_program_options(CLI::App& cmd, std::vector<std::string>& defines, uint64_t& max_events);
 
 // Each returns the exit status: 0, or 1 when a pto.check failed.
+// hot_spots > 0: the N hottest tensor tiles per level (`hot_spots` in the
+// report; the levels' `tensors` tables stay per tensor); hot_tile "32x32"
+// ("" = from the program's tiling).
+struct HotSpotArgs {
+  uint64_t count = 0;
+  std::string tile;
+};
 int run_program_on(System& system, const HwConfig& config, const std::string& program,
                    const std::vector<std::string>& defines, uint64_t max_events, const RunOptions& options,
                    StatsNode& root, std::ostream* print_stream = nullptr,
-                   std::vector<ProgramParam>* params = nullptr);
+                   std::vector<ProgramParam>* params = nullptr, const HotSpotArgs& hot = {});
+// "32x32" -> {32, 32}; InputError for --hot-tile otherwise.
+std::vector<int64_t> parse_hot_tile(const std::string& s);
 int trace_program(const HwConfig& config, const std::string& program, const std::vector<std::string>& defines,
                   uint64_t max_events, EventSink& sink);
 

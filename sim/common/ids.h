@@ -10,6 +10,8 @@ using SpaceId = uint16_t;
 // Tensor and region ids are registered with the sink (names for reports);
 // 0 means "untagged" (e.g. a replayed trace).
 using TagId = uint16_t;
+// Source sites (program lines) are numbered densely from 1; 0 = unattributed.
+using SiteId = uint16_t;
 
 constexpr SpaceId kGlobalSpace = 0;
 

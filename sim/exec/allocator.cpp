@@ -46,6 +46,7 @@ uint64_t SpaceAllocator::allocate(uint64_t bytes, const std::string& tensor_name
   if (in_use_ > peak_) peak_ = in_use_;
   if (in_use_ > window_peak_) window_peak_ = in_use_;
   if (shadow_ > window_shadow_peak_) window_shadow_peak_ = shadow_;
+  if (sink_) sink_->footprint(id_, in_use_);
   return base_ + off;
 }
 
@@ -64,6 +65,7 @@ void SpaceAllocator::release_early(uint64_t addr) {
   uint64_t off = it->first, size = it->second;
   used_.erase(it);
   in_use_ -= size;
+  if (sink_) sink_->footprint(id_, in_use_);
   // Coalesce with neighbours; a block ending at top_ lowers top_.
   auto next = free_.lower_bound(off);
   if (next != free_.end() && off + size == next->first) {

@@ -35,6 +35,8 @@ class SpaceAllocator {
   uint64_t free_bytes() const { return capacity_ ? capacity_ - in_use_ : UINT64_MAX; }
   uint64_t alignment() const { return alignment_; }
   uint64_t rounded(uint64_t bytes) const;
+  // Every change of in_use() goes to sink->footprint (null = nobody listens).
+  void set_sink(EventSink* sink) { sink_ = sink; }
 
  private:
   std::string space_;
@@ -43,6 +45,7 @@ class SpaceAllocator {
   uint64_t in_use_ = 0, peak_ = 0;
   uint64_t shadow_ = 0;  // in_use_ + early-released bytes still referenced
   uint64_t window_peak_ = 0, window_shadow_peak_ = 0;
+  EventSink* sink_ = nullptr;
   uint64_t top_ = 0;                      // offset above every block ever used
   std::map<uint64_t, uint64_t> used_;     // offset -> size
   std::map<uint64_t, uint64_t> free_;     // offset -> size, below top_, coalesced

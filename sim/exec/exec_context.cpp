@@ -41,14 +41,17 @@ ExecContext::ExecContext(const HwConfig& config, EventSink* sink, uint64_t max_e
     kinds_.push_back(k);
     read_only_.push_back(ro);
     allocators_.push_back(std::make_shared<SpaceAllocator>(n, SpaceId(i), space_base(SpaceId(i)), cap, align));
+    allocators_.back()->set_sink(sink);
   }
-  regions_.push_back({"", 0, {}});
+  regions_.push_back({"", "", 0, {}});
 }
 
 // Tensors may outlive the context (the interpreter's values): they keep
-// their allocators alive through shared_ptr. Defined here, where the scope
-// states are complete types.
-ExecContext::~ExecContext() = default;
+// their allocators alive through shared_ptr, but must not report to a sink
+// that may be gone. Defined here, where the scope states are complete types.
+ExecContext::~ExecContext() {
+  for (auto& a : allocators_) a->set_sink(nullptr);
+}
 
 SpaceId ExecContext::space_id(const std::string& name) const {
   for (size_t i = 0; i < space_names_.size(); ++i)
@@ -110,7 +113,11 @@ Tensor ExecContext::alloc(const Shape& shape, DType dtype, SpaceId space, const 
   st->values.assign(size_t(phys), 0.0);
   st->tag = tensor_tag(tname);
   st->alloc_serial = ++serial_;
+  st->alloc_line = stmt_->line;
+  st->alloc_col = stmt_->col;
+  if (!functions_.empty()) st->alloc_scope = functions_.back();
   note_alloc(st);
+  if (hot_) hot_->note_alloc(st, tname);
   return Tensor(st, shape, std::move(dims), 0);
 }
 
@@ -157,16 +164,19 @@ Tensor ExecContext::create(const TensorSpec& spec) {
 
 void ExecContext::scope_begin(const std::string& name) {
   flush_scalar();
-  auto it = region_tags_.find(name);
+  // Tagged by the path from the outermost region, so that reports can show
+  // the nesting (each path's own traffic, and its subtree's).
+  const std::string path = regions_.size() > 1 ? regions_.back().path + "/" + name : name;
+  auto it = region_tags_.find(path);
   TagId tag;
   if (it != region_tags_.end()) {
     tag = it->second;
   } else {
     tag = TagId(std::min<size_t>(region_tags_.size() + 1, 65535));
-    region_tags_[name] = tag;
-    if (sink_) sink_->name_region(tag, name);
+    region_tags_[path] = tag;
+    if (sink_) sink_->name_region(tag, path);
   }
-  regions_.push_back({name, tag, {}});
+  regions_.push_back({name, path, tag, {}});
   acc_.region = tag;
 }
 
@@ -193,6 +203,7 @@ void ExecContext::tile_push(const TileDirective& t) {
   SpaceId sp = space_id(d.into);
   if (read_only_[sp]) throw OpError("pto.tile: into='" + d.into + "' is a read-only space");
   tiles_.push_back(d);
+  if (hot_) hot_->note_directive(d.sizes);
 }
 void ExecContext::tile_pop() {
   if (!tiles_.empty()) tiles_.pop_back();
@@ -236,6 +247,7 @@ void ExecContext::emit_compute(OpKind op, double flops) {
   cp.op = uint16_t(op);
   cp.region = region();
   cp.core = acc_.core;
+  cp.site = acc_.site;
   cp.op_class = uint8_t(op_info(op).cls);
   sink_->compute(cp);
 }
@@ -273,6 +285,31 @@ void ExecContext::event_limit() const {
   throw OpError("event limit " + std::to_string(max_events_) + " exceeded (--max-events)");
 }
 
+SiteId ExecContext::site_for_line(int line) {
+  if (line <= 0) return 0;
+  if (size_t(line) >= site_of_line_.size()) site_of_line_.resize(size_t(line) + 1, 0);
+  SiteId& s = site_of_line_[size_t(line)];
+  if (!s && sites_ < 65535) {  // past 65535 distinct lines, the rest go unattributed
+    s = ++sites_;
+    if (sink_) sink_->name_site(s, uint32_t(line));
+  }
+  return s;
+}
+
+void ExecContext::collect_leaks(const std::string& file) {
+  for (auto& w : regions_.front().allocated) {
+    auto st = w.lock();
+    if (!st || st->freed || kinds_.at(st->space) == SpaceKind::Cached) continue;
+    ProgramResult::Leak l;
+    l.pos = SourcePos{file, st->alloc_line, st->alloc_col};
+    l.tensor = st->name;
+    l.space = st->space_name;
+    l.bytes = st->bytes;
+    l.scope = st->alloc_scope;
+    result_.leaks.push_back(l);
+  }
+}
+
 ProgramResult ExecContext::take_result() {
   flush_scalar();
   for (auto& a : allocators_) {
@@ -282,6 +319,11 @@ ProgramResult ExecContext::take_result() {
     result_.footprint[a->space()] = f;
   }
   result_.events = events_;
+  if (hot_) {
+    result_.tile_tensor = hot_->tensor_of();
+    result_.tile_shape = hot_->shape_of();
+    result_.tensor_order = hot_->tensor_order();
+  }
   return std::move(result_);
 }
 

@@ -16,6 +16,7 @@
 
 #include "sim/config/hw_config.h"
 #include "sim/exec/allocator.h"
+#include "sim/exec/hot_tiles.h"
 #include "sim/exec/op_table.h"
 #include "sim/exec/tensor.h"
 #include "sim/exec/program_result.h"
@@ -126,6 +127,36 @@ class ExecContext {
   void parallel_end();
   uint32_t core() const { return acc_.core; }
 
+  // ---- source positions (per-line attribution, leak sites) ----
+  // The statement running now: its site id (every event carries it) and its
+  // line and column (allocations record them). site_for_line() names a new
+  // site with the sink on first use; the interpreter caches the id per node.
+  struct Statement {
+    SiteId site = 0;
+    int line = 0, col = 0;
+  };
+  SiteId site_for_line(int line);
+  // `s` lives in the statement's node (as long as the program): a pointer
+  // and two bytes to store per statement run.
+  void set_statement(const Statement* s) {
+    acc_.site = s->site;
+    stmt_ = s;
+  }
+  const Statement* statement() const { return stmt_; }
+  // The user function running now (leak reports name the scope a buffer
+  // escaped); "" = the top level.
+  void function_push(const std::string& name) { functions_.push_back(name); }
+  void function_pop() {
+    if (!functions_.empty()) functions_.pop_back();
+  }
+  // Buffers in managed spaces (scratchpads, registers, constant memory)
+  // still allocated now: call at the end of the program, while the
+  // program's variables still hold them.
+  void collect_leaks(const std::string& file);
+
+  // Tags accesses by tensor tile from now on (--hot-spots); `tile` as HotTiles.
+  void enable_hot_tiles(std::vector<int64_t> tile) { hot_ = std::make_unique<HotTiles>(std::move(tile)); }
+
   // ---- results ----
   ProgramResult& result() { return result_; }
   // Fills footprint and the event count; call once at the end of the run.
@@ -139,6 +170,7 @@ class ExecContext {
   // it); `dep` is the event it waits for itself (0 = none).
   uint32_t access(uint64_t addr, uint64_t bytes, AccessKind kind, SpaceId space, TagId tensor, uint32_t dep = 0) {
     if (++events_ > max_events_) event_limit();
+    if (__builtin_expect(hot_ != nullptr, 0)) tensor = hot_->tag(*this, addr, tensor);
     acc_.addr = addr; acc_.bytes = bytes; acc_.kind = kind; acc_.space = space; acc_.tensor = tensor;
     acc_.dep = dep;
     if (lane_ && lane_->next + 1 < lane_->end) *lane_->next++ = acc_;
@@ -150,10 +182,11 @@ class ExecContext {
   void access_strided(uint64_t addr, uint32_t elem_bytes, uint64_t count, int64_t stride, AccessKind kind,
                       SpaceId space, TagId tensor) {
     if (++events_ > max_events_) event_limit();
+    if (__builtin_expect(hot_ != nullptr, 0)) tensor = hot_->tag(*this, addr, tensor);
     ++seq_;
     if (sink_) {
       acc_.addr = addr; acc_.bytes = uint64_t(elem_bytes) * count; acc_.kind = kind; acc_.space = space;
-      acc_.tensor = tensor; acc_.elem_bytes = uint16_t(elem_bytes); acc_.stride = stride; acc_.dep = 0;
+      acc_.tensor = tensor; acc_.elem_bytes = uint8_t(elem_bytes); acc_.stride = stride; acc_.dep = 0;
       sink_->access(acc_);
       acc_.elem_bytes = 0; acc_.stride = 0;
     }
@@ -227,10 +260,17 @@ class ExecContext {
   std::unordered_map<std::string, TagId> region_tags_;
   struct Region {
     std::string name;
+    std::string path;  // "conv/fblock/image": regions nest, and are tagged by path
     TagId tag;
     std::vector<std::weak_ptr<Storage>> allocated;
   };
   std::vector<Region> regions_;  // regions_[0] is the program's top level
+  Statement no_statement_;  // before the first statement runs
+  const Statement* stmt_ = &no_statement_;
+  std::unique_ptr<HotTiles> hot_;
+  std::vector<SiteId> site_of_line_;  // by line; 0 = not named yet
+  SiteId sites_ = 0;
+  std::vector<std::string> functions_;
   std::vector<SpaceId> memories_;
   std::vector<TileDirective> tiles_;
   // Open scopes' states (scope_states.h), innermost last.

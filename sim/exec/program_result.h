@@ -52,6 +52,12 @@ struct ProgramResult {
   // pto.reuse: tiles served from the reuse space vs fallen back to normal loads.
   struct Reuse { std::string tensor; std::string scope; uint64_t hits = 0, fallbacks = 0, fallback_bytes = 0; };
   std::vector<Reuse> reuse;
+  // Buffers left allocated in managed spaces at the end (allocation order).
+  struct Leak { SourcePos pos; std::string tensor, space, scope; uint64_t bytes = 0; };
+  std::vector<Leak> leaks;
+  // With hot spots on: each tile tag's tensor and tile shape ("32x32").
+  std::map<std::string, std::string> tile_tensor, tile_shape;
+  std::vector<std::string> tensor_order;  // tensor tag names in tag-id order
   uint64_t events = 0;
   bool all_checks_passed() const {
     for (auto& c : checks) if (!c.passed) return false;

@@ -54,6 +54,10 @@ struct Storage {
   std::string freed_scope;  // scope whose exit freed it ("" = freed early by auto_reuse)
   std::shared_ptr<SpaceAllocator> allocator;  // null once the range is released
   uint64_t alloc_serial = 0;  // unique per allocation (reuse keys, fuse bookkeeping)
+  // The statement that allocated it and the function it ran in ("" = the
+  // top level): where a leak report points.
+  int alloc_line = 0, alloc_col = 0;
+  std::string alloc_scope;
 
   bool early_released = false;  // freed by auto_reuse: bytes still in the "without" footprint
 

@@ -144,12 +144,15 @@ Value call_function(Interp& in, FuncObj* fo, std::vector<Value>& pos_args, const
   Frame fr{&in, in.globals.data(), locals.data(), Value()};
   ++in.depth;
   if (++in.steps > in.step_limit) in.step_limit_hit(call_pos);
+  in.ctx.function_push(fn.name + "()");
   try {
     fn.body.exec(fr);
   } catch (...) {
     --in.depth;
+    in.ctx.function_pop();
     throw;
   }
+  in.ctx.function_pop();
   --in.depth;
   if (!fr.ret.defined()) return Value::none();
   return std::move(fr.ret);

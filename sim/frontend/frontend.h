@@ -17,6 +17,10 @@ struct ProgramOptions {
   std::vector<std::pair<std::string, std::string>> defines;  // -D NAME=VALUE, in order
   uint64_t max_events = 2'000'000'000ull;  // guard against runaway loops
   std::ostream* print_stream = nullptr;    // where pto `print` writes; null = stdout
+  // --hot-spots: tag accesses by tensor tile; hot_tile = the last dims' tile
+  // sizes (empty: the program's first pto.tile, else 32 x 32).
+  bool hot_spots = false;
+  std::vector<int64_t> hot_tile;
 };
 
 // Throws InputError("file:line:col: message\n<source line>\n<caret>") on a bad

@@ -42,6 +42,9 @@ enum class Flow : uint8_t { Normal, Break, Continue, Return };
 
 struct SNode {
   Pos pos;
+  // Its line's site id and position, as the executor tags events with them
+  // (filled on the first run: BlockNode::exec).
+  exec::ExecContext::Statement stmt;
   explicit SNode(Pos p) : pos(p) {}
   virtual ~SNode() = default;
   virtual Flow exec(Frame& f) = 0;

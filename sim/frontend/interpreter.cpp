@@ -70,6 +70,7 @@ ProgramResult run_program_text(const std::string& path, const std::string& text,
   }
 
   exec::ExecContext ctx(config, sink, options.max_events);
+  if (options.hot_spots) ctx.enable_hot_tiles(options.hot_tile);
   std::ostream& out = options.print_stream ? *options.print_stream : std::cout;
   Interp in(ctx, src, out);
   in.step_limit = std::max<uint64_t>(options.max_events, 1'000'000);
@@ -96,6 +97,8 @@ ProgramResult run_program_text(const std::string& path, const std::string& text,
     auto same = std::find_if(params.begin(), params.end(), [&](const ProgramParam& q) { return q.name == name; });
     if (same != params.end()) *same = p; else params.push_back(p);
   }
+  // What the program's variables still hold in managed spaces is a leak.
+  ctx.collect_leaks(path);
   // Drop the program's references first so that footprints are final.
   in.bound_params.clear();
   in.globals.clear();

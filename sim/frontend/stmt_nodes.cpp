@@ -5,16 +5,27 @@
 namespace ptosim::frontend {
 
 Flow BlockNode::exec(Frame& f) const {
+  exec::ExecContext& ctx = f.in->ctx;
+  // Each statement's events carry its line; after the block, the statement
+  // that holds it (a loop, a with) is the one running again.
+  const exec::ExecContext::Statement* outer = ctx.statement();
   size_t k = 0;
   try {
     for (; k < stmts.size(); ++k) {
-      Flow fl = stmts[k]->exec(f);
-      if (fl != Flow::Normal) return fl;
+      SNode& s = *stmts[k];
+      if (!s.stmt.site) s.stmt = {ctx.site_for_line(s.pos.line), s.pos.line, s.pos.col};
+      ctx.set_statement(&s.stmt);
+      Flow fl = s.exec(f);
+      if (fl != Flow::Normal) {
+        ctx.set_statement(outer);
+        return fl;
+      }
     }
   } catch (const exec::OpError& e) {
     // Safety net: nodes that call the executor position their own errors.
     fail(stmts[k]->pos, e.what());
   }
+  ctx.set_statement(outer);
   return Flow::Normal;
 }
 

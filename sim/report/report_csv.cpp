@@ -74,4 +74,33 @@ std::string render_csv(const StatsNode& root) {
   return o.str();
 }
 
+std::string render_epochs_csv(const StatsNode& root) {
+  const StatsNode* epochs = root.find_child("epochs");
+  std::ostringstream o;
+  if (!epochs) return o.str();
+  const std::vector<std::string> own = {"start_cycles", "end_cycles", "accesses", "flops", "region",
+                                        "dram_row_hits", "dram_row_hit_rate"};
+  o << "epoch";
+  for (auto& k : own) o << "," << k;
+  const StatsNode* first = epochs->children.empty() ? nullptr : &epochs->children.front();
+  if (first) {
+    for (auto& l : first->find_child("levels")->children)
+      for (auto& [k, v] : l.values) o << "," << csv_quote(l.name + "_" + k);
+    for (auto& f : first->find_child("footprint")->children) o << "," << csv_quote("footprint_" + f.name);
+  }
+  o << "\n";
+  for (auto& e : epochs->children) {
+    o << e.name;
+    for (auto& k : own) {
+      const StatValue* v = e.find(k);
+      o << "," << (v ? csv_quote(to_string(*v)) : "");
+    }
+    for (auto& l : e.find_child("levels")->children)
+      for (auto& [k, v] : l.values) o << "," << csv_quote(to_string(v));
+    for (auto& f : e.find_child("footprint")->children) o << "," << f.u64("peak_bytes");
+    o << "\n";
+  }
+  return o.str();
+}
+
 }  // namespace ptosim

@@ -46,6 +46,28 @@ void tag_table(std::ostringstream& o, const StatsNode& level, const char* table,
   for (auto& r : t->children) o << row("  " + r.name.substr(0, 12), u(r, "accesses"), u(r, "misses"), u(r, "bytes"));
 }
 
+// Regions as a tree: each indented under its parent by its last name, with
+// its own figures and, where it holds others, its subtree's misses.
+void region_table(std::ostringstream& o, const StatsNode& level) {
+  const StatsNode* t = level.find_child("regions");
+  if (!t) return;
+  char buf[128];
+  const char* f = "  %-20s %13s %13s %13s %13s\n";
+  std::snprintf(buf, sizeof buf, f, "by region", "accesses", "misses", "bytes", "incl. misses");
+  o << buf;
+  for (auto& r : t->children) {
+    const size_t depth = size_t(r.u64("depth"));
+    const size_t slash = r.name.rfind('/');
+    std::string label = std::string(2 + 2 * std::min<size_t>(depth, 4), ' ') +
+                        (slash == std::string::npos ? r.name : r.name.substr(slash + 1));
+    if (label.size() > 20) label = label.substr(0, 20);
+    const bool holds = r.u64("inclusive_accesses") != r.u64("accesses");
+    std::snprintf(buf, sizeof buf, f, label.c_str(), u(r, "accesses").c_str(), u(r, "misses").c_str(),
+                  u(r, "bytes").c_str(), holds ? u(r, "inclusive_misses").c_str() : "");
+    o << buf;
+  }
+}
+
 // "prefix a, b, c" on one line, continued on indented lines where it would
 // pass 80 columns (counts of a long run have many digits).
 void items(std::ostringstream& o, const std::string& prefix, const std::vector<std::string>& parts) {
@@ -127,7 +149,7 @@ void level(std::ostringstream& o, const StatsNode& l) {
   }
   channel_table(o, l);
   tag_table(o, l, "tensors", "by tensor");
-  tag_table(o, l, "regions", "by region");
+  region_table(o, l);
 }
 
 void roofline(std::ostringstream& o, const StatsNode& root) {
@@ -213,13 +235,28 @@ std::string render_text(const StatsNode& root) {
   if (const StatsNode* levels = root.find_child("levels"))
     for (auto& l : levels->children)
       if (!idle(l) || l.kind == NodeKind::Cache || l.kind == NodeKind::Dram) level(o, l);
-  for (auto& c : root.children)
+  for (auto& c : root.children) {
     // The resolved config is `pto-sim config show`'s business; empty objects say nothing.
-    if (c.name != "levels" && c.name != "core" && c.name != "roofline" && c.name != "config_resolved" &&
-        !(c.values.empty() && c.children.empty())) {
-      o << "\n";
-      generic(o, c, 0);
+    if (c.name == "levels" || c.name == "core" || c.name == "roofline" || c.name == "config_resolved") continue;
+    if (c.values.empty() && c.children.empty()) continue;
+    if (c.name == "hot_spots") {
+      o << "\nhot spots (tensor tiles)\n";
+      for (const StatsNode& l : c.children)
+        for (const char* key : {"accesses", "misses"})
+          if (const StatsNode* t = l.find_child(std::string("by_") + key)) {
+            std::vector<std::string> parts;
+            for (const StatsNode& r : t->children) parts.push_back(r.name + " " + u(r, key));
+            items(o, "  " + l.name + ", most " + key + ": ", parts);
+          }
+      continue;
     }
+    if (c.name == "by_line" || c.name == "epochs") {  // long tables: JSON (and annotate, --epoch-csv) show them
+      o << "\n" << c.name << ": " << c.children.size() << " rows (in the JSON report)\n";
+      continue;
+    }
+    o << "\n";
+    generic(o, c, 0);
+  }
   return o.str();
 }
 

@@ -4,6 +4,7 @@
 // Events are pushed one at a time into an EventSink; nothing is materialised.
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "sim/common/ids.h"
@@ -39,10 +40,17 @@ struct Access {
   SpaceId space = kGlobalSpace;
   TagId tensor = 0;
   TagId region = 0;
-  CoreId core = 0;  // the core that issues it (pto.parallel); fits the padding
+  // The program statement that issued it (0 = none, e.g. a replayed trace):
+  // a dense id the producer names with EventSink::name_site before first use.
+  // It fits the padding, so attribution costs the pipe nothing; right after
+  // `region`, so that one 32-bit compare tells where a run of one (region,
+  // site) ends (see site_and_region()).
+  SiteId site = 0;
+  CoreId core = 0;  // the core that issues it (pto.parallel); fits the padding too
   // Strided pattern (scratchpads only, for the bank model): `bytes` is
   // elem_bytes x count, elements `stride` bytes apart from addr. 0 = contiguous.
-  uint16_t elem_bytes = 0;
+  // One byte: an element (a dtype) is at most 8 bytes; a trace's at most 255.
+  uint8_t elem_bytes = 0;
   // Dataflow (docs/TIMING.md, core model `cpu`): the number of the event
   // whose result this access waits for (a load: its address; a store: its
   // data); 0 = none. Events are numbered 1, 2, ... in stream order,
@@ -52,6 +60,13 @@ struct Access {
   int64_t stride = 0;
 };
 static_assert(sizeof(Access) == 40, "the event pipe's chunks hold Access objects: keep them small");
+static_assert(offsetof(Access, site) == offsetof(Access, region) + sizeof(TagId), "region and site adjacent");
+// Region and site of an access as one word (attribution cuts runs where it changes).
+inline uint32_t site_and_region(const Access& a) {
+  uint32_t w;
+  std::memcpy(&w, &a.region, sizeof w);
+  return w;
+}
 
 // Compute work. op names a row of the flop cost table (config `ops:`); the
 // producer has already multiplied element counts by the per-element cost.
@@ -67,6 +82,7 @@ struct Compute {
   uint8_t scalar = 0;
   uint8_t op_class = 0;  // OpClass (sim/config/op_timing.h): which latency and unit
   uint32_t dep[2] = {0, 0};
+  SiteId site = 0;  // the statement (as Access::site); last, after the dataflow fields
 };
 
 // Slots a sink lends its producer so that accesses are written in place,
@@ -98,6 +114,11 @@ class EventSink {
   // Names for ids used in later events; called before the first use.
   virtual void name_tensor(TagId id, const std::string& name) { (void)id; (void)name; }
   virtual void name_region(TagId id, const std::string& name) { (void)id; (void)name; }
+  // Site `id` is line `line` of the program (for per-line attribution).
+  virtual void name_site(SiteId id, uint32_t line) { (void)id; (void)line; }
+  // Bytes now allocated in `space` (after an allocation or a release), for
+  // the footprint over time; sinks that keep no time ignore it.
+  virtual void footprint(SpaceId space, uint64_t bytes_in_use) { (void)space; (void)bytes_in_use; }
   // End of stream: flush buffers, finish timing.
   virtual void finish() {}
 };

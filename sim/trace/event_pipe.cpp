@@ -37,7 +37,7 @@ void deliver(EventSink& sink, const Chunk& c, const pipe::Other& o) {
   switch (o.kind) {
     case pipe::Other::Compute:
       sink.compute(Compute{o.a, uint16_t(o.b), TagId(o.b >> 16), CoreId(o.b >> 32), uint8_t(o.b >> 40),
-                           uint8_t(o.b >> 48), uint8_t(o.b >> 56), {uint32_t(o.deps), uint32_t(o.deps >> 32)}});
+                           uint8_t(o.b >> 48), uint8_t(o.b >> 56), {uint32_t(o.deps), uint32_t(o.deps >> 32)}, o.site});
       break;
     case pipe::Other::Barrier:
       sink.barrier(o.a != 0);
@@ -47,6 +47,12 @@ void deliver(EventSink& sink, const Chunk& c, const pipe::Other& o) {
       break;
     case pipe::Other::RegionName:
       sink.name_region(TagId(o.b), c.names[o.a]);
+      break;
+    case pipe::Other::SiteName:
+      sink.name_site(SiteId(o.b), uint32_t(o.a));
+      break;
+    case pipe::Other::Footprint:
+      sink.footprint(SpaceId(o.b), o.a);
       break;
   }
 }

@@ -131,8 +131,8 @@ void read_native(ByteSource& in, EventSink& sink, TraceCounts& counts, const Tra
     a.stride = 0;
     if (flags & 32) {
       const uint64_t eb = d.varint();
-      if (eb > 0xffff) d.fail("element size " + std::to_string(eb) + " out of range");
-      a.elem_bytes = uint16_t(eb);
+      if (eb > 0xff) d.fail("element size " + std::to_string(eb) + " out of range");
+      a.elem_bytes = uint8_t(eb);
       const uint64_t z = d.varint();
       a.stride = int64_t((z >> 1) ^ (~(z & 1) + 1));
     }

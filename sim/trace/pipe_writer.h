@@ -21,6 +21,8 @@ class PipeWriter final : public EventSink {
   void barrier(bool parallel) override { other(Other{count(), Other::Barrier, parallel, 0}); }
   void name_tensor(TagId id, const std::string& name) override { named(Other::TensorName, id, name); }
   void name_region(TagId id, const std::string& name) override { named(Other::RegionName, id, name); }
+  void name_site(SiteId id, uint32_t line) override { other(Other{count(), Other::SiteName, line, id}); }
+  void footprint(SpaceId space, uint64_t bytes) override { other(Other{count(), Other::Footprint, bytes, space}); }
 
   // Hands over the partial chunk. Call once, at the end (also after an error).
   void close();

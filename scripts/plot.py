@@ -1,0 +1,400 @@
+#!/usr/bin/python3
+"""Pictures of pto-sim runs, drawn with Debian's python3-matplotlib, because
+a heatmap or a roofline says in a glance what the report's columns say in a
+page.
+
+From one JSON report (`pto-sim run ... --format json`):
+  plot.py heatmap  REPORT.json -o out.png [--metric accesses|misses]
+      tensors x time (the report's epochs: run with --epoch or
+      --epoch-accesses), colour = accesses or misses, one panel per level
+  plot.py levels   REPORT.json -o out.png
+      per level: hits and misses (requests), and the miss rate
+  plot.py roofline REPORT.json -o out.png
+      peak compute, the DRAM roof and each level's bandwidth roof; the run
+
+From a sweep CSV (one row per point, parameters and report keys as columns):
+  plot.py sweep-rate    SWEEP.csv --x PARAM -o out.png [--rate COL...] [--misses COL...] [--per COL] [--group COL]
+      miss rate per level (columns ending in miss_rate) and misses per 1000
+      accesses (columns ending in misses, over --per, default `accesses`)
+  plot.py sweep-dram    SWEEP.csv --x TILE -o out.png [--bytes COL] [--group COL]
+                        [--matmul M N K --capacity BYTES --elem BYTES]
+      DRAM bytes vs tile size, with the matmul lower bound 2*M*N*K/sqrt(S)
+      words (S = capacity in words) drawn in when --matmul is given
+  plot.py sweep-heatmap SWEEP.csv --x P1 --y P2 -o out.png [--metric cycles]
+  plot.py sweep-roofline SWEEP.csv -o out.png --peak-flops F --peak-bw B [--label COL...]
+      every point at (flops / dram_bytes, flops / seconds)
+
+Every picture is 1000 x 600 pixels (--width, --height) with a title, axis
+labels with units and a legend. --data FILE writes the numbers drawn as JSON
+(the tests compare them with the report). Exit 2 with a message on bad input.
+"""
+import argparse
+import csv
+import json
+import math
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.colors import LogNorm  # noqa: E402
+
+
+class PlotError(Exception):
+    pass
+
+
+def load_report(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, json.JSONDecodeError) as e:
+        raise PlotError(f"{path}: {e}")
+
+
+def load_csv(path):
+    try:
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+    except OSError as e:
+        raise PlotError(f"{path}: {e}")
+    if not rows:
+        raise PlotError(f"{path}: no rows")
+    return rows
+
+
+def column(rows, name, path):
+    if name not in rows[0]:
+        raise PlotError(f"{path}: no column '{name}' (columns: {', '.join(rows[0].keys())})")
+    out = []
+    for i, r in enumerate(rows):
+        try:
+            out.append(float(r[name]))
+        except (TypeError, ValueError):
+            raise PlotError(f"{path}:{i + 2}: {name}: not a number: {r[name]!r}")
+    return out
+
+
+def figure(args, ncols=1, nrows=1):
+    fig, axes = plt.subplots(nrows, ncols, figsize=(args.width / 100, args.height / 100), dpi=100, squeeze=False)
+    return fig, [a for row in axes for a in row]
+
+
+def save(fig, args, data):
+    fig.savefig(args.output, dpi=100)  # no tight bbox: the size stays what was asked
+    plt.close(fig)
+    if args.data:
+        with open(args.data, "w") as f:
+            json.dump(data, f, indent=1)
+
+
+def level_names(rep):
+    return [l["name"] for l in rep["levels"] if l["reads"] + l["writes"] > 0]
+
+
+# ---- one report ----
+
+def plot_heatmap(args):
+    rep = load_report(args.input)
+    epochs = rep.get("epochs")
+    if not epochs:
+        raise PlotError(f"{args.input}: no epochs in the report (run pto-sim with --epoch CYCLES or --epoch-accesses N)")
+    # Only the levels where the metric has something to show (misses: caches).
+    levels = [n for n in level_names(rep)
+              if any(t[args.metric] for e in epochs for l in e["levels"] if l["name"] == n
+                     for t in l.get("tensors", []))]
+    if not levels:
+        raise PlotError(f"{args.input}: no tagged {args.metric} in the epochs")
+    tensors = []
+    for e in epochs:
+        for l in e["levels"]:
+            for t in l.get("tensors", []):
+                if t["name"] not in tensors:
+                    tensors.append(t["name"])
+    clock = rep["clock_hz"]
+    edges = [e["start_cycles"] / clock * 1e6 for e in epochs] + [epochs[-1]["end_cycles"] / clock * 1e6]
+    ncols = min(3, len(levels))
+    nrows = (len(levels) + ncols - 1) // ncols
+    fig, axes = figure(args, ncols=ncols, nrows=nrows)
+    for ax in axes[len(levels):]:
+        ax.set_visible(False)
+    data = {"tensors": tensors, "time_edges_us": edges, "levels": {}}
+    for ax, name in zip(axes, levels):
+        grid = [[0] * len(epochs) for _ in tensors]
+        for x, e in enumerate(epochs):
+            lv = next(l for l in e["levels"] if l["name"] == name)
+            for t in lv.get("tensors", []):
+                grid[tensors.index(t["name"])][x] = t[args.metric]
+        data["levels"][name] = grid
+        peak = max(max(r) for r in grid)
+        norm = LogNorm(vmin=1, vmax=max(peak, 2)) if peak > 0 else None
+        masked = [[v if v > 0 else float("nan") for v in r] for r in grid]
+        mesh = ax.pcolormesh(edges, range(len(tensors) + 1), masked, norm=norm, cmap="viridis", shading="flat")
+        ax.set_yticks([i + 0.5 for i in range(len(tensors))])
+        ax.set_yticklabels(tensors)
+        ax.set_xlabel("simulated time (µs)")
+        ax.set_ylabel("tensor")
+        ax.set_title(name)
+        cb = fig.colorbar(mesh, ax=ax)
+        cb.set_label(f"{args.metric} per epoch (log)")
+    fig.suptitle(f"{args.metric} by tensor over time (white: none): {rep.get('source', '')} on {rep.get('config', '')}")
+    fig.tight_layout()
+    save(fig, args, data)
+
+
+def plot_levels(args):
+    rep = load_report(args.input)
+    lv = [l for l in rep["levels"] if l["reads"] + l["writes"] > 0]
+    if not lv:
+        raise PlotError(f"{args.input}: no level saw any traffic")
+    names = [l["name"] for l in lv]
+    hits = [l["read_hits"] + l["write_hits"] for l in lv]
+    misses = [l["read_misses"] + l["write_misses"] for l in lv]
+    rates = [l["miss_rate"] for l in lv]
+    fig, (a, b) = figure(args, ncols=2)
+    x = range(len(names))
+    a.bar(x, hits, label="hits", color="tab:green")
+    a.bar(x, misses, bottom=hits, label="misses", color="tab:red")
+    a.set_xticks(list(x))
+    a.set_xticklabels(names)
+    a.set_xlabel("level")
+    a.set_ylabel("requests (count)")
+    a.set_title("requests per level")
+    a.legend()
+    b.bar(x, [r * 100 for r in rates], color="tab:red", label="miss rate")
+    b.set_xticks(list(x))
+    b.set_xticklabels(names)
+    b.set_xlabel("level")
+    b.set_ylabel("miss rate (%)")
+    b.set_title("miss rate per level")
+    b.legend()
+    fig.suptitle(f"{rep.get('source', '')} on {rep.get('config', '')}")
+    fig.tight_layout()
+    save(fig, args, {"levels": names, "hits": hits, "misses": misses, "miss_rate": rates})
+
+
+def roofline_axes(ax, peak_flops, roofs, points, title):
+    """roofs: [(label, bytes/s)]; points: [(label, AI flop/B, flop/s)]."""
+    ais = [p[1] for p in points if p[1] > 0]
+    lo = min([0.01] + [a / 10 for a in ais])
+    hi = max([1000.0] + [a * 10 for a in ais])
+    xs = [lo * (hi / lo) ** (i / 200) for i in range(201)]
+    ax.axhline(peak_flops / 1e9, color="black", linestyle="--", label=f"peak compute {peak_flops / 1e9:.4g} GFLOP/s")
+    for label, bw in roofs:
+        if bw > 0:
+            ax.plot(xs, [min(peak_flops, bw * x) / 1e9 for x in xs], label=f"{label} roof {bw / 1e9:.4g} GB/s")
+    for label, ai, perf in points:
+        if ai > 0 and perf > 0:
+            ax.plot([ai], [perf / 1e9], "o", markersize=8, label=label)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("arithmetic intensity (flop/byte of DRAM traffic)")
+    ax.set_ylabel("performance (GFLOP/s)")
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize="small", loc="lower right")
+
+
+def plot_roofline(args):
+    rep = load_report(args.input)
+    roofs = [(l["name"], l.get("peak_bandwidth_bytes_per_s", 0)) for l in rep["levels"]
+             if l["kind"] in ("cache", "dram")]
+    ai, perf = rep["arithmetic_intensity"], rep["gflops_per_s"] * 1e9
+    point = (f"this run: {ai:.3g} flop/B, {perf / 1e9:.3g} GFLOP/s", ai, perf)
+    fig, (ax,) = figure(args)
+    roofline_axes(ax, rep["peak_flops_per_s"], roofs, [point], f"roofline: {rep.get('source', '')} on {rep.get('config', '')}")
+    fig.tight_layout()
+    save(fig, args, {"peak_flops_per_s": rep["peak_flops_per_s"], "roofs": roofs,
+                     "points": [{"ai": ai, "flops_per_s": perf}]})
+
+
+# ---- sweep CSV ----
+
+def sorted_by(xs, *cols):
+    order = sorted(range(len(xs)), key=lambda i: xs[i])
+    return [xs[i] for i in order], [[c[i] for i in order] for c in cols]
+
+
+def groups(rows, args):
+    """(label suffix, row indices) per value of --group (one group without it)."""
+    if not args.group:
+        return [("", list(range(len(rows))))]
+    if args.group not in rows[0]:
+        raise PlotError(f"{args.input}: no column '{args.group}' (columns: {', '.join(rows[0].keys())})")
+    values = []
+    for r in rows:
+        if r[args.group] not in values:
+            values.append(r[args.group])
+    return [(f" ({args.group}={v})", [i for i, r in enumerate(rows) if r[args.group] == v]) for v in values]
+
+
+def plot_sweep_rate(args):
+    rows = load_csv(args.input)
+    keys = list(rows[0].keys())
+    rate_cols = args.rate or [k for k in keys if k.endswith("miss_rate")]
+    miss_cols = args.misses or [k for k in keys if k.endswith("misses") and not k.endswith(
+        ("compulsory_misses", "capacity_misses", "conflict_misses", "read_misses", "write_misses"))]
+    if not rate_cols:
+        raise PlotError(f"{args.input}: no miss-rate column (give --rate COL)")
+    x = column(rows, args.x, args.input)
+    per = column(rows, args.per, args.input) if miss_cols else []
+    fig, (a, b) = figure(args, ncols=2)
+    data = {"x": {}, "miss_rate": {}, "mpka": {}}
+    for suffix, idx in groups(rows, args):
+        gx = [x[i] for i in idx]
+        for c in rate_cols:
+            v = column(rows, c, args.input)
+            xs, (ys,) = sorted_by(gx, [v[i] for i in idx])
+            a.plot(xs, [y * 100 for y in ys], "o-", label=c + suffix)
+            data["x"][c + suffix] = xs
+            data["miss_rate"][c + suffix] = ys
+        for c in miss_cols:
+            m = column(rows, c, args.input)
+            xs, (ys,) = sorted_by(gx, [1000 * m[i] / per[i] if per[i] else 0 for i in idx])
+            b.plot(xs, ys, "o-", label=c + suffix)
+            data["mpka"][c + suffix] = ys
+    xlabel = args.x + (f" ({args.x_unit})" if args.x_unit else "")
+    a.set_xlabel(xlabel)
+    a.set_ylabel("miss rate (%)")
+    a.set_title("miss rate per level")
+    a.legend(fontsize="small")
+    b.set_xlabel(xlabel)
+    b.set_ylabel(f"misses per 1000 {args.per}")
+    b.set_title(f"misses per 1000 {args.per}")
+    if miss_cols:
+        b.legend(fontsize="small")
+    fig.suptitle(f"miss rate and misses per kilo-access vs {args.x}")
+    fig.tight_layout()
+    save(fig, args, data)
+
+
+def plot_sweep_dram(args):
+    rows = load_csv(args.input)
+    x = column(rows, args.x, args.input)
+    b = column(rows, args.bytes, args.input)
+    fig, (ax,) = figure(args)
+    data = {"x": {}, "bytes": {}}
+    for suffix, idx in groups(rows, args):
+        xs, (ys,) = sorted_by([x[i] for i in idx], [b[i] for i in idx])
+        ax.plot(xs, ys, "o-", label=f"simulated {args.bytes}{suffix}")
+        data["x"][args.bytes + suffix] = xs
+        data["bytes"][args.bytes + suffix] = ys
+    if args.matmul:
+        m, n, k = args.matmul
+        if not args.capacity:
+            raise PlotError("--matmul needs --capacity BYTES (the fast memory the tiles live in)")
+        words = args.capacity / args.elem
+        bound = 2 * m * n * k / math.sqrt(words) * args.elem
+        ax.axhline(bound, color="tab:red", linestyle="--",
+                   label=f"lower bound 2·M·N·K/√S words, M·N·K = {m:g}·{n:g}·{k:g}, S = {words:.0f} words: {bound:.4g} B")
+        data["lower_bound_bytes"] = bound
+    ax.set_xlabel(args.x + (f" ({args.x_unit})" if args.x_unit else " (elements)"))
+    ax.set_ylabel("DRAM traffic (bytes)")
+    ax.set_yscale("log")
+    ax.set_title(f"DRAM bytes vs {args.x}")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    save(fig, args, data)
+
+
+def plot_sweep_heatmap(args):
+    rows = load_csv(args.input)
+    x = column(rows, args.x, args.input)
+    y = column(rows, args.y, args.input)
+    v = column(rows, args.metric, args.input)
+    xv, yv = sorted(set(x)), sorted(set(y))
+    grid = [[float("nan")] * len(xv) for _ in yv]
+    for xi, yi, vi in zip(x, y, v):
+        grid[yv.index(yi)][xv.index(xi)] = vi
+    fig, (ax,) = figure(args)
+    im = ax.imshow(grid, origin="lower", aspect="auto", cmap="magma")
+    ax.set_xticks(range(len(xv)))
+    ax.set_xticklabels([f"{a:g}" for a in xv])
+    ax.set_yticks(range(len(yv)))
+    ax.set_yticklabels([f"{a:g}" for a in yv])
+    finite = [v for row in grid for v in row if v == v]
+    lo, hi = min(finite), max(finite)
+    for i, row in enumerate(grid):
+        for j, val in enumerate(row):
+            if val == val:  # dark text on the light end of the scale
+                light = hi > lo and (val - lo) / (hi - lo) > 0.6
+                ax.text(j, i, f"{val:.3g}", ha="center", va="center", color="black" if light else "white")
+    ax.set_xlabel(args.x)
+    ax.set_ylabel(args.y)
+    fig.colorbar(im, ax=ax, label=args.metric + (f" ({args.unit})" if args.unit else ""))
+    ax.set_title(f"{args.metric} over {args.x} x {args.y}")
+    fig.tight_layout()
+    save(fig, args, {"x": xv, "y": yv, "grid": grid})
+
+
+def plot_sweep_roofline(args):
+    rows = load_csv(args.input)
+    flops = column(rows, "flops", args.input)
+    dram = column(rows, "dram_bytes", args.input)
+    secs = column(rows, "seconds", args.input)
+    for c in args.label or []:
+        if c not in rows[0]:
+            raise PlotError(f"{args.input}: no column '{c}' (columns: {', '.join(rows[0].keys())})")
+    labels = [", ".join(f"{c}={r[c]}" for c in args.label) if args.label else f"point {i}" for i, r in enumerate(rows)]
+    points = [(lab, f / d if d else 0, f / s if s else 0) for lab, f, d, s in zip(labels, flops, dram, secs)]
+    fig, (ax,) = figure(args)
+    roofline_axes(ax, args.peak_flops, [("DRAM", args.peak_bw)], points, "sweep on the roofline")
+    fig.tight_layout()
+    save(fig, args, {"points": [{"label": p[0], "ai": p[1], "flops_per_s": p[2]} for p in points]})
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description="Pictures of pto-sim reports and sweeps")
+    sub = p.add_subparsers(dest="cmd", required=True)
+
+    def common(sp):
+        sp.add_argument("input")
+        sp.add_argument("-o", "--output", required=True)
+        sp.add_argument("--data", help="also write the numbers drawn, as JSON")
+        sp.add_argument("--width", type=int, default=1000)
+        sp.add_argument("--height", type=int, default=600)
+        return sp
+
+    common(sub.add_parser("heatmap")).add_argument("--metric", choices=["accesses", "misses"], default="accesses")
+    common(sub.add_parser("levels"))
+    common(sub.add_parser("roofline"))
+    s = common(sub.add_parser("sweep-rate"))
+    s.add_argument("--x", required=True)
+    s.add_argument("--x-unit", default="")
+    s.add_argument("--rate", nargs="+")
+    s.add_argument("--misses", nargs="+")
+    s.add_argument("--per", default="accesses")
+    s.add_argument("--group", help="one line per value of this column (the other parameter of the sweep)")
+    s = common(sub.add_parser("sweep-dram"))
+    s.add_argument("--x", required=True)
+    s.add_argument("--x-unit", default="")
+    s.add_argument("--bytes", default="dram_bytes")
+    s.add_argument("--group", help="one line per value of this column")
+    s.add_argument("--matmul", nargs=3, type=float, metavar=("M", "N", "K"))
+    s.add_argument("--capacity", type=float, help="bytes of the fast memory (S in words = capacity / elem)")
+    s.add_argument("--elem", type=float, default=4, help="bytes per word (default 4: float32)")
+    s = common(sub.add_parser("sweep-heatmap"))
+    s.add_argument("--x", required=True)
+    s.add_argument("--y", required=True)
+    s.add_argument("--metric", default="cycles")
+    s.add_argument("--unit", default="")
+    s = common(sub.add_parser("sweep-roofline"))
+    s.add_argument("--peak-flops", type=float, required=True)
+    s.add_argument("--peak-bw", type=float, required=True)
+    s.add_argument("--label", nargs="+", help="columns that name each point")
+    args = p.parse_args(argv)
+    if args.width < 100 or args.height < 100:
+        raise PlotError("--width and --height must be at least 100 pixels")
+    {"heatmap": plot_heatmap, "levels": plot_levels, "roofline": plot_roofline, "sweep-rate": plot_sweep_rate,
+     "sweep-dram": plot_sweep_dram, "sweep-heatmap": plot_sweep_heatmap,
+     "sweep-roofline": plot_sweep_roofline}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    try:
+        main(sys.argv[1:])
+    except PlotError as e:
+        print(f"plot.py: {e}", file=sys.stderr)
+        sys.exit(2)

@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""Tests of scripts/plot.py: every picture is a valid PNG of the size asked
+for (chunks and CRCs checked, image data decompresses, not one flat colour),
+and the numbers it drew (--data) are the report's or the sweep CSV's. The
+sweep CSV is generated here from pto-sim runs (parameters and report keys as
+columns, one row per point), as `pto-sim sweep` writes one.
+
+usage: plot_tests.py PTO_SIM SOURCE_DIR   (run with a Python that has matplotlib)
+"""
+import csv
+import json
+import math
+import os
+import struct
+import subprocess
+import sys
+import zlib
+
+from harness import Harness, level
+
+H = Harness("pto-sim-plot-")
+run, check, write, tmp = H.run, H.check, H.write, H.tmp
+PLOT = os.path.join(H.src, "scripts", "plot.py")
+
+
+def plot(*args):
+    p = subprocess.run([sys.executable, PLOT, *args], capture_output=True, text=True, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def png_problems(path, width, height):
+    """Why `path` is not a valid PNG of width x height (empty: it is)."""
+    try:
+        data = open(path, "rb").read()
+    except OSError as e:
+        return [str(e)]
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        return ["no PNG signature"]
+    at, chunks, idat, problems = 8, [], b"", []
+    while at < len(data):
+        n, kind = struct.unpack(">I4s", data[at:at + 8])
+        body = data[at + 8:at + 8 + n]
+        (crc,) = struct.unpack(">I", data[at + 8 + n:at + 12 + n])
+        if zlib.crc32(kind + body) != crc:
+            problems.append(f"bad CRC in {kind}")
+        chunks.append(kind)
+        if kind == b"IHDR":
+            w, h, depth, colour = struct.unpack(">IIBB", body[:10])
+            if (w, h) != (width, height):
+                problems.append(f"size {w}x{h}, expected {width}x{height}")
+        if kind == b"IDAT":
+            idat += body
+        at += 12 + n
+    if not chunks or chunks[0] != b"IHDR" or chunks[-1] != b"IEND":
+        problems.append(f"chunks {chunks[:3]}...{chunks[-1:]}")
+    raw = zlib.decompress(idat)
+    if len(set(raw[i] for i in range(0, len(raw), 97))) < 4:
+        problems.append("one flat colour")
+    return problems
+
+
+CFG = write("cfg.yaml", """\
+name: plots
+clock: 1 GHz
+core: {issue_width: 2, max_outstanding: 8, flops_per_cycle: 16, vector_bytes: 32 B}
+memories:
+  - {name: register, size: 64 KiB, latency: 0 cycles, bandwidth: 256 B/cycle}
+  - {name: shared, size: 64 KiB, latency: 4 cycles, bandwidth: 128 B/cycle}
+caches:
+  - {name: L1, size: 8 KiB, ways: 4, line: 64 B, latency: 2 cycles}
+  - {name: L2, size: 64 KiB, ways: 8, line: 64 B, latency: 8 cycles}
+dram: {timing: detailed}
+""")
+MT = os.path.join(H.src, "workloads", "matmul_tiled.pto")
+
+
+def report(*args):
+    code, out, err = run("run", MT, "--config", CFG, "--format", "json", *args)
+    if not check(f"run {args}", code == 0, err):
+        sys.exit(1)
+    return json.loads(out) if out.strip() else None
+
+
+rep_path = os.path.join(tmp, "r.json")
+report("--epoch", "2000", "-D", "M=64", "-D", "N=64", "-D", "K=64", "-o", rep_path)
+rep = json.load(open(rep_path))
+
+# ---- one report ----
+for kind, extra in (("heatmap", []), ("heatmap", ["--metric", "misses"]), ("levels", []), ("roofline", [])):
+    png, data = os.path.join(tmp, f"{kind}{len(extra)}.png"), os.path.join(tmp, f"{kind}{len(extra)}.json")
+    code, out, err = plot(kind, rep_path, "-o", png, "--data", data, *extra)
+    check(f"{kind} {extra} exit", code == 0, err)
+    check(f"{kind} {extra} png", not png_problems(png, 1000, 600), png_problems(png, 1000, 600))
+    d = json.load(open(data))
+    if kind == "heatmap":
+        metric = extra[1] if extra else "accesses"
+        for name, grid in d["levels"].items():
+            # Summed over time, each tensor's row is its count at that level.
+            tensors = {t["name"]: t[metric] for t in level(rep, name).get("tensors", [])}
+            got = {t: sum(row) for t, row in zip(d["tensors"], grid) if sum(row)}
+            check(f"heatmap {metric} {name} totals", got == {t: v for t, v in tensors.items() if v and t != "(untagged)"},
+                  (got, tensors))
+        check(f"heatmap {metric} time edges", len(d["time_edges_us"]) == len(rep["epochs"]) + 1 and
+              abs(d["time_edges_us"][-1] - rep["epochs"][-1]["end_cycles"] / 1e3) < 1e-9)
+        if metric == "misses":
+            check("misses heatmap shows caches only", set(d["levels"]) <= {"L1", "L2"} and d["levels"], d["levels"].keys())
+    elif kind == "levels":
+        lv = [l for l in rep["levels"] if l["reads"] + l["writes"]]
+        check("levels data", d["levels"] == [l["name"] for l in lv] and
+              d["misses"] == [l["read_misses"] + l["write_misses"] for l in lv] and
+              d["hits"] == [l["read_hits"] + l["write_hits"] for l in lv], d)
+    else:
+        check("roofline data", d["points"] == [{"ai": rep["arithmetic_intensity"], "flops_per_s": rep["gflops_per_s"] * 1e9}]
+              and d["peak_flops_per_s"] == rep["peak_flops_per_s"] and
+              ["DRAM", level(rep, "DRAM")["peak_bandwidth_bytes_per_s"]] in d["roofs"], d)
+
+png = os.path.join(tmp, "small.png")
+code, out, err = plot("levels", rep_path, "-o", png, "--width", "800", "--height", "450")
+check("size asked for", code == 0 and not png_problems(png, 800, 450), png_problems(png, 800, 450))
+
+# ---- a sweep CSV: tile size x problem size ----
+sweep = os.path.join(tmp, "sweep.csv")
+rows = []
+for m in (32, 64):
+    for tile in (8, 16, 32):
+        r = report("-D", f"M={m}", "-D", f"N={m}", "-D", f"K={m}", "-D", f"TM={tile}", "-D", f"TN={tile}", "-D", f"TK={tile}")
+        rows.append({"M": m, "tile": tile, "accesses": level(r, "L1")["reads"] + level(r, "L1")["writes"], "cycles": r["cycles"], "flops": r["flops"],
+                     "seconds": r["seconds"], "dram_bytes": r["dram_bytes"],
+                     **{f"{n}_miss_rate": level(r, n)["miss_rate"] for n in ("L1", "L2")},
+                     **{f"{n}_misses": level(r, n)["read_misses"] + level(r, n)["write_misses"] for n in ("L1", "L2")}})
+with open(sweep, "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=list(rows[0]))
+    w.writeheader()
+    w.writerows(rows)
+big = [r for r in rows if r["M"] == 64]
+
+png, data = os.path.join(tmp, "rate.png"), os.path.join(tmp, "rate.json")
+code, out, err = plot("sweep-rate", sweep, "--x", "tile", "--x-unit", "elements", "--group", "M", "-o", png, "--data", data)
+check("sweep-rate", code == 0 and not png_problems(png, 1000, 600), err)
+d = json.load(open(data))
+check("sweep-rate columns found", set(d["miss_rate"]) == {f"L{l}_miss_rate (M={m})" for l in (1, 2) for m in (32, 64)} and
+      set(d["mpka"]) == {f"L{l}_misses (M={m})" for l in (1, 2) for m in (32, 64)}, d.keys())
+for m in (32, 64):
+    mine = sorted((r for r in rows if r["M"] == m), key=lambda r: r["tile"])
+    check(f"sweep-rate data M={m}", d["x"][f"L1_miss_rate (M={m})"] == [r["tile"] for r in mine] and
+          d["miss_rate"][f"L1_miss_rate (M={m})"] == [r["L1_miss_rate"] for r in mine] and
+          all(abs(a - 1000 * r["L2_misses"] / r["accesses"]) < 1e-9 for a, r in zip(d["mpka"][f"L2_misses (M={m})"], mine)), d)
+code, out, err = plot("sweep-rate", sweep, "--x", "tile", "--group", "Q", "-o", os.path.join(tmp, "q.png"))
+check("unknown group", code == 2 and "no column 'Q'" in err, err)
+
+# DRAM bytes vs tile size where the operands do not fit the last level (8 KiB L2).
+SMALL = write("small.yaml", open(CFG).read().replace("{name: L2, size: 64 KiB", "{name: L2, size: 8 KiB")
+              .replace("{name: L1, size: 8 KiB", "{name: L1, size: 2 KiB"))
+big = []
+for tile in (4, 8, 16, 32):
+    code, out, err = run("run", MT, "--config", SMALL, "--format", "json", "-D", "M=64", "-D", "N=64", "-D", "K=64",
+                         "-D", f"TM={tile}", "-D", f"TN={tile}", "-D", f"TK={tile}")
+    check(f"small-L2 run {tile}", code == 0, err)
+    big.append({"tile": tile, "dram_bytes": json.loads(out)["dram_bytes"]})
+big_csv = os.path.join(tmp, "big.csv")
+with open(big_csv, "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=list(big[0]))
+    w.writeheader()
+    w.writerows(big)
+png, data = os.path.join(tmp, "dram.png"), os.path.join(tmp, "dram.json")
+code, out, err = plot("sweep-dram", big_csv, "--x", "tile", "-o", png, "--data", data, "--matmul", "64", "64", "64",
+                      "--capacity", "8192")
+check("sweep-dram", code == 0 and not png_problems(png, 1000, 600), err)
+d = json.load(open(data))
+bound = 2 * 64 ** 3 / math.sqrt(8192 / 4) * 4
+sim = d["bytes"]["dram_bytes"]
+check("sweep-dram bound", abs(d["lower_bound_bytes"] - bound) < 1e-6 and sim == [r["dram_bytes"] for r in big], d)
+check("simulated traffic above the bound", all(b >= bound for b in sim), (sim, bound))
+check("bigger tiles move fewer bytes", sim[0] >= sim[-1], sim)
+
+png, data = os.path.join(tmp, "hm.png"), os.path.join(tmp, "hm.json")
+code, out, err = plot("sweep-heatmap", sweep, "--x", "tile", "--y", "M", "--metric", "cycles", "--unit", "core cycles",
+                      "-o", png, "--data", data)
+check("sweep-heatmap", code == 0 and not png_problems(png, 1000, 600), err)
+d = json.load(open(data))
+check("sweep-heatmap grid", d["x"] == [8, 16, 32] and d["y"] == [32, 64] and
+      all(d["grid"][[32, 64].index(r["M"])][[8, 16, 32].index(r["tile"])] == r["cycles"] for r in rows), d)
+
+png, data = os.path.join(tmp, "sr.png"), os.path.join(tmp, "sr.json")
+code, out, err = plot("sweep-roofline", sweep, "-o", png, "--data", data, "--peak-flops", str(rep["peak_flops_per_s"]),
+                      "--peak-bw", str(rep["peak_dram_bandwidth_bytes_per_s"]), "--label", "M", "tile")
+check("sweep-roofline", code == 0 and not png_problems(png, 1000, 600), err)
+d = json.load(open(data))
+check("sweep-roofline points", [p["ai"] for p in d["points"]] == [r["flops"] / r["dram_bytes"] for r in rows] and
+      d["points"][0]["label"] == "M=32, tile=8", d)
+
+# ---- bad input ----
+code, out, err = plot("sweep-rate", sweep, "--x", "nope", "-o", os.path.join(tmp, "x.png"))
+check("missing column", code == 2 and "no column 'nope'" in err and not os.path.exists(os.path.join(tmp, "x.png")), err)
+noep = os.path.join(tmp, "noep.json")
+report("-o", noep)
+code, out, err = plot("heatmap", noep, "-o", os.path.join(tmp, "y.png"))
+check("heatmap needs epochs", code == 2 and "--epoch" in err, err)
+bad_csv = write("bad.csv", "tile,cycles\n8,12\n16,abc\n")
+code, out, err = plot("sweep-heatmap", bad_csv, "--x", "tile", "--y", "tile", "-o", os.path.join(tmp, "z.png"))
+check("bad number", code == 2 and ":3: cycles: not a number" in err, err)
+
+H.finish()
