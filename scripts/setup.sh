@@ -4,7 +4,7 @@
 # jobs through both).
 set -euo pipefail
 pkgs=(g++ make cmake pkg-config git ca-certificates
-      libsystemc-dev libyaml-cpp-dev libcli11-dev libspdlog-dev
+      libsystemc-dev libyaml-cpp-dev libcli11-dev
       libgtest-dev libgmock-dev nlohmann-json3-dev
       python3 python3-yaml python3-matplotlib parallel
       slurmctld slurmd slurm-client munge)

@@ -147,12 +147,7 @@ void CoreModule::cpu_access(const Access& a, uint32_t seq) {
   if (r.reg) {
     // Still a transfer for the register file's counters, but no time: the
     // value is an operand, its readiness flows through the pipeline.
-    const uint64_t t = k.issue_at;
-    sync(t);
-    payload_.set_pattern(a.kind == AccessKind::Fill, a.elem_bytes, a.stride);
-    tlm::tlm_generic_payload& trans = payload_.set(a.addr, a.bytes ? a.bytes : 1, write, a.tensor, a.region);
-    sc_time delay = sc_time::from_value(t > now_fs_ ? t - now_fs_ : 0);
-    (*r.socket)->b_transport(trans, delay);
+    transport(r, a, write, k.issue_at);
     if (write) p.register_write(seq, a.dep, a.addr);
     else p.register_read(seq, a.dep, a.addr);
     return;
@@ -295,8 +290,8 @@ void CoreModule::issue_cached(const Route& r, CoreClock& k, uint64_t addr, uint6
 }
 
 // Scratchpads and other TLM routes take bulk transfers and hold no miss slot.
-void CoreModule::issue_tlm(const Route& r, CoreClock& k, const Access& a, bool write) {
-  const uint64_t t = k.issue_at;
+tlm::tlm_generic_payload& CoreModule::transport(const Route& r, const Access& a, bool write, uint64_t t,
+                                                 sc_time* delay_out) {
   sync(t);
   payload_.set_pattern(a.kind == AccessKind::Fill, a.elem_bytes, a.stride);
   tlm::tlm_generic_payload& trans = payload_.set(a.addr, a.bytes ? a.bytes : 1, write, a.tensor, a.region);
@@ -304,6 +299,14 @@ void CoreModule::issue_tlm(const Route& r, CoreClock& k, const Access& a, bool w
   // target's own busy-until keeps it in order.
   sc_time delay = sc_time::from_value(t > now_fs_ ? t - now_fs_ : 0);
   (*r.socket)->b_transport(trans, delay);
+  if (delay_out) *delay_out = delay;
+  return trans;
+}
+
+void CoreModule::issue_tlm(const Route& r, CoreClock& k, const Access& a, bool write) {
+  const uint64_t t = k.issue_at;
+  sc_time delay;
+  tlm::tlm_generic_payload& trans = transport(r, a, write, t, &delay);
   if (trans.get_response_status() != tlm::TLM_OK_RESPONSE) {
     std::ostringstream m;
     m << "write to read-only memory space '" << r.space << "' at address 0x" << std::hex << a.addr;

@@ -114,6 +114,10 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   void compute_attributed(const Compute& c);
   void issue_cached(const Route& r, CoreClock& clock, uint64_t addr, uint64_t bytes, bool write, TagId tensor,
                     TagId region);
+  // Sends one access down a TLM route at time t (syncing first); the
+  // payload answers, `delay_out` (if given) the delay it came back with.
+  tlm::tlm_generic_payload& transport(const Route& r, const Access& a, bool write, uint64_t t,
+                                      sc_core::sc_time* delay_out = nullptr);
   void issue_tlm(const Route& r, CoreClock& clock, const Access& a, bool write);
   void sync(uint64_t t);
 

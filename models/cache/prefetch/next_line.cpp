@@ -19,9 +19,7 @@ class NextLine final : public Prefetcher {
   uint32_t degree_;
 };
 
-std::unique_ptr<Prefetcher> make(const PrefetchConfig& c) { return std::make_unique<NextLine>(c); }
-
 }  // namespace
 }  // namespace ptosim::prefetch
 
-PTOSIM_PREFETCHER(next_line, "next_line", 4, "the degree lines from line + distance on every read", make)
+PTOSIM_PREFETCHER(next_line, "next_line", 4, "the degree lines from line + distance on every read", make_from_config<NextLine>)

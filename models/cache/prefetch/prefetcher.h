@@ -11,6 +11,7 @@
 // prefetcher").
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "sim/common/registry.h"
 #include "sim/config/hw_config.h"
@@ -37,6 +38,22 @@ class Prefetcher {
 };
 
 using PrefetcherFactory = std::unique_ptr<Prefetcher> (*)(const PrefetchConfig& config);
+
+// The entry of a stream table to replace: the one used least recently
+// (entries carry a `used` stamp, 0 = empty).
+template <class Entry>
+Entry& least_recently_used(std::vector<Entry>& table) {
+  Entry* victim = &table[0];
+  for (Entry& e : table)
+    if (e.used < victim->used) victim = &e;
+  return *victim;
+}
+
+// The factory of a prefetcher built from its config alone.
+template <class T>
+std::unique_ptr<Prefetcher> make_from_config(const PrefetchConfig& config) {
+  return std::make_unique<T>(config);
+}
 
 // nullptr for `none`; an InputError at `pos` (the cache's config position)
 // for a name that is not registered.

@@ -48,10 +48,7 @@ class Stream final : public Prefetcher {
       e.dir = dir;
       return 0;
     }
-    Entry* victim = &table_[0];
-    for (Entry& e : table_)
-      if (e.used < victim->used) victim = &e;
-    *victim = Entry{line, 0, 0, false, ++clock_};
+    least_recently_used(table_) = Entry{line, 0, 0, false, ++clock_};
     return 0;
   }
 
@@ -80,9 +77,7 @@ class Stream final : public Prefetcher {
   uint64_t clock_ = 0;
 };
 
-std::unique_ptr<Prefetcher> make(const PrefetchConfig& c) { return std::make_unique<Stream>(c); }
-
 }  // namespace
 }  // namespace ptosim::prefetch
 
-PTOSIM_PREFETCHER(stream, "stream", 6, "ascending/descending streams, distance ahead, degree per read", make)
+PTOSIM_PREFETCHER(stream, "stream", 6, "ascending/descending streams, distance ahead, degree per read", make_from_config<Stream>)

@@ -62,10 +62,7 @@ class Stride final : public Prefetcher {
       near->used = ++clock_;
       return 0;
     }
-    Entry* victim = &table_[0];
-    for (Entry& e : table_)
-      if (e.used < victim->used) victim = &e;
-    *victim = Entry{line, 0, 0, ++clock_};
+    least_recently_used(table_) = Entry{line, 0, 0, ++clock_};
     return 0;
   }
 
@@ -82,9 +79,7 @@ class Stride final : public Prefetcher {
   uint64_t clock_ = 0;
 };
 
-std::unique_ptr<Prefetcher> make(const PrefetchConfig& c) { return std::make_unique<Stride>(c); }
-
 }  // namespace
 }  // namespace ptosim::prefetch
 
-PTOSIM_PREFETCHER(stride, "stride", 5, "per-stream stride detection on the address stream", make)
+PTOSIM_PREFETCHER(stride, "stride", 5, "per-stream stride detection on the address stream", make_from_config<Stride>)
