@@ -1,5 +1,7 @@
 #include "models/cache/cache_level.h"
 
+#include <cstring>
+
 namespace ptosim {
 
 namespace {
@@ -13,16 +15,24 @@ uint32_t log2_exact(uint32_t v) {
 CacheLevel::CacheLevel(const CacheConfig& config)
     : config_(config), line_shift_(log2_exact(config.line)), mshrs_(config.mshrs) {}
 
-bool CacheLevel::invalidate_above(uint64_t line) {
+bool CacheLevel::invalidate_above(uint64_t line, uint8_t* victim) {
   bool any_dirty = false;
   const uint64_t lo = line << line_shift_;
   const uint64_t hi = lo + config_.line - 1;
+  // Nearest level first: a dirty copy further up is newer and is copied later.
   for (CacheLevel* up : above_) {
+    const bool larger = up->config_.line > config_.line;
+    if (victim && larger) up_line_.resize(up->config_.line);
     for (uint64_t ul = lo >> up->line_shift_; ul <= hi >> up->line_shift_; ++ul) {
       bool d = false;
-      if (up->invalidate_line(ul, &d)) {
+      const uint64_t ulo = ul << up->line_shift_;
+      uint8_t* into = !victim ? nullptr : larger ? up_line_.data() : victim + (ulo - lo);
+      if (up->invalidate_line(ul, &d, into)) {
         ++up->stats_.back_invalidations;
         any_dirty |= d;
+        // A larger line above: only the part inside this line is this victim's
+        // (the rest of its dirty bytes is lost, as its count says: see docs/CACHES.md).
+        if (d && victim && larger) std::memcpy(victim, up_line_.data() + (lo - ulo), config_.line);
       }
     }
   }

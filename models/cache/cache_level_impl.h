@@ -2,8 +2,11 @@
 // CacheLevel for one replacement policy: the tag store and the 3C shadow are
 // members, so the per-line path below compiles into one piece with no
 // virtual calls. See cache_level.h for the contract and docs/CACHES.md for
-// the semantics.
+// the semantics. `Data` adds the bytes of every line (a store beside the
+// tags, by slot) for --check-data; every use of it is under
+// `if constexpr (Data)`, so the normal instantiation has no data path.
 #include <algorithm>
+#include <cstring>
 
 #include "models/cache/cache_level.h"
 #include "models/cache/miss_classifier.h"
@@ -11,7 +14,7 @@
 
 namespace ptosim {
 
-template <class Policy>
+template <class Policy, bool Data = false>
 class CacheLevelImpl final : public CacheLevel {
   using Array = SetAssocArray<Policy>;
 
@@ -20,7 +23,12 @@ class CacheLevelImpl final : public CacheLevel {
       : CacheLevel(config),
         array_(config.sets(), config.ways, config.seed),
         classifier_(config.lines(), config.sets() * config.ways),
-        ready_(config.sets() * config.ways, 0) {}
+        ready_(config.sets() * config.ways, 0) {
+    if constexpr (Data) {
+      data_.assign(config.sets() * config.ways * config.line, 0);
+      victim_.assign(config.line, 0);
+    }
+  }
 
   uint64_t access(const MemRequest& r, uint64_t at) override {
     const uint64_t bytes = r.bytes ? r.bytes : 1;  // a zero-sized access still touches its line
@@ -45,7 +53,8 @@ class CacheLevelImpl final : public CacheLevel {
       const typename Array::Found f = array_.find(line);
       if (f.slot >= 0) {
         const uint64_t at = *t;
-        const uint64_t done = served_hit(f, line, r.bytes ? r.bytes : 1, r, occupy_port(at, r.bytes) + latency_fs_);
+        const uint64_t done =
+            served_hit(f, line, r.addr, r.bytes ? r.bytes : 1, r, occupy_port(at, r.bytes) + latency_fs_);
         timing_.latency_sum_fs += done - at;
         ++timing_.requests;
         return done;
@@ -90,14 +99,40 @@ class CacheLevelImpl final : public CacheLevel {
       LineOwner owner;
       if (!array_.clean(line, &owner)) continue;
       ++stats_.writebacks;
-      post_below(line << line_shift_, config_.line, owner.tensor, owner.region, at);
+      const uint8_t* bytes = nullptr;
+      if constexpr (Data) bytes = written_back(line_data(uint64_t(array_.find_slot(line))));
+      post_below(line << line_shift_, config_.line, owner.tensor, owner.region, at, bytes);
     }
   }
 
   bool contains(uint64_t addr) const override { return array_.contains(addr >> line_shift_); }
+  bool keeps_data() const override { return Data; }
+
+  void poke(uint64_t addr, uint64_t bytes, const uint8_t* in) override {
+    if constexpr (Data) {
+      for (uint64_t a = addr, end = addr + bytes; a < end;) {
+        const uint64_t line = a >> line_shift_;
+        const uint64_t next = std::min(end, (line + 1) << line_shift_);
+        const int64_t slot = array_.find_slot(line);
+        if (slot >= 0) std::memcpy(line_data(uint64_t(slot)) + (a - (line << line_shift_)), in + (a - addr), next - a);
+        a = next;
+      }
+    }
+    below_->poke(addr, bytes, in);
+  }
 
  protected:
-  bool invalidate_line(uint64_t line, bool* was_dirty) override { return array_.invalidate(line, was_dirty); }
+  bool invalidate_line(uint64_t line, bool* was_dirty, uint8_t* dirty_data) override {
+    if constexpr (Data) {
+      const int64_t slot = array_.find_slot(line);
+      if (slot < 0) return false;
+      array_.invalidate(line, was_dirty);
+      if (*was_dirty && dirty_data) std::memcpy(dirty_data, line_data(uint64_t(slot)), config_.line);
+      return true;
+    }
+    (void)dirty_data;
+    return array_.invalidate(line, was_dirty);
+  }
 
  private:
   // A request over several lines, line by line; kept out of access() so
@@ -135,10 +170,12 @@ class CacheLevelImpl final : public CacheLevel {
 #if defined(__GNUC__)
   __attribute__((always_inline))
 #endif
-  uint64_t served_hit(const typename Array::Found& f, uint64_t line, uint64_t bytes, const MemRequest& r,
-                      uint64_t issue) {
+  uint64_t served_hit(const typename Array::Found& f, uint64_t line, uint64_t addr, uint64_t bytes,
+                      const MemRequest& r, uint64_t issue) {
     const uint64_t slot = uint64_t(f.slot);
     array_.hit(f, r.write && config_.write_back);
+    if constexpr (Data) move_bytes(slot, line, addr, bytes, r);
+    else (void)addr;
     stats_.count(r.write, true, bytes, r.tensor, r.region);
     classifier_.hit(line, slot);
     if (ready_[slot] > issue) {  // its fill is still on its way: merge
@@ -156,8 +193,8 @@ class CacheLevelImpl final : public CacheLevel {
     const bool write = r.write;
     const typename Array::Found f = array_.find(line);
     if (f.slot >= 0) {
-      const uint64_t done = served_hit(f, line, bytes, r, issue);
-      if (write && !config_.write_back) post_below(addr, bytes, r.tensor, r.region, issue);  // write-through
+      const uint64_t done = served_hit(f, line, addr, bytes, r, issue);
+      if (write && !config_.write_back) post_below(addr, bytes, r.tensor, r.region, issue, at_data(r, addr));  // write-through
       return done;
     }
     return served_miss(f, line, addr, bytes, r, issue);
@@ -180,31 +217,61 @@ class CacheLevelImpl final : public CacheLevel {
       case MissClass::Conflict: ++stats_.conflict; break;
     }
     if (!allocate) {  // the write goes below in place of a fill
-      post_below(addr, bytes, r.tensor, r.region, issue);
+      post_below(addr, bytes, r.tensor, r.region, issue, at_data(r, addr));
       return issue;
     }
+    // The victim's bytes leave the way before the fill overwrites it.
+    if constexpr (Data)
+      if (v.evicted) std::memcpy(victim_.data(), line_data(v.slot), config_.line);
     if (v.evicted) evict(v, issue);
-    const uint64_t filled = fill_below(MemRequest{line << line_shift_, config_.line, false, r.tensor, r.region}, issue);
+    const uint64_t filled = fill_below(MemRequest{line << line_shift_, config_.line, false, r.tensor, r.region,
+                                                  fill_data(v.slot)},
+                                       issue);
     const bool dirty = write && config_.write_back;
     array_.install(f, v.slot, line, dirty, LineOwner{r.tensor, r.region});
     ready_[v.slot] = filled;
-    if (write && !config_.write_back) post_below(addr, bytes, r.tensor, r.region, issue);  // write-through
+    if constexpr (Data) move_bytes(v.slot, line, addr, bytes, r);
+    if (write && !config_.write_back) post_below(addr, bytes, r.tensor, r.region, issue, at_data(r, addr));  // write-through
     return std::max(issue, filled);
   }
 
   void evict(const typename Array::Victim& v, uint64_t at) {
     ++stats_.evictions;
     bool dirty = v.dirty;
-    if (config_.inclusive) dirty |= invalidate_above(v.line);
+    uint8_t* bytes = nullptr;
+    if constexpr (Data) bytes = victim_.data();
+    if (config_.inclusive) dirty |= invalidate_above(v.line, bytes);
     if (dirty) {
       ++stats_.writebacks;
-      post_below(v.line << line_shift_, config_.line, v.owner.tensor, v.owner.region, at);
+      post_below(v.line << line_shift_, config_.line, v.owner.tensor, v.owner.region, at,
+                 Data ? written_back(bytes) : nullptr);
     }
+  }
+
+  // ---- the data path (Data only) ----
+  uint8_t* line_data(uint64_t slot) { return data_.data() + slot * config_.line; }
+  // Where a fill of `slot` puts the bytes it fetches (every fill, demand or
+  // not, must pass this as its request's data); null without data.
+  uint8_t* fill_data(uint64_t slot) {
+    if constexpr (Data) return fault_ == Fault::StaleFill ? nullptr : line_data(slot);
+    (void)slot;
+    return nullptr;
+  }
+  const uint8_t* written_back(const uint8_t* bytes) const { return fault_ == Fault::DropWriteback ? nullptr : bytes; }
+  static uint8_t* at_data(const MemRequest& r, uint64_t addr) { return r.data ? r.data + (addr - r.addr) : nullptr; }
+  // The request's `bytes` at `addr` into (write) or out of (read) the line in `slot`.
+  void move_bytes(uint64_t slot, uint64_t line, uint64_t addr, uint64_t bytes, const MemRequest& r) {
+    if (!r.data) return;
+    uint8_t* in_line = line_data(slot) + (addr - (line << line_shift_));
+    if (r.write) std::memcpy(in_line, at_data(r, addr), bytes);
+    else std::memcpy(at_data(r, addr), in_line, bytes);
   }
 
   Array array_;
   MissClassifier classifier_;
   std::vector<uint64_t> ready_;  // per slot: when the line's fill arrives (fs)
+  std::vector<uint8_t> data_;    // Data: per slot, the line's bytes
+  std::vector<uint8_t> victim_;  // Data: the bytes of the line being evicted
 };
 
 }  // namespace ptosim

@@ -12,7 +12,9 @@ namespace ptosim {
 
 class CacheHierarchy {
  public:
-  explicit CacheHierarchy(const std::vector<CacheConfig>& levels);
+  // `data`: levels that keep their lines' bytes (requests may carry data;
+  // memory() then keeps the bytes that reach it).
+  explicit CacheHierarchy(const std::vector<CacheConfig>& levels, bool data = false);
   void access(const MemRequest& r) { top()->request(r); }
   // Writes back all dirty lines level by level (L1 into L2, then L2, ...).
   void flush();

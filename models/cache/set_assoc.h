@@ -128,6 +128,8 @@ class SetAssocArray {
   }
 
   bool contains(uint64_t line) const { return slot_of(line) >= 0; }
+  // The slot holding `line`, -1 if none (without find()'s memory of the last lookup).
+  int64_t find_slot(uint64_t line) const { return slot_of(line); }
 
   std::vector<uint64_t> dirty_lines() const {
     std::vector<uint64_t> out;
