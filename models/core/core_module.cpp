@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "models/cache/cache_module.h"
+#include "models/core/data_checker.h"
 #include "sim/common/error.h"
 #include "sim/trace/event_pipe.h"
 
@@ -22,6 +23,7 @@ CoreModule::CoreModule(sc_core::sc_module_name name, const HwConfig& config, siz
   const uint32_t cores = std::max<uint32_t>(config.core.count, 1);
   clocks_.reserve(cores);
   queues_.resize(cores);
+  pending_.resize(cores);
   for (uint32_t i = 0; i < cores; ++i) {
     clocks_.emplace_back(config.core.max_outstanding, CoreId(i));
     clocks_.back().interval_fs = uint64_t(std::llround(period_fs_ / config.core.issue_width));
@@ -79,11 +81,89 @@ CoreClock& CoreModule::clock(CoreId core) {
 }
 
 void CoreModule::access(const Access& a) {
+  if (checker_) return checked(a, false, nullptr);
   if (parallel_) return enqueue(Queued{false, a, Compute{}});
   issue_now(a);
 }
 
-void CoreModule::issue_now(const Access& a) {
+// ---- --check-data ----
+
+void CoreModule::checked(const Access& a, bool host, const uint8_t* host_data) {
+  clock(a.core);  // a core the config does not have is an error before anything is queued
+  Pending p;
+  p.position = checker_->current_position();
+  if (host) p.bytes.assign(host_data, host_data + a.bytes);
+  else if (a.kind == AccessKind::Write || a.kind == AccessKind::Fill) checker_->take_write(a, p.bytes);
+  if (!parallel_) return issue_checked(a, host, p);
+  pending_[a.core].push_back(std::move(p));
+  Queued q{false, a, Compute{}};
+  q.host = host;
+  enqueue(q);
+}
+
+const DataRoute& CoreModule::data_route(SpaceId space) const {
+  if (space >= data_routes_.size() || space >= routes_.size() || !routes_[space].socket) {
+    std::ostringstream m;
+    m << "access to space id " << space << " which this config does not map";
+    throw InputError(m.str());
+  }
+  return data_routes_[space];
+}
+
+void CoreModule::issue_checked(const Access& a, bool host, Pending& p) {
+  checker_->set_position(p.position);
+  const DataRoute& d = data_route(a.space);
+  if (host) {
+    checker_->wrote(d.store, a, p.bytes.data());
+    const Route& r = routes_[a.space];
+    if (r.cache) {
+      r.cache->poke(a.addr, a.bytes, p.bytes.data());
+    } else {
+      tlm::tlm_generic_payload& t = payload_.set(a.addr, a.bytes, true, a.tensor, a.region);
+      t.set_data_ptr(p.bytes.data());
+      (*r.socket)->transport_dbg(t);
+      t.set_data_ptr(nullptr);
+    }
+    return;
+  }
+  if (a.kind == AccessKind::Write || a.kind == AccessKind::Fill) {
+    checker_->wrote(d.store, a, p.bytes.data());
+    issue_now(a, p.bytes.data());
+  } else {
+    // Which level holds the first byte's line now is the one that serves it.
+    std::string served = d.last;
+    for (const CacheLevel* l : d.levels)
+      if (l->contains(a.addr)) {
+        served = l->config().name;
+        break;
+      }
+    read_buf_.assign(a.bytes ? a.bytes : 1, 0);
+    issue_now(a, read_buf_.data());
+    checker_->read(d.store, a, read_buf_.data(), routes_[a.space].space, served);
+  }
+  checker_->issued();
+}
+
+void CoreModule::host_write(const Access& a, const uint8_t* data) {
+  if (checker_) checked(a, true, data);
+}
+
+void CoreModule::expect(const Access& a, const uint8_t* data) {
+  if (!checker_) return;
+  const DataRoute& d = data_route(a.space);
+  checker_->expect(d.store, a, data, a.tensor < names_.tensors.size() ? names_.tensors[a.tensor] : "?",
+                   routes_[a.space].space);
+}
+
+void CoreModule::position(const std::string& file, int line, int col) {
+  if (checker_) checker_->position(file, line, col);
+}
+
+void CoreModule::write_data(const uint8_t* data, size_t n) {
+  if (checker_) checker_->write_data(data, n);
+}
+
+void CoreModule::issue_now(const Access& a, uint8_t* data) {
   if (a.space >= routes_.size() || !routes_[a.space].socket) {
     std::ostringstream m;
     m << "access to space id " << a.space << " which this config does not map";
@@ -94,25 +174,29 @@ void CoreModule::issue_now(const Access& a) {
   const bool write = a.kind == AccessKind::Write || a.kind == AccessKind::Fill;
   k.count(write);
   if (!r.cache) {
-    issue_tlm(r, k, a, write);
+    issue_tlm(r, k, a, write, data);
     return;
   }
   const uint64_t bytes = a.bytes ? a.bytes : 1;
   const uint64_t mask = r.split - 1;
   if (((a.addr & mask) + bytes) <= r.split) {  // within one line: the common case
-    issue_cached(r, k, a.addr, bytes, write, a.tensor, a.region);
+    issue_cached(r, k, a.addr, bytes, write, a.tensor, a.region, data);
     return;
   }
   uint64_t addr = a.addr;
   const uint64_t end = a.addr + bytes;
   while (addr < end) {
     const uint64_t next = std::min(end, (addr & ~mask) + r.split);
-    issue_cached(r, k, addr, next - addr, write, a.tensor, a.region);
+    issue_cached(r, k, addr, next - addr, write, a.tensor, a.region, data ? data + (addr - a.addr) : nullptr);
     addr = next;
   }
 }
 
 void CoreModule::accesses(const Access* a, size_t n) {
+  if (checker_) {
+    for (size_t i = 0; i < n; ++i) checked(a[i], false, nullptr);
+    return;
+  }
   if (parallel_) {
     for (size_t i = 0; i < n; ++i) enqueue(Queued{false, a[i], Compute{}});
     return;
@@ -130,8 +214,8 @@ void CoreModule::accesses(const Access* a, size_t n) {
 }
 
 void CoreModule::issue_cached(const Route& r, CoreClock& k, uint64_t addr, uint64_t bytes, bool write, TagId tensor,
-                              TagId region) {
-  const MemRequest req{addr, bytes, write, tensor, region};
+                              TagId region, uint8_t* data) {
+  const MemRequest req{addr, bytes, write, tensor, region, data};
   uint64_t t = k.issue_at;
   k.window.retire(t);
   sync(t);
@@ -140,11 +224,12 @@ void CoreModule::issue_cached(const Route& r, CoreClock& k, uint64_t addr, uint6
 }
 
 // Scratchpads and other TLM routes take bulk transfers and hold no miss slot.
-void CoreModule::issue_tlm(const Route& r, CoreClock& k, const Access& a, bool write) {
+void CoreModule::issue_tlm(const Route& r, CoreClock& k, const Access& a, bool write, uint8_t* data) {
   const uint64_t t = k.issue_at;
   sync(t);
   payload_.set_pattern(a.kind == AccessKind::Fill, a.elem_bytes, a.stride);
   tlm::tlm_generic_payload& trans = payload_.set(a.addr, a.bytes ? a.bytes : 1, write, a.tensor, a.region);
+  trans.set_data_ptr(data);
   // A core behind the kernel's time (see sync) sends a zero delay: the
   // target's own busy-until keeps it in order.
   sc_time delay = sc_time::from_value(t > now_fs_ ? t - now_fs_ : 0);
@@ -196,8 +281,15 @@ void CoreModule::schedule(bool drain) {
     const Queued q = queues_[best].front();
     queues_[best].pop_front();
     --queued_;
-    if (q.is_compute) compute_now(q.compute);
-    else issue_now(q.access);
+    if (q.is_compute) {
+      compute_now(q.compute);
+    } else if (checker_) {
+      Pending p = std::move(pending_[best].front());
+      pending_[best].pop_front();
+      issue_checked(q.access, q.host, p);
+    } else {
+      issue_now(q.access);
+    }
   }
 }
 

@@ -18,6 +18,12 @@
 // into sc_time only at TLM calls; the first cache level of a space is called
 // directly (as a DMI-style fast path) because the core talks to it on every
 // access, while everything below it, and scratchpads, go through TLM sockets.
+//
+// With a DataChecker (--check-data) every access goes the slow way, one at a
+// time with its bytes: writes store theirs, reads bring back what the
+// hierarchy holds and the checker compares it (data_checker.h); host writes
+// reach every copy (MemPort::poke, TLM transport_dbg). Without one, none of
+// that is on the path.
 #include <deque>
 #include <exception>
 #include <functional>
@@ -37,6 +43,16 @@ namespace ptosim {
 
 class CacheModule;
 class CacheLevel;
+class DataChecker;
+
+// Where a space's bytes live, for --check-data: the checker's store, the
+// cache levels a read may be served by (nearest first), and the module
+// below them (the DRAM, or the memory itself).
+struct DataRoute {
+  size_t store = 0;
+  std::vector<const CacheLevel*> levels;
+  std::string last;
+};
 
 class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiator {
  public:
@@ -52,6 +68,11 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
 
   void set_producer(Producer p) { producer_ = std::move(p); }
   void set_finisher(std::function<void(const sc_core::sc_time& at)> f) { finisher_ = std::move(f); }
+  // --check-data: one route per space id.
+  void check_data(DataChecker* checker, std::vector<DataRoute> routes) {
+    checker_ = checker;
+    data_routes_ = std::move(routes);
+  }
 
   void access(const Access& a) override;
   void accesses(const Access* a, size_t n) override;
@@ -60,6 +81,10 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   static constexpr size_t kLookahead = 1 << 18;
   void name_tensor(TagId id, const std::string& n) override { TagNames::put(names_.tensors, id, n); }
   void name_region(TagId id, const std::string& n) override { TagNames::put(names_.regions, id, n); }
+  void host_write(const Access& a, const uint8_t* data) override;
+  void expect(const Access& a, const uint8_t* data) override;
+  void position(const std::string& file, int line, int col) override;
+  void write_data(const uint8_t* data, size_t n) override;
 
   std::exception_ptr error() const { return error_; }
   const TagNames& names() const { return names_; }
@@ -79,16 +104,25 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
     bool is_compute;
     Access access;
     Compute compute;
+    bool host = false;  // --check-data: a host write (its bytes are queued beside)
   };
+  // --check-data: an access's or host write's bytes and position, in order.
+  struct Pending {
+    std::vector<uint8_t> bytes;
+    uint32_t position = 0;
+  };
+  void checked(const Access& a, bool host, const uint8_t* host_data);
+  void issue_checked(const Access& a, bool host, Pending& p);
+  const DataRoute& data_route(SpaceId space) const;
   // Parallel section: queue, then issue what the cores' clocks order allows
   // (everything, with `drain`).
   void enqueue(const Queued& q);
   void schedule(bool drain);
-  void issue_now(const Access& a);
+  void issue_now(const Access& a, uint8_t* data = nullptr);
   void compute_now(const Compute& c);
   void issue_cached(const Route& r, CoreClock& clock, uint64_t addr, uint64_t bytes, bool write, TagId tensor,
-                    TagId region);
-  void issue_tlm(const Route& r, CoreClock& clock, const Access& a, bool write);
+                    TagId region, uint8_t* data);
+  void issue_tlm(const Route& r, CoreClock& clock, const Access& a, bool write, uint8_t* data);
   void sync(uint64_t t);
 
   const HwConfig& config_;
@@ -108,6 +142,10 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   bool parallel_ = false;                    // inside a parallel loop: events are queued
   std::vector<std::deque<Queued>> queues_;   // per core
   size_t queued_ = 0;
+  DataChecker* checker_ = nullptr;
+  std::vector<DataRoute> data_routes_;
+  std::vector<std::deque<Pending>> pending_;  // per core, beside queues_ (data of its accesses)
+  std::vector<uint8_t> read_buf_;
 };
 
 }  // namespace ptosim

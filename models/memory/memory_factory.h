@@ -8,7 +8,9 @@
 
 namespace ptosim {
 
-std::unique_ptr<ScratchpadModule> make_memory_module(const MemoryConfig& memory, const HwConfig& config);
+// `data`: --check-data (a constant cache keeps its lines' bytes).
+std::unique_ptr<ScratchpadModule> make_memory_module(const MemoryConfig& memory, const HwConfig& config,
+                                                     bool data = false);
 
 // What a constant-cache miss costs: the flat `dram.latency`, or with
 // `timing: detailed` the unloaded row-miss latency tRCD + tCL + one burst.

@@ -56,7 +56,29 @@ void ScratchpadModule::b_transport(tlm::tlm_generic_payload& trans, sc_time& del
   if (!admit(trans, arrive, true, &port_done)) return;
   delay = port_done + latency_ - now;
   latency_sum_ += port_done + latency_ - arrive;
+  move_data(trans);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void ScratchpadModule::move_data(tlm::tlm_generic_payload& trans) {
+  unsigned char* data = trans.get_data_ptr();
+  if (!data) return;
+  const bool write = trans.get_command() == tlm::TLM_WRITE_COMMAND;
+  const uint64_t addr = trans.get_address(), bytes = trans.get_data_length();
+  const StrideExtension* s = trans.get_extension<StrideExtension>();
+  const bool strided = s && s->elem_bytes && s->stride_bytes != int64_t(s->elem_bytes);
+  const uint64_t piece = strided ? s->elem_bytes : bytes;
+  for (uint64_t off = 0, k = 0; off < bytes; off += piece, ++k) {
+    const uint64_t a = strided ? addr + uint64_t(int64_t(k) * s->stride_bytes) : addr;
+    if (write) store_.write(a, std::min(piece, bytes - off), data + off);
+    else store_.read(a, std::min(piece, bytes - off), data + off);
+  }
+}
+
+unsigned int ScratchpadModule::transport_dbg(tlm::tlm_generic_payload& trans) {
+  if (trans.get_command() != tlm::TLM_WRITE_COMMAND || !trans.get_data_ptr()) return 0;
+  store_.write(trans.get_address(), trans.get_data_length(), trans.get_data_ptr());
+  return trans.get_data_length();
 }
 
 StatsNode& ScratchpadModule::report_common(StatsNode& parent, const TagNames& names, double seconds) const {

@@ -5,6 +5,8 @@
 #include "models/cache/cache_module.h"
 #include "models/cache/hierarchy.h"
 #include "models/core/core_module.h"
+#include "models/core/data_checker.h"
+#include "models/memory/constant_module.h"
 #include "models/dram/dram_module.h"
 #include "models/memory/memory_factory.h"
 #include "models/memory/scratchpad_module.h"
@@ -14,19 +16,20 @@ namespace ptosim {
 
 using sc_core::sc_time;
 
-System::System(const HwConfig& config) : config_(config) {
+System::System(const HwConfig& config, bool check_data) : config_(config), check_data_(check_data) {
   // Time in femtoseconds so that cycles of any clock add up without drift.
   static bool resolution_set = false;
   if (!resolution_set) {
     sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
     resolution_set = true;
   }
-  for (auto& m : config_.memories) memories_.push_back(make_memory_module(m, config_));
+  for (auto& m : config_.memories) memories_.push_back(make_memory_module(m, config_, check_data_));
   // A cache that only a memory's `backing:` names is that memory's private
   // cache (ConstantModule copies its geometry): it is not a level of the
   // global L1 -> ... -> DRAM path.
   for (auto& c : config_.caches)
-    if (!private_cache(c.name)) caches_.push_back(std::make_unique<CacheModule>(c.name.c_str(), c, config_.clock_hz));
+    if (!private_cache(c.name))
+      caches_.push_back(std::make_unique<CacheModule>(c.name.c_str(), c, config_.clock_hz, check_data_));
   dram_ = std::make_unique<DramModule>(config_.dram.name.c_str(), config_.dram, config_.clock_hz);
 
   std::vector<CacheLevel*> levels;
@@ -68,6 +71,33 @@ System::System(const HwConfig& config) : config_(config) {
 
 System::~System() = default;
 
+std::unique_ptr<DataChecker> System::make_checker(const RunOptions& options) {
+  auto checker = std::make_unique<DataChecker>(options.data_in_stream, options.source);
+  checker->add_store(config_.dram.name, &dram_->store());  // store 0: behind the caches
+  for (auto& m : memories_) checker->add_store(m->config().name, &m->store());
+  std::vector<DataRoute> routes;
+  for (const std::string& space : config_.space_names()) {
+    const std::string& t = config_.spaces.at(space);
+    DataRoute r;
+    r.last = config_.dram.name;
+    bool below = false;
+    for (auto& c : caches_) {
+      below = below || c->logic().config().name == t;
+      if (below) r.levels.push_back(&c->logic());
+    }
+    for (size_t i = 0; i < memories_.size(); ++i) {
+      if (memories_[i]->config().name != t) continue;
+      r.store = i + 1;
+      r.last = t;
+      if (auto* cm = dynamic_cast<ConstantModule*>(memories_[i].get()))
+        if (cm->cache()) r.levels.push_back(cm->cache());
+    }
+    routes.push_back(r);
+  }
+  core_->check_data(checker.get(), std::move(routes));
+  return checker;
+}
+
 bool System::private_cache(const std::string& cache) const {
   bool backs = false;
   for (auto& m : config_.memories) backs = backs || m.backing == cache;
@@ -78,13 +108,16 @@ bool System::private_cache(const std::string& cache) const {
 
 StatsNode System::run(const std::function<void(EventSink&)>& producer, const RunOptions& options) {
   core_->set_producer(producer);
-  if (options.flush) {
+  std::unique_ptr<DataChecker> checker;
+  if (check_data_) checker = make_checker(options);
+  if (options.flush || checker) {
     core_->set_finisher([this](const sc_time& at) {
       for (auto& c : caches_) c->flush(at);
     });
   }
   sc_core::sc_start();
   if (core_->error()) std::rethrow_exception(core_->error());
+  if (checker) checker->final_check();
 
   const double cycles = core_->cycles();
   const double seconds = cycles / config_.clock_hz;
@@ -115,6 +148,11 @@ StatsNode System::run(const std::function<void(EventSink&)>& producer, const Run
   auto at = std::find_if(root.children.begin(), root.children.end(),
                          [](const StatsNode& c) { return c.name == "levels"; });
   root.children.insert(at, std::move(roof));
+  if (checker) {
+    root.child("data_check", "data_check")
+        .set("reads_checked", checker->reads_checked())
+        .set("tensors_compared", checker->tensors_compared());
+  }
   return root;
 }
 

@@ -76,6 +76,7 @@ int run_program_on(System& system, const HwConfig& config, const std::string& pr
                    StatsNode& root, std::ostream* print_stream) {
   ProgramOptions po = program_options(defines, max_events);
   po.print_stream = print_stream;
+  po.check_data = options.data_in_stream;  // the program sends its bytes to a System that checks them
   ProgramResult result;
   root = system.run([&](EventSink& sink) { result = run_program(program, config, po, &sink); }, options);
   add_program_node(root, result);

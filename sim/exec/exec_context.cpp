@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/exec/data_tap.h"
 #include "sim/exec/internal.h"
 
 namespace ptosim::exec {
@@ -109,6 +110,7 @@ Tensor ExecContext::alloc(const Shape& shape, DType dtype, SpaceId space, const 
   st->base = al->allocate(st->bytes, name);
   st->allocator = al;
   st->values.assign(size_t(phys), 0.0);
+  if (tap_) tap_->allocated(st, acc_.core);
   st->tag = tensor_tag(tname);
   st->alloc_serial = ++serial_;
   note_alloc(st);
@@ -151,6 +153,7 @@ Tensor ExecContext::create(const TensorSpec& spec) {
     throw OpError("unknown init '" + spec.init + "' (expected zeros, ones, random, arange or a number)");
   }
   t.from_vector(v);
+  if (tap_ && !(spec.init == "zeros" && !spec.init_value)) tap_->initialised(*t.storage(), acc_.core);
   return t;
 }
 

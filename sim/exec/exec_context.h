@@ -53,6 +53,8 @@ struct TensorSpec {
   uint64_t seed = 0;
 };
 
+class DataTap;
+
 class ExecContext {
  public:
   // sink may be null: functional execution only (events are still counted
@@ -64,6 +66,9 @@ class ExecContext {
 
   const HwConfig& config() const { return config_; }
   EventSink* sink() const { return sink_; }
+  // --check-data: `tap` (also the sink) learns every allocation and
+  // initialisation, which carry no events.
+  void set_data_tap(DataTap* tap) { tap_ = tap; }
 
   // ---- spaces ----
   SpaceId space_id(const std::string& name) const;  // OpError "unknown memory space 'x'"
@@ -195,6 +200,7 @@ class ExecContext {
   void emit_compute(OpKind op, double flops);  // to the sink, as it is
   const HwConfig& config_;
   EventSink* sink_;
+  DataTap* tap_ = nullptr;
   AccessLane* lane_;
   uint64_t max_events_;
   uint64_t events_ = 0;

@@ -16,6 +16,9 @@ struct ProgramOptions {
   std::vector<std::pair<std::string, std::string>> defines;  // -D NAME=VALUE, in order
   uint64_t max_events = 2'000'000'000ull;  // guard against runaway loops
   std::ostream* print_stream = nullptr;    // where pto `print` writes; null = stdout
+  // --check-data: the sink also receives the bytes of writes, allocations
+  // and the final memory (exec/data_tap.h), and events' positions.
+  bool check_data = false;
 };
 
 struct CheckOutcome {

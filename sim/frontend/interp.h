@@ -126,6 +126,7 @@ struct Interp {
   uint64_t step_limit = 0;
   int depth = 0;            // user function call depth
   std::vector<Value> globals;
+  Pos at;  // the statement being executed (BlockNode), for --check-data's positions
 
   Interp(exec::ExecContext& c, const Source& s, std::ostream& o) : ctx(c), src(s), out(o) {}
   [[noreturn]] void step_limit_hit(Pos pos) const;

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "sim/exec/data_tap.h"
 #include "sim/exec/ops.h"
 #include "sim/frontend/compiler.h"
 #include "sim/frontend/frontend.h"
@@ -68,9 +69,16 @@ ProgramResult run_program_text(const std::string& path, const std::string& text,
     it->second->override_value = parse_define(value);
   }
 
+  std::unique_ptr<exec::DataTap> tap;
+  if (options.check_data && sink) {
+    tap = std::make_unique<exec::DataTap>(*sink);
+    sink = tap.get();
+  }
   exec::ExecContext ctx(config, sink, options.max_events);
+  ctx.set_data_tap(tap.get());
   std::ostream& out = options.print_stream ? *options.print_stream : std::cout;
   Interp in(ctx, src, out);
+  if (tap) tap->follow(path, &in.at.line, &in.at.col);
   in.step_limit = std::max<uint64_t>(options.max_events, 1'000'000);
   in.globals.resize(prog->global_names.size());
   Frame f{&in, in.globals.data(), in.globals.data(), Value()};
@@ -83,6 +91,7 @@ ProgramResult run_program_text(const std::string& path, const std::string& text,
   } catch (const std::bad_alloc&) {
     throw src.error(Pos{}, "out of memory while running the program");
   }
+  if (tap) tap->expect_final();  // while the program's tensors are alive
   // Drop the program's references first so that footprints are final.
   in.globals.clear();
   return ctx.take_result();

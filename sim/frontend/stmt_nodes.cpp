@@ -6,6 +6,7 @@ Flow BlockNode::exec(Frame& f) const {
   size_t k = 0;
   try {
     for (; k < stmts.size(); ++k) {
+      f.in->at = stmts[k]->pos;
       Flow fl = stmts[k]->exec(f);
       if (fl != Flow::Normal) return fl;
     }

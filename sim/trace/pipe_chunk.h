@@ -13,21 +13,27 @@
 namespace ptosim::pipe {
 
 constexpr uint32_t kAccesses = 2048;  // per chunk: 80 KiB
+constexpr size_t kDataBytes = 1 << 20;  // --check-data: a chunk is handed over once its bytes reach this
 
 // A compute or name record, delivered after the chunk's first `after`
 // accesses.
 struct Other {
-  enum Kind : uint8_t { Compute, TensorName, RegionName, Barrier };
+  enum Kind : uint8_t { Compute, TensorName, RegionName, Barrier, HostWrite, Expect, Position };
   uint32_t after;
   Kind kind;
-  uint64_t a, b;  // Compute: flops, op | region << 16 | core << 32; names: index into names, id
+  // Compute: flops, op | region << 16 | core << 32; names: index into names, id;
+  // HostWrite / Expect: offset of the Access and its bytes in `host`;
+  // Position: index of the file in names, line | col << 32.
+  uint64_t a, b;
 };
 
 struct alignas(64) Chunk {
   Access accesses[kAccesses];
   uint32_t count = 0;               // accesses used
   std::vector<Other> others;        // in order
-  std::vector<std::string> names;   // TensorName / RegionName text
+  std::vector<std::string> names;   // TensorName / RegionName / Position text
+  std::vector<uint8_t> data;        // --check-data: the bytes of the chunk's writes, in order
+  std::vector<uint8_t> host;        // --check-data: HostWrite / Expect records (an Access, then its bytes)
 };
 
 }  // namespace ptosim::pipe

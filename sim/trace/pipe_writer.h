@@ -21,6 +21,10 @@ class PipeWriter final : public EventSink {
   void barrier(bool parallel) override { other(Other{count(), Other::Barrier, parallel, 0}); }
   void name_tensor(TagId id, const std::string& name) override { named(Other::TensorName, id, name); }
   void name_region(TagId id, const std::string& name) override { named(Other::RegionName, id, name); }
+  void access_data(const Access& a, const uint8_t* data) override;
+  void host_write(const Access& a, const uint8_t* data) override { hosted(Other::HostWrite, a, data); }
+  void expect(const Access& a, const uint8_t* data) override { hosted(Other::Expect, a, data); }
+  void position(const std::string& file, int line, int col) override;
 
   // Hands over the partial chunk. Call once, at the end (also after an error).
   void close();
@@ -30,6 +34,7 @@ class PipeWriter final : public EventSink {
   void flush();  // hands the chunk over and takes the next
   void other(const Other& o);
   void named(Other::Kind kind, TagId id, const std::string& name);
+  void hosted(Other::Kind kind, const Access& a, const uint8_t* data);
   void open_lane() { lane_ = AccessLane{chunk_->accesses, chunk_->accesses + kAccesses}; }
   uint32_t count() const { return uint32_t(lane_.next - chunk_->accesses); }  // accesses in the chunk
 

@@ -8,7 +8,7 @@
 
 #include <random>
 
-#include "models/core/data_check.h"
+#include "sim/trace/data_check.h"
 #include "models/memory/byte_store.h"
 #include "tests/unit/cache_test_util.h"
 

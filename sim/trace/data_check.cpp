@@ -1,4 +1,4 @@
-#include "models/core/data_check.h"
+#include "sim/trace/data_check.h"
 
 #include <cstdio>
 
