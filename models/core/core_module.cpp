@@ -130,13 +130,17 @@ void CoreModule::issue_checked(const Access& a, bool host, Pending& p) {
     checker_->wrote(d.store, a, p.bytes.data());
     issue_now(a, p.bytes.data());
   } else {
-    // Which level holds the first byte's line now is the one that serves it.
-    std::string served = d.last;
-    for (const CacheLevel* l : d.levels)
+    // The first level that holds the first byte's line now serves it; the
+    // ones before it miss and fill (a broken fill is in one of them).
+    std::string served = d.last, missed;
+    for (const CacheLevel* l : d.levels) {
       if (l->contains(a.addr)) {
         served = l->config().name;
         break;
       }
+      missed += (missed.empty() ? "" : ", ") + l->config().name;
+    }
+    if (!missed.empty()) served += " (missed in " + missed + ")";
     read_buf_.assign(a.bytes ? a.bytes : 1, 0);
     issue_now(a, read_buf_.data());
     checker_->read(d.store, a, read_buf_.data(), routes_[a.space].space, served);
