@@ -258,7 +258,15 @@ class CacheLevelImpl final : public CacheLevel {
     return nullptr;
   }
   const uint8_t* written_back(const uint8_t* bytes) const { return fault_ == Fault::DropWriteback ? nullptr : bytes; }
-  static uint8_t* at_data(const MemRequest& r, uint64_t addr) { return r.data ? r.data + (addr - r.addr) : nullptr; }
+  // The request's bytes at `addr`; null (at compile time) without data.
+  static uint8_t* at_data(const MemRequest& r, uint64_t addr) {
+    if constexpr (Data) {
+      return r.data ? r.data + (addr - r.addr) : nullptr;
+    } else {
+      (void)r, (void)addr;
+      return nullptr;
+    }
+  }
   // The request's `bytes` at `addr` into (write) or out of (read) the line in `slot`.
   void move_bytes(uint64_t slot, uint64_t line, uint64_t addr, uint64_t bytes, const MemRequest& r) {
     if (!r.data) return;

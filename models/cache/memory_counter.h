@@ -2,9 +2,9 @@
 // The bottom of a plain-C++ hierarchy: counts what reaches main memory and
 // answers at once. Requests that carry bytes (--check-data) read and write
 // its store.
-#include "models/cache/level_stats.h"
+#include "sim/report/level_stats.h"
 #include "models/cache/mem_port.h"
-#include "models/memory/byte_store.h"
+#include "models/cache/byte_store.h"
 
 namespace ptosim {
 

@@ -1,6 +1,6 @@
 #include <iostream>
 
-#include "models/system/system.h"
+#include "models/tlm/system.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/program_runner.h"
 #include "sim/report/report.h"

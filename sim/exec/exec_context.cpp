@@ -30,10 +30,10 @@ ExecContext::ExecContext(const HwConfig& config, EventSink* sink, uint64_t max_e
     bool ro = false;
     uint64_t cap = 0;
     if (m) {
-      k = m->kind == "register" ? SpaceKind::Register
-          : m->kind == "constant" ? SpaceKind::Constant
-                                  : SpaceKind::Scratchpad;
-      ro = m->read_only || m->kind == "constant";
+      k = m->kind == MemoryKind::Register   ? SpaceKind::Register
+          : m->kind == MemoryKind::Constant ? SpaceKind::Constant
+                                            : SpaceKind::Scratchpad;
+      ro = m->read_only || m->kind == MemoryKind::Constant;
       cap = m->size;
     }
     kinds_.push_back(k);

@@ -18,7 +18,7 @@
 #include "sim/exec/allocator.h"
 #include "sim/exec/op_table.h"
 #include "sim/exec/tensor.h"
-#include "sim/frontend/frontend.h"
+#include "sim/exec/program_result.h"
 #include "sim/trace/event.h"
 
 namespace ptosim::exec {

@@ -1,31 +1,18 @@
-// Maps a config's `replacement:` name to a cache level compiled with that
-// policy. Adding a policy: write its header next to this file and add one
-// line here.
-#include <cstdlib>
-#include <functional>
-#include <map>
-#include <stdexcept>
-
-#include "models/cache/cache_level_impl.h"
+// The replacement policies compiled into this build: one include each (a
+// policy's header registers itself in its last line). Adding a policy:
+// write its header next to this file, end it with PTOSIM_REPLACEMENT_POLICY,
+// and include it here (docs/ARCHITECTURE.md, "Add a replacement policy").
 #include "models/cache/replacement/fifo.h"
 #include "models/cache/replacement/lru.h"
 #include "models/cache/replacement/plru.h"
 #include "models/cache/replacement/random.h"
 #include "models/cache/replacement/srrip.h"
-#include "sim/common/error.h"
+
+#include <cstdlib>
 
 namespace ptosim {
+
 namespace {
-
-using Factory = std::function<std::unique_ptr<CacheLevel>(const CacheConfig&, bool data)>;
-
-template <class P>
-Factory factory() {
-  return [](const CacheConfig& c, bool data) -> std::unique_ptr<CacheLevel> {
-    if (data) return std::make_unique<CacheLevelImpl<P, true>>(c);
-    return std::make_unique<CacheLevelImpl<P>>(c);
-  };
-}
 
 // PTOSIM_TEST_CACHE_FAULT=KIND[@LEVEL] (test-only, see CacheLevel::Fault).
 CacheLevel::Fault test_fault(const std::string& level) {
@@ -43,21 +30,11 @@ CacheLevel::Fault test_fault(const std::string& level) {
   return at == std::string::npos || v.substr(at + 1) == level ? f : CacheLevel::Fault::None;
 }
 
-const std::map<std::string, Factory>& registry() {
-  static const std::map<std::string, Factory> r = {
-      {"lru", factory<replacement::Lru>()},       {"fifo", factory<replacement::Fifo>()},
-      {"random", factory<replacement::Random>()}, {"plru", factory<replacement::Plru>()},
-      {"srrip", factory<replacement::Srrip>()},
-  };
-  return r;
-}
-
 }  // namespace
 
 std::unique_ptr<CacheLevel> make_cache_level(const CacheConfig& config, bool data) {
-  auto it = registry().find(config.replacement);
-  if (it == registry().end()) throw std::invalid_argument("unknown replacement policy '" + config.replacement + "'");
-  std::unique_ptr<CacheLevel> level = it->second(config, data);
+  std::unique_ptr<CacheLevel> level =
+      Registry<CacheLevelFactory>::instance().at(config.replacement, config.pos, "replacement")(config, data);
   if (data) level->set_fault(test_fault(config.name));
   return level;
 }

@@ -1,0 +1,151 @@
+#pragma once
+// The core: consumes the event stream and keeps the clock. Accesses issue at
+// `issue_width` per cycle; an access that misses its first level holds one of
+// `max_outstanding` slots until its data returns, and a new access waits only
+// when every slot is held and it would miss too. Compute takes
+// flops / flops_per_cycle cycles of issue time while misses stay in flight.
+//
+// With `core.cores` > 1 each core has its own issue slots, miss window and
+// clock (an event names its core); they share the hierarchy, and a barrier
+// brings every core to the time the last one is done. Between the barriers
+// of a parallel loop the stream holds one core's iteration after another's,
+// so events are queued per core and issued in the order of the cores'
+// clocks: the shared ports ("busy until") then see requests in time order,
+// not in stream order. Queues hold at most kLookahead events in all; past
+// that the earliest queued core issues even if another core's queue is empty.
+//
+// Time is kept in integer femtoseconds (SystemC's resolution here) and turned
+// into sc_time only at TLM calls; the first cache level of a space is called
+// directly (as a DMI-style fast path) because the core talks to it on every
+// access, while everything below it, and scratchpads, go through TLM sockets.
+//
+// With a DataChecker (--check-data) every access goes the slow way, one at a
+// time with its bytes: writes store theirs, reads bring back what the
+// hierarchy holds and the checker compares it (data_checker.h); host writes
+// reach every copy (MemPort::poke, TLM transport_dbg). Without one, none of
+// that is on the path.
+#include <deque>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <systemc>
+#include <tlm>
+#include <vector>
+
+#include "sim/report/level_report.h"
+#include "models/timing/core_clock.h"
+#include "models/tlm/access_tags.h"
+#include "models/tlm/target_base.h"
+#include "sim/config/hw_config.h"
+#include "sim/trace/event.h"
+
+namespace ptosim {
+
+class CacheModule;
+class CacheLevel;
+class DataChecker;
+
+// Where a space's bytes live, for --check-data: the checker's store, the
+// cache levels a read may be served by (nearest first), and the module
+// below them (the DRAM, or the memory itself).
+struct DataRoute {
+  size_t store = 0;
+  std::vector<const CacheLevel*> levels;
+  std::string last;
+};
+
+class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiator {
+ public:
+  using Producer = std::function<void(EventSink&)>;
+  SC_HAS_PROCESS(CoreModule);
+  CoreModule(sc_core::sc_module_name name, const HwConfig& config, size_t ports);
+
+  // Routes a space to port `port`; `first_level` (may be null) is the cache
+  // the space enters through: accesses are split by its line, probed when the
+  // window is full, and sent to it directly.
+  void route(SpaceId space, const std::string& space_name, size_t port, CacheModule* first_level);
+  tlm::tlm_initiator_socket<>& port(size_t i) { return *ports_[i]; }
+
+  void set_producer(Producer p) { producer_ = std::move(p); }
+  void set_finisher(std::function<void(const sc_core::sc_time& at)> f) { finisher_ = std::move(f); }
+  // --check-data: one route per space id.
+  void check_data(DataChecker* checker, std::vector<DataRoute> routes) {
+    checker_ = checker;
+    data_routes_ = std::move(routes);
+  }
+
+  void access(const Access& a) override;
+  void accesses(const Access* a, size_t n) override;
+  void compute(const Compute& c) override;
+  void barrier(bool parallel) override;
+  static constexpr size_t kLookahead = 1 << 18;
+  void name_tensor(TagId id, const std::string& n) override { TagNames::put(names_.tensors, id, n); }
+  void name_region(TagId id, const std::string& n) override { TagNames::put(names_.regions, id, n); }
+  void host_write(const Access& a, const uint8_t* data) override;
+  void expect(const Access& a, const uint8_t* data) override;
+  void position(const std::string& file, int line, int col) override;
+  void write_data(const uint8_t* data, size_t n) override;
+
+  std::exception_ptr error() const { return error_; }
+  const TagNames& names() const { return names_; }
+  double cycles() const;
+  void report(StatsNode& run) const;
+
+ private:
+  struct Route {
+    tlm::tlm_initiator_socket<>* socket = nullptr;
+    CacheLevel* cache = nullptr;  // the level inside the first CacheModule, called directly
+    uint64_t split = 0;  // line size of `cache`; 0 = send whole (scratchpads take bulk transfers)
+    std::string space;
+  };
+  void run();
+  CoreClock& clock(CoreId core);
+  struct Queued {
+    bool is_compute;
+    Access access;
+    Compute compute;
+    bool host = false;  // --check-data: a host write (its bytes are queued beside)
+  };
+  // --check-data: an access's or host write's bytes and position, in order.
+  struct Pending {
+    std::vector<uint8_t> bytes;
+    uint32_t position = 0;
+  };
+  void checked(const Access& a, bool host, const uint8_t* host_data);
+  void issue_checked(const Access& a, bool host, Pending& p);
+  const DataRoute& data_route(SpaceId space) const;
+  // Parallel section: queue, then issue what the cores' clocks order allows
+  // (everything, with `drain`).
+  void enqueue(const Queued& q);
+  void schedule(bool drain);
+  void issue_now(const Access& a, uint8_t* data = nullptr);
+  void compute_now(const Compute& c);
+  void issue_cached(const Route& r, CoreClock& clock, uint64_t addr, uint64_t bytes, bool write, TagId tensor,
+                    TagId region, uint8_t* data);
+  void issue_tlm(const Route& r, CoreClock& clock, const Access& a, bool write, uint8_t* data);
+  void sync(uint64_t t);
+
+  const HwConfig& config_;
+  std::vector<std::unique_ptr<tlm::tlm_initiator_socket<>>> ports_;
+  std::vector<Route> routes_;
+  Producer producer_;
+  std::function<void(const sc_core::sc_time&)> finisher_;
+  std::exception_ptr error_;
+  TagNames names_;
+  TaggedPayload payload_;
+
+  double period_fs_;
+  uint64_t quantum_fs_;
+  uint64_t now_fs_ = 0;       // sc_time_stamp() in fs, refreshed after each wait
+  std::vector<CoreClock> clocks_;  // one per core
+  uint64_t barriers_ = 0;
+  bool parallel_ = false;                    // inside a parallel loop: events are queued
+  std::vector<std::deque<Queued>> queues_;   // per core
+  size_t queued_ = 0;
+  DataChecker* checker_ = nullptr;
+  std::vector<DataRoute> data_routes_;
+  std::vector<std::deque<Pending>> pending_;  // per core, beside queues_ (data of its accesses)
+  std::vector<uint8_t> read_buf_;
+};
+
+}  // namespace ptosim

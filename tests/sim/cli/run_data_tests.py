@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `run --check-data` (docs/CACHES.md, "Data-integrity
+mode"): every shipped workload on every shipped config keeps its data; random
+din traces keep theirs under every replacement, write and inclusion policy;
+the check does not change a single count; and a cache broken on purpose
+(PTOSIM_TEST_CACHE_FAULT, test-only) is caught with its position.
+
+usage: run_data_tests.py PTO_SIM SOURCE_DIR
+Prints one line per failure and a closing "N passed, N failed" line.
+"""
+import glob
+import json
+import os
+import random
+import re
+import subprocess
+
+from harness import Harness
+
+H = Harness("pto-sim-data-")
+SRC, tmp = H.src, H.tmp
+check, write = H.check, H.write
+
+
+def run(*args, env=None):
+    e = dict(H.env)
+    e.pop("PTOSIM_TEST_CACHE_FAULT", None)
+    e.update(env or {})
+    p = subprocess.run([H.pto_sim, *args], capture_output=True, text=True, env=e, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+def run_json(*args, env=None):
+    code, out, err = run("run", *args, "--format", "json", env=env)
+    try:
+        return code, json.loads(out) if out.strip() else None, err
+    except json.JSONDecodeError as e:
+        return code, None, f"{err}\nbad JSON: {e}"
+
+
+CONFIGS = sorted(glob.glob(os.path.join(SRC, "configs", "*.yaml")))
+WORKLOADS = sorted(glob.glob(os.path.join(SRC, "workloads", "*.pto")))
+# Where a workload's default tiles do not fit a config's register file or
+# shared memory (the Xeon's 2 KiB of registers, tiny.yaml's 1 KiB / 4 KiB),
+# smaller ones that do; the same failure happens without --check-data.
+def D(**kw):
+    return [x for k, v in kw.items() for x in ("-D", f"{k}={v}")]
+
+
+DEFINES = {
+    "xeon-gold-6248r.yaml": {"matmul_parallel.pto": D(TM=4), "matmul_reuse.pto": D(TM=8, TN=16),
+                             "matmul_tiled.pto": D(TM=16, TN=16)},
+    "tiny.yaml": {"attention_tiled.pto": D(L=16, D=8, TQ=8), "conv2d_cached.pto": D(C=2, H=8, W=8),
+                  "conv2d_im2col_tiled.pto": D(C=2, H=8, W=8, F=4, TM=4, TN=16, TK=18),
+                  "matmul_parallel.pto": D(M=16, N=16, K=16, TM=4),
+                  "matmul_reuse.pto": D(M=16, N=16, K=16, TM=4, TN=8, TK=8),
+                  "matmul_tiled.pto": D(M=32, N=32, K=32, TM=8, TN=8, TK=8)},
+}
+TINY_DEFINES = DEFINES["tiny.yaml"]
+
+# ---------------------------------------------------------------------------
+# 1. Every shipped workload on every shipped config: exit 0, loads checked.
+check("configs and workloads exist", len(CONFIGS) >= 5 and len(WORKLOADS) >= 13, (CONFIGS, WORKLOADS))
+for cfg in CONFIGS:
+    for w in WORKLOADS:
+        name = f"{os.path.basename(w)} on {os.path.basename(cfg)}"
+        d = DEFINES.get(os.path.basename(cfg), {}).get(os.path.basename(w), [])
+        code, rep, err = run_json(w, "--config", cfg, "--check-data", *d)
+        if not check(f"{name}: --check-data exits 0", code == 0 and rep is not None, (code, err[-1500:])):
+            continue
+        dc = rep.get("data_check", {})
+        check(f"{name}: loads were checked", dc.get("reads_checked", 0) > 0, dc)
+        check(f"{name}: the executor's tensors were compared", dc.get("tensors_compared", 0) > 0, dc)
+
+# ---------------------------------------------------------------------------
+# 2. The check changes nothing that is counted or timed (it implies --flush).
+P = os.path.join(SRC, "workloads", "conv2d_cached.pto")
+for cfg in CONFIGS[:2]:
+    c1, r1, e1 = run_json(P, "--config", cfg, "--flush")
+    c2, r2, e2 = run_json(P, "--config", cfg, "--check-data")
+    if check(f"same counts with and without --check-data ({os.path.basename(cfg)})",
+             c1 == 0 and c2 == 0 and r1 and r2, (e1, e2)):
+        r2.pop("data_check", None)
+        check(f"identical reports ({os.path.basename(cfg)})", r1 == r2,
+              [(a["name"], a.get("reads"), b.get("reads")) for a, b in zip(r1["levels"], r2["levels"]) if a != b])
+
+
+# ---------------------------------------------------------------------------
+# 3. Random traces with random data under every policy combination.
+rng = random.Random(15)
+
+
+def random_trace(path, n, span):
+    with open(path, "w") as f:
+        for _ in range(n):
+            kind = rng.choice("rrw" if rng.random() < 0.8 else "rwwi")
+            size = rng.choice([1, 2, 4, 8, 8, 16, 64, 100, 300])
+            f.write(f"{kind} {rng.randrange(span):x} {size:x}\n")
+
+
+TRACE = os.path.join(tmp, "random.din")
+random_trace(TRACE, 20000, 1 << 14)
+cases = 0
+for repl in ("lru", "fifo", "random", "plru", "srrip"):
+    for wb in ("write_back", "write_through"):
+        for alloc in ("true", "false"):
+            for incl in ("non_inclusive", "inclusive"):
+                cfg = write(f"c-{repl}-{wb}-{alloc}-{incl}.yaml", f"""\
+name: random
+caches:
+  - {{name: L1, size: 1 KiB, ways: 2, line: 32 B, replacement: {repl}, write_policy: {wb}, write_allocate: {alloc}}}
+  - {{name: L2, size: 4 KiB, ways: 4, line: 64 B, replacement: {repl}, write_policy: write_back, inclusion: {incl}}}
+  - {{name: L3, size: 16 KiB, ways: 8, line: 64 B, replacement: {repl}, write_allocate: {alloc}, inclusion: {incl}}}
+""")
+                code, rep, err = run_json("--trace", TRACE, "--config", cfg, "--check-data")
+                cases += 1
+                check(f"random trace, {repl} {wb} allocate={alloc} {incl}: exit 0",
+                      code == 0 and rep and rep["data_check"]["reads_checked"] > 10000, (code, err[-800:]))
+check("40 policy combinations", cases == 40, cases)
+c1, r1, e1 = run_json("--trace", TRACE, "--config", cfg, "--flush")
+c2, r2, e2 = run_json("--trace", TRACE, "--config", cfg, "--check-data")
+if check("random trace: same report with and without --check-data", c1 == 0 and c2 == 0 and r1 and r2, (e1, e2)):
+    r2.pop("data_check", None)
+    check("random trace: identical reports", r1 == r2, (r1["levels"], r2["levels"]))
+
+# ---------------------------------------------------------------------------
+# 4. A cache broken on purpose is caught, with where and what.
+TINY = os.path.join(SRC, "configs", "tiny.yaml")
+for fault in ("drop-writeback", "stale-fill", "drop-writeback@L2", "stale-fill@L2"):
+    env = {"PTOSIM_TEST_CACHE_FAULT": fault}
+    code, out, err = run("run", "--trace", TRACE, "--config", TINY, "--check-data", env=env)
+    check(f"trace, fault {fault}: exit 1 and no report", code == 1 and out == "", (code, out[:200], err))
+    check(f"trace, fault {fault}: names the access, address, level and both values",
+          re.search(r"random\.din: (access \d+|after the flush): data check failed: .* at 0x[0-9a-f]+ "
+                    r"\(space \w+\) served by \w+( \(missed in [\w, ]+\))?: expected [0-9a-f ]+.*, got [0-9a-f ]+",
+                    err), err)
+    code, out, err = run("run", os.path.join(SRC, "workloads", "matmul_tiled.pto"), "--config", TINY,
+                         "--check-data", *TINY_DEFINES["matmul_tiled.pto"], env=env)
+    check(f"program, fault {fault}: exit 1", code == 1 and out == "", (code, err))
+    check(f"program, fault {fault}: names the program position",
+          re.search(r"matmul_tiled\.pto(:\d+:\d+)?(: after the flush)?: data check failed: ", err), err)
+# A dropped writeback shows on a load that refetches the line: a position in the program.
+code, out, err = run("run", os.path.join(SRC, "workloads", "layernorm_gelu_unfused.pto"), "--config", TINY,
+                     "--check-data", env={"PTOSIM_TEST_CACHE_FAULT": "drop-writeback"})
+check("dropped writeback caught at a program line", code == 1 and
+      re.search(r"layernorm_gelu_unfused\.pto:\d+:\d+: data check failed: read of \d+ bytes", err), err)
+# Without --check-data the fault switch does nothing (normal levels have no data path).
+code, out, err = run("run", "--trace", TRACE, "--config", TINY, env={"PTOSIM_TEST_CACHE_FAULT": "drop-writeback"})
+check("fault switch is inert without --check-data", code == 0, err)
+code, out, err = run("run", "--trace", TRACE, "--config", TINY, "--check-data",
+                     env={"PTOSIM_TEST_CACHE_FAULT": "lose-everything"})
+check("unknown fault: exit 2 with a message", code == 2 and "PTOSIM_TEST_CACHE_FAULT: unknown fault" in err, err)
+
+H.finish()
