@@ -66,16 +66,19 @@ void DataChecker::wrote(size_t store, const Access& a, const uint8_t* data) {
   pieces(a, [&](uint64_t addr, uint64_t bytes, uint64_t off) { s.write(addr, bytes, data + off); });
 }
 
-void DataChecker::read(size_t store, const Access& a, const uint8_t* data, const std::string& space,
-                       const std::string& served) {
+bool DataChecker::read_matches(size_t store, const Access& a, const uint8_t* data) {
   ++reads_;
   const uint64_t n = a.bytes ? a.bytes : 1;
   want_.resize(n);
   const ByteStore& s = stores_[store].shadow;
   pieces(a, [&](uint64_t addr, uint64_t bytes, uint64_t off) { s.read(addr, bytes, want_.data() + off); });
-  if (first_difference(want_.data(), data, n) == n) return;
-  throw DataCheckError(data_mismatch(where(), a.kind == AccessKind::Fetch ? "fetch" : "read", space, a.addr, n,
-                                     served, want_.data(), data));
+  return first_difference(want_.data(), data, n) == n;
+}
+
+void DataChecker::mismatch(const Access& a, const uint8_t* data, const std::string& space,
+                           const std::string& served) const {
+  throw DataCheckError(data_mismatch(where(), a.kind == AccessKind::Fetch ? "fetch" : "read", space, a.addr,
+                                     a.bytes ? a.bytes : 1, served, want_.data(), data));
 }
 
 void DataChecker::final_check() const {

@@ -39,9 +39,11 @@ class DataChecker {
   void set_position(uint32_t id) { current_ = id; }
   // a (a write, a fill, or a host write) stored `data` in `store`.
   void wrote(size_t store, const Access& a, const uint8_t* data);
-  // a (a read) got `data`; `served` names the level that had it. Throws
-  // DataCheckError on the first difference.
-  void read(size_t store, const Access& a, const uint8_t* data, const std::string& space, const std::string& served);
+  // Whether a (a read) got the shadow's bytes in `data`; if not, mismatch()
+  // throws DataCheckError, `served` naming the level that had them.
+  bool read_matches(size_t store, const Access& a, const uint8_t* data);
+  [[noreturn]] void mismatch(const Access& a, const uint8_t* data, const std::string& space,
+                             const std::string& served) const;
   void issued() { ++accesses_; }
 
   // After the flush: every store equals its shadow, and every expected range

@@ -90,12 +90,11 @@ void CoreModule::access(const Access& a) {
 
 void CoreModule::checked(const Access& a, bool host, const uint8_t* host_data) {
   clock(a.core);  // a core the config does not have is an error before anything is queued
-  Pending p;
+  Pending& p = parallel_ ? pending_[a.core].emplace_back() : scratch_;  // scratch_: no allocation per access
   p.position = checker_->current_position();
   if (host) p.bytes.assign(host_data, host_data + a.bytes);
   else if (a.kind == AccessKind::Write || a.kind == AccessKind::Fill) checker_->take_write(a, p.bytes);
   if (!parallel_) return issue_checked(a, host, p);
-  pending_[a.core].push_back(std::move(p));
   Queued q{false, a, Compute{}};
   q.host = host;
   enqueue(q);
@@ -132,18 +131,16 @@ void CoreModule::issue_checked(const Access& a, bool host, Pending& p) {
   } else {
     // The first level that holds the first byte's line now serves it; the
     // ones before it miss and fill (a broken fill is in one of them).
-    std::string served = d.last, missed;
-    for (const CacheLevel* l : d.levels) {
-      if (l->contains(a.addr)) {
-        served = l->config().name;
-        break;
-      }
-      missed += (missed.empty() ? "" : ", ") + l->config().name;
-    }
-    if (!missed.empty()) served += " (missed in " + missed + ")";
+    size_t server = 0;
+    while (server < d.levels.size() && !d.levels[server]->contains(a.addr)) ++server;
     read_buf_.assign(a.bytes ? a.bytes : 1, 0);
     issue_now(a, read_buf_.data());
-    checker_->read(d.store, a, read_buf_.data(), routes_[a.space].space, served);
+    if (!checker_->read_matches(d.store, a, read_buf_.data())) {
+      std::string served = server < d.levels.size() ? d.levels[server]->config().name : d.last, missed;
+      for (size_t i = 0; i < server; ++i) missed += (i ? ", " : "") + d.levels[i]->config().name;
+      if (!missed.empty()) served += " (missed in " + missed + ")";
+      checker_->mismatch(a, read_buf_.data(), routes_[a.space].space, served);
+    }
   }
   checker_->issued();
 }

@@ -146,6 +146,7 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   std::vector<DataRoute> data_routes_;
   std::vector<std::deque<Pending>> pending_;  // per core, beside queues_ (data of its accesses)
   std::vector<uint8_t> read_buf_;
+  Pending scratch_;  // the bytes of the access being checked, outside parallel loops
 };
 
 }  // namespace ptosim
