@@ -72,6 +72,19 @@ for cfg in CONFIGS:
         check(f"{name}: loads were checked", dc.get("reads_checked", 0) > 0, dc)
         check(f"{name}: the executor's tensors were compared", dc.get("tensors_compared", 0) > 0, dc)
 
+# pto.parallel on 4 cores: the cores' queued events keep their bytes and
+# positions, and the check (in the cores' clock order) still passes.
+base = open(os.path.join(SRC, "configs", "tiny.yaml")).read()
+CFG4 = write("tiny-4-cores.yaml", base.replace("vector_bytes: 16 B}", "vector_bytes: 16 B, cores: 4}"))
+check("4-core config written", "cores: 4" in open(CFG4).read(), base)
+P_PAR = os.path.join(SRC, "workloads", "matmul_parallel.pto")
+code, rep, err = run_json(P_PAR, "--config", CFG4, "--check-data", *DEFINES["tiny.yaml"]["matmul_parallel.pto"])
+check("matmul_parallel on 4 cores: --check-data exits 0", code == 0 and rep and rep["core"]["cores"] == 4 and
+      rep["data_check"]["reads_checked"] > 0, (code, err))
+code, out, err = run("run", P_PAR, "--config", CFG4, "--check-data", *DEFINES["tiny.yaml"]["matmul_parallel.pto"],
+                     env={"PTOSIM_TEST_CACHE_FAULT": "drop-writeback"})
+check("matmul_parallel on 4 cores, dropped writebacks: caught", code == 1 and "data check failed" in err, (code, err))
+
 # ---------------------------------------------------------------------------
 # 2. The check changes nothing that is counted or timed (it implies --flush).
 P = os.path.join(SRC, "workloads", "conv2d_cached.pto")
