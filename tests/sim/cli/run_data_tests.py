@@ -136,6 +136,15 @@ if check("random trace: same report with and without --check-data", c1 == 0 and 
     r2.pop("data_check", None)
     check("random trace: identical reports", r1 == r2, (r1["levels"], r2["levels"]))
 
+# A program's native trace (scratchpad spaces, strided accesses) replayed with made-up data.
+NPU = os.path.join(SRC, "configs", "npu.yaml")
+for w in ("conv2d_cached.pto", "layernorm_gelu_fused.pto"):
+    ptt = os.path.join(tmp, w + ".ptt")
+    code, out, err = run("trace", os.path.join(SRC, "workloads", w), "--config", NPU, "-o", ptt)
+    code2, rep, err2 = run_json("--trace", ptt, "--config", NPU, "--check-data")
+    check(f"native trace of {w} on npu.yaml: --check-data exits 0", code == 0 and code2 == 0 and rep and
+          rep["data_check"]["reads_checked"] > 0, (err, err2))
+
 # ---------------------------------------------------------------------------
 # 4. A cache broken on purpose is caught, with where and what.
 TINY = os.path.join(SRC, "configs", "tiny.yaml")
