@@ -15,8 +15,9 @@ ratios taken in the same minutes mean anything).
 On: BUILD's run with --check-data against BUILD's normal run, the same way.
 
 Cases: the naive 128^3 matmul din trace (BUILD/bench/gen_matmul_trace 128,
-4.2 M accesses, replayed on the default config) and matmul_op.pto at
---dims^3 (default 128).
+4.2 M accesses, replayed on the default config), matmul_op.pto and
+matmul_naive.pto (the interpreter's per-statement path) at --dims^3
+(default 128).
 """
 import argparse
 import json
@@ -69,8 +70,10 @@ def main():
         subprocess.run([gen, "128"], stdout=f, check=True)
     d = [x for k in "MNK" for x in ("-D", f"{k}={a.dims}")]
     prog = [os.path.join(a.source, "workloads", "matmul_op.pto"), *d]
+    naive = [os.path.join(a.source, "workloads", "matmul_naive.pto"), *d]
     cases = [("din replay, matmul 128^3 trace", ["run", "--trace", trace]),
-             (f"matmul_op.pto {a.dims}^3", ["run", *prog])]
+             (f"matmul_op.pto {a.dims}^3", ["run", *prog]),
+             (f"matmul_naive.pto {a.dims}^3", ["run", *naive])]
 
     print(f"{'case':<32} {'accesses':>10} {'base s':>8} {'off s':>8} {'on s':>8} {'off/base':>9} {'on/off':>7}")
     for label, args in cases:
