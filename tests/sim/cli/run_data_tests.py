@@ -68,9 +68,14 @@ for cfg in CONFIGS:
         code, rep, err = run_json(w, "--config", cfg, "--check-data", *d)
         if not check(f"{name}: --check-data exits 0", code == 0 and rep is not None, (code, err[-1500:])):
             continue
-        dc = rep.get("data_check", {})
+        dc = rep.pop("data_check", {})
         check(f"{name}: loads were checked", dc.get("reads_checked", 0) > 0, dc)
         check(f"{name}: the executor's tensors were compared", dc.get("tensors_compared", 0) > 0, dc)
+        # The check changes nothing that is counted or timed (it implies --flush).
+        code, plain, err = run_json(w, "--config", cfg, "--flush", *d)
+        check(f"{name}: the same report without --check-data", code == 0 and plain == rep,
+              [(a["name"], {k: (v, b.get(k)) for k, v in a.items() if b.get(k) != v})
+               for a, b in zip((plain or {}).get("levels", []), rep["levels"]) if a != b] or err)
 
 # pto.parallel on 4 cores: the cores' queued events keep their bytes and
 # positions, and the check (in the cores' clock order) still passes.
