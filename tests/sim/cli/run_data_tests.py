@@ -77,6 +77,31 @@ for cfg in CONFIGS:
               [(a["name"], {k: (v, b.get(k)) for k, v in a.items() if b.get(k) != v})
                for a, b in zip((plain or {}).get("levels", []), rep["levels"]) if a != b] or err)
 
+# Every dtype's encoding, a blocked layout, element writes and a tensor in
+# shared memory, on every config.
+P_DT = write("dtypes.pto", """\
+A = pto.tensor([32, 48], pto.float16, init="random", seed=3)
+B = pto.tensor([48, 16], pto.bfloat16, init="random", seed=4)
+I = pto.tensor([64], pto.int32, init="arange")
+J = pto.tensor([64], pto.int8, init="arange")
+C = pto.matmul(A, B)
+D = pto.add(I, J)
+E = pto.tensor([8, 8], pto.float32, layout=pto.blocked([4, 4]), init="random", seed=5)
+F = pto.multiply(E, 2.0)
+for i in range(8):
+    F[i, i] += 1.0
+K = pto.tensor([16], pto.float32, memory="shared", init="ones")
+L = pto.add(K, 3.0)
+pto.check(D, I + J)
+pto.output(C)
+pto.output(F)
+pto.output(L)
+""")
+for cfg in CONFIGS:
+    code, rep, err = run_json(P_DT, "--config", cfg, "--check-data")
+    check(f"dtypes program on {os.path.basename(cfg)}: --check-data exits 0",
+          code == 0 and rep and rep["data_check"]["tensors_compared"] >= 10, (code, err))
+
 # pto.parallel on 4 cores: the cores' queued events keep their bytes and
 # positions, and the check (in the cores' clock order) still passes.
 base = open(os.path.join(SRC, "configs", "tiny.yaml")).read()
