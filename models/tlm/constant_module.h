@@ -6,7 +6,7 @@
 // when the config names a cache in `backing:`, the constants live in DRAM
 // behind a private constant cache with that cache's geometry (exact hits /
 // misses, CacheLevel logic); a read that misses adds what one line costs an
-// idle DRAM (DramTiming::idle_miss_seconds). Backing by the DRAM itself
+// idle DRAM (DramTiming::idle_miss). Backing by the DRAM itself
 // means every read that is not a broadcast pays that cost.
 // With --check-data (`data`) the constant cache keeps its lines' bytes and
 // fills them from this memory's store; a host fill updates the copy it
@@ -20,10 +20,10 @@ namespace ptosim {
 
 class ConstantModule : public MemoryModule {
  public:
-  // `cache` is the geometry of the constant cache (null = none); `miss_seconds`
+  // `cache` is the geometry of the constant cache (null = none); `miss_time`
   // is what a read that misses it (or any read, when `backed` without a cache) adds.
   ConstantModule(sc_core::sc_module_name name, const MemoryConfig& config, double clock_hz, const CacheConfig* cache,
-                 bool backed, double miss_seconds, bool data = false);
+                 bool backed, Fs miss_time, bool data = false);
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override;
   unsigned int transport_dbg(tlm::tlm_generic_payload& trans) override;
   void report(StatsNode& parent, const TagNames& names, double seconds) const override;

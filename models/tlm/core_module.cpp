@@ -334,16 +334,16 @@ void core_counters(StatsNode& n, const std::vector<const CoreClock*>& ks, double
 }  // namespace
 
 void CoreModule::report(StatsNode& run) const {
-  StatsNode& n = run.child(name(), "core");
+  StatsNode& n = run.child(name(), NodeKind::Core);
   std::vector<const CoreClock*> all;
   for (const CoreClock& k : clocks_) all.push_back(&k);
   core_counters(n, all, period_fs_);
   n.set("cores", uint64_t(clocks_.size()));
   n.set("barriers", barriers_);
   if (clocks_.size() == 1) return;
-  StatsNode& list = n.child("per_core", "list");
+  StatsNode& list = n.child("per_core", NodeKind::List);
   for (const CoreClock& k : clocks_) {
-    StatsNode& c = list.child("core" + std::to_string(k.id), "row");
+    StatsNode& c = list.child("core" + std::to_string(k.id), NodeKind::Row);
     core_counters(c, {&k}, period_fs_);
   }
 }

@@ -28,7 +28,7 @@ class DramModule : public sc_core::sc_module, public LtTarget {
   std::unique_ptr<DramTiming> timing_;
   ByteStore store_;
   LevelStats stats_;
-  double latency_sum_ = 0;  // seconds
+  Fs latency_sum_ = 0;
   double clock_hz_;
 };
 

@@ -127,7 +127,7 @@ StatsNode System::run(const std::function<void(EventSink&)>& producer, const Run
   StatsNode core_parent;
   core_->report(core_parent);
   const TagNames& names = core_->names();
-  StatsNode levels{"levels", "list", {}, {}};
+  StatsNode levels{"levels", NodeKind::List, {}, {}};
   for (auto& m : memories_) m->report(levels, names, seconds);
   for (auto& c : caches_) c->report(levels, names, seconds);
   dram_->report(levels, names, seconds);
@@ -141,7 +141,7 @@ StatsNode System::run(const std::function<void(EventSink&)>& producer, const Run
   in.peak_dram_bandwidth = dram_->peak_bandwidth();
   StatsNode root = make_run_report(in, std::move(core_parent.children.front()), std::move(levels));
   if (checker) {
-    root.child("data_check", "data_check")
+    root.child("data_check", NodeKind::DataCheck)
         .set("reads_checked", checker->reads_checked())
         .set("tensors_compared", checker->tensors_compared());
   }

@@ -22,33 +22,33 @@ ProgramOptions program_options(const std::vector<std::string>& defines, uint64_t
 }
 
 void add_program_node(StatsNode& root, const ProgramResult& r) {
-  StatsNode& p = root.child("program", "program");
+  StatsNode& p = root.child("program", NodeKind::Program);
   uint64_t passed = 0, failed = 0;
   for (auto& c : r.checks) (c.passed ? passed : failed)++;
   p.set("checks_passed", passed).set("checks_failed", failed).set("events", r.events);
-  StatsNode& checks = p.child("checks", "table");
+  StatsNode& checks = p.child("checks", NodeKind::Table);
   for (auto& c : r.checks) {
-    StatsNode& row = checks.child(c.pos.file + ":" + std::to_string(c.pos.line), "row");
+    StatsNode& row = checks.child(c.pos.file + ":" + std::to_string(c.pos.line), NodeKind::Row);
     row.set("passed", std::string(c.passed ? "true" : "false"));
     if (!c.passed) row.set("message", c.message);
   }
-  StatsNode& outputs = p.child("outputs", "table");
+  StatsNode& outputs = p.child("outputs", NodeKind::Table);
   for (auto& o : r.outputs) {
     char hash[32];
     std::snprintf(hash, sizeof hash, "%016llx", (unsigned long long)o.fnv1a);
-    outputs.child(o.tensor, "row").set("dtype", o.dtype).set("sum", o.sum).set("abs_sum", o.abs_sum).set("fnv1a", std::string(hash));
+    outputs.child(o.tensor, NodeKind::Row).set("dtype", o.dtype).set("sum", o.sum).set("abs_sum", o.abs_sum).set("fnv1a", std::string(hash));
   }
-  StatsNode& fp = p.child("footprint", "table");
-  for (auto& [space, f] : r.footprint) fp.child(space, "row").set("peak_bytes", f.peak_bytes).set("capacity", f.capacity);
+  StatsNode& fp = p.child("footprint", NodeKind::Table);
+  for (auto& [space, f] : r.footprint) fp.child(space, NodeKind::Row).set("peak_bytes", f.peak_bytes).set("capacity", f.capacity);
   if (!r.reuse.empty()) {
-    StatsNode& t = p.child("reuse", "table");
+    StatsNode& t = p.child("reuse", NodeKind::Table);
     for (auto& u : r.reuse)
-      t.child(u.tensor, "row").set("scope", u.scope).set("hits", u.hits).set("fallbacks", u.fallbacks).set("fallback_bytes", u.fallback_bytes);
+      t.child(u.tensor, NodeKind::Row).set("scope", u.scope).set("hits", u.hits).set("fallbacks", u.fallbacks).set("fallback_bytes", u.fallback_bytes);
   }
   if (!r.auto_reuse.empty()) {
-    StatsNode& t = p.child("auto_reuse", "table");
+    StatsNode& t = p.child("auto_reuse", NodeKind::Table);
     for (auto& a : r.auto_reuse)
-      t.child(a.pos.file + ":" + std::to_string(a.pos.line), "row")
+      t.child(a.pos.file + ":" + std::to_string(a.pos.line), NodeKind::Row)
           .set("peak_bytes_with", a.peak_with).set("peak_bytes_without", a.peak_without)
           .set("distinct_bytes_with", a.distinct_with).set("distinct_bytes_without", a.distinct_without);
   }

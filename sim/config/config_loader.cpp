@@ -280,7 +280,7 @@ void parse_dram(Section& sec, DramConfig& d, double clock_hz) {
       return units::parse_time_ns(s);
     });
   }
-  sec.read_string("page_policy", d.page_policy, {"open", "closed"});
+  sec.read_enum("page_policy", d.page_policy, kPagePolicies);
   sec.read("mapping", d.mapping, [](const std::string& s) {
     std::set<std::string> seen;
     std::stringstream in(s);

@@ -101,7 +101,7 @@ std::string to_yaml(const HwConfig& c) {
     << "  tRAS: " << ns(d.tRAS) << "\n"
     << "  tREFI: " << ns(d.tREFI) << "\n"
     << "  tRFC: " << ns(d.tRFC) << "\n"
-    << "  page_policy: " << d.page_policy << "\n"
+    << "  page_policy: " << kPagePolicies.name(d.page_policy) << "\n"
     << "  mapping: " << d.mapping << "\n";
   o << "spaces:\n";
   for (auto& [space, module] : c.spaces) o << "  " << space << ": " << module << "\n";

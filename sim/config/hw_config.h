@@ -21,6 +21,12 @@ struct CoreConfig {
   uint32_t count = 1;              // cores, for pto.parallel
 };
 
+enum class PagePolicy { Open, Closed };
+inline constexpr NameTable<PagePolicy, 2> kPagePolicies{{{
+    {PagePolicy::Open, "open", "a row stays open after its access, until another row of the bank is needed"},
+    {PagePolicy::Closed, "closed", "a row is precharged once no pending burst of the request needs it"},
+}}};
+
 enum class MemoryKind { Register, Scratchpad, Constant };
 inline constexpr NameTable<MemoryKind, 3> kMemoryKinds{{{
     {MemoryKind::Register, "register", "a register file: no banks, served in its latency"},
@@ -77,7 +83,7 @@ struct DramConfig {
   // Timings in ns (a config may write them in DRAM clocks: tCK = 2 / data_rate).
   double tCL = 13.75, tRCD = 13.75, tRP = 13.75, tRAS = 32;
   double tREFI = 0, tRFC = 0;      // 0 = no refresh
-  std::string page_policy = "open"; // open | closed
+  PagePolicy page_policy = PagePolicy::Open;
   std::string mapping = "ro-ba-ra-ch-co";
   SourcePos pos;
 

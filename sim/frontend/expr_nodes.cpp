@@ -94,7 +94,7 @@ Value call_value(Interp& in, const Value& callee, std::vector<Value>& pos_args,
   if (callee.tag == VT::Func) return call_function(in, callee.as_func(), pos_args, kw_names, kw_vals, call_pos);
   if (callee.tag != VT::Builtin) fail(call_pos, std::string("'") + type_name(callee) + "' object is not callable");
   const BuiltinDef& def = *callee.b;
-  if (def.scope_kind != kNotScope)
+  if (def.scope)
     fail(call_pos, def.name + "(...) is a scope: use it as `with " + def.name + "(...):`");
   ArgBinding b = bind_args(def, int(pos_args.size()), kw_names, kw_pos, call_pos);
   std::vector<Value> vals(def.params.size());
@@ -386,7 +386,7 @@ void Subscript::write(Frame& f, const Value& o, Value v) const {
   if (o.tag == VT::Tensor) {
     const exec::Tensor& t = o.as_tensor();
     exec::ExecContext& ctx = f.in->ctx;
-    if (!has_slice && int(idx.size()) == t.rank()) {
+    if (names_element(t)) {
       const std::vector<int64_t> iv = int_indices(f);
       if (!v.is_number()) fail(pos, "cannot assign a tensor to a single element (use a slice)");
       at_pos(pos, [&] { exec::write_element(ctx, t, iv, v.as_double()); });
@@ -423,18 +423,17 @@ void Subscript::augment(Frame& f, const Value& o, BinOp op, Node& rhs) const {
   }
   if (o.tag == VT::Tensor) {
     const exec::Tensor& t = o.as_tensor();
-    exec::ExecContext& ctx = f.in->ctx;
-    if (!has_slice && int(idx.size()) == t.rank()) {
+    if (names_element(t)) {
       const std::vector<int64_t> iv = int_indices(f);
       for (size_t k = 0; k < iv.size(); ++k) {
         int64_t size = t.shape()[k];
         int64_t x = iv[k] < 0 ? iv[k] + size : iv[k];
         if (x < 0 || x >= size) out_of_bounds(int(k), iv[k], size);
       }
-      double old = at_pos(pos, [&] { return exec::read_element(ctx, t, iv); });
+      double old = at_pos(pos, [&] { return exec::read_element(f.in->ctx, t, iv); });
       Value res = binary_op(*f.in, op, elem_to_value(t.dtype(), old), rhs.eval(f), pos);
       if (!res.is_number()) fail(pos, "cannot assign a tensor to a single element (use a slice)");
-      at_pos(pos, [&] { exec::write_element(ctx, t, iv, res.as_double()); });
+      at_pos(pos, [&] { exec::write_element(f.in->ctx, t, iv, res.as_double()); });
       return;
     }
     exec::Tensor dst = view(f, t);
@@ -443,7 +442,7 @@ void Subscript::augment(Frame& f, const Value& o, BinOp op, Node& rhs) const {
     if (k == exec::OpKind::None)
       fail(pos, std::string("augmented assignment ") + binop_symbol(op) + "= is not supported on tensor slices");
     exec::Operand src = to_operand(r, rhs.pos);
-    at_pos(pos, [&] { exec::assign(ctx, dst, src, k); });
+    at_pos(pos, [&] { exec::assign(f.in->ctx, dst, src, k); });
     return;
   }
   if (o.tag == VT::List) {

@@ -207,6 +207,8 @@ struct Subscript {
   Pos pos;  // the '['
   mutable ElemCache cache;
 
+  // The indices name one element of t (no slice, one index per dimension).
+  bool names_element(const exec::Tensor& t) const { return !has_slice && int(idx.size()) == t.rank(); }
   // The subscripted object when it is a defined name, without a virtual call.
   const Value* obj_ref(Frame& f) const {
     const Value* v = obj_kind == IndexSrc::Global ? &f.globals[obj_slot]

@@ -204,7 +204,7 @@ TEST(Timing, ScratchpadStrideOfAllBanksCostsBanksTimesConflictFree) {
   EXPECT_NEAR(strided / contiguous, 32, 1e-3);
   EXPECT_EQ(sp.conflict_cycles(), 31u * 32u);
   EXPECT_EQ(sp.bank_conflicts(), 32u);
-  StatsNode levels{"levels", "list", {}, {}};
+  StatsNode levels{"levels", NodeKind::List, {}, {}};
   sp.report(levels, TagNames{}, 1e-6);
   EXPECT_EQ(levels.children[0].u64("conflict_cycles"), 31u * 32u);
   EXPECT_EQ(levels.children[0].u64("bank_conflicts"), 32u);
@@ -232,10 +232,10 @@ TEST(Timing, ConstantMemoryRefusesWritesAcceptsFillsAndBroadcasts) {
   EXPECT_NEAR(first, 4 + 4.0 / 64, kTol);
   for (int lane = 1; lane < 8; ++lane) EXPECT_NEAR(cycles_of(c, p.set(0x40, 4, false), at + lane * 0.25), first - lane * 0.25, kTol);
   EXPECT_EQ(c.broadcasts(), 7u);
-  StatsNode levels{"levels", "list", {}, {}};
+  StatsNode levels{"levels", NodeKind::List, {}, {}};
   c.report(levels, TagNames{}, 1e-6);
   const StatsNode& n = levels.children[0];
-  EXPECT_EQ(n.kind, "constant");
+  EXPECT_EQ(n.kind, NodeKind::Constant);
   EXPECT_EQ(n.u64("broadcasts"), 7u);
   EXPECT_EQ(n.u64("fills"), 1u);
   EXPECT_EQ(n.u64("fill_bytes"), 256u);
@@ -256,7 +256,7 @@ TEST(Timing, ConstantMemoryBackedByACacheMissesToDram) {
   EXPECT_NEAR(cycles_of(c, p.set(0, 4, false), 0), 4 + 4.0 / 64 + dram, kTol);
   EXPECT_NEAR(cycles_of(c, p.set(4, 4, false), 1000), 4 + 4.0 / 64, kTol);      // same line: hit
   EXPECT_NEAR(cycles_of(c, p.set(64, 4, false), 2000), 4 + 4.0 / 64 + dram, kTol);  // next line: miss
-  StatsNode levels{"levels", "list", {}, {}};
+  StatsNode levels{"levels", NodeKind::List, {}, {}};
   c.report(levels, TagNames{}, 1e-6);
   const StatsNode& n = levels.children[0];
   EXPECT_EQ(n.u64("cache_hits"), 1u);

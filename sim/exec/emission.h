@@ -1,38 +1,17 @@
 #pragma once
-// Shared machinery of the op implementations (not part of the public API):
-// scope-state structs, event emission helpers, index tables.
+// How the op implementations turn operands into events (not public API):
+// operand modes, coalescing and strided grouping of accesses, index tables,
+// and the emission helpers every op shares.
 #include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "sim/exec/exec_context.h"
 #include "sim/exec/ops.h"
 
 namespace ptosim::exec {
-
-struct ExecContext::FuseState {
-  std::unordered_set<uint64_t> produced;  // alloc serials of results made inside
-  std::unordered_set<uint64_t> read;      // outside inputs already read once
-  std::vector<Tensor> results;            // in production order
-};
-
-struct ExecContext::ReuseState {
-  std::string tensor, scope;
-  SpaceId space = 0;
-  bool hint_only = false;
-  std::map<std::string, Tensor> resident;  // view key -> resident copy
-  size_t result_index = 0;                 // into result().reuse
-};
-
-struct ExecContext::AutoReuseState {
-  SourcePos pos;
-  std::vector<std::pair<uint64_t, uint64_t>> ranges;  // (space<<48 | addr, size) allocated inside
-  uint64_t sum_sizes = 0;
-};
-
 namespace detail {
 
 // How one operand of an op turns into events.
@@ -52,13 +31,6 @@ Mode read_mode(ExecContext& c, const Tensor& t);
 Mode write_mode(ExecContext& c, const Tensor& t);
 // OpError when t's space is read-only.
 void check_writable(const ExecContext& c, const Tensor& t, const char* what);
-
-// Tile lowering (tiling.cpp): the slice [a, a + n) of one axis.
-inline IndexItem range(int64_t a, int64_t n) { return IndexItem::slice(a, a + n); }
-// The tile of `shape` at t0 (edge tiles are smaller): its view into the whole
-// tensor and the matching corner of a tile-sized buffer; returns its elements.
-int64_t tile_at(const Shape& shape, const Shape& tile, const std::vector<int64_t>& t0, std::vector<IndexItem>* view,
-                std::vector<IndexItem>* local);
 
 // Strided grouping (memories: scratchpad and register spaces only): runs of
 // exactly one element whose addresses form an arithmetic progression become
@@ -232,22 +204,6 @@ void vector_rows(ExecContext& c, const Tensor& t, AccessKind kind, F&& after_row
 }
 inline uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 int norm_axis(int axis, int rank, const char* op);
-
-// Tile a tensor view through pto.reuse if it applies: returns the tensor the
-// computation should read (a resident tile, or `buffer` after a normal load).
-// `buffer` is a scratch view of the same shape in the tile space.
-Tensor tile_load(ExecContext& c, const Tensor& view, const Tensor& buffer);
-
-// True when the innermost pto.tile names dim_* sizes: elementwise ops,
-// reductions and softmax then use their tiled schedules (outside pto.fuse).
-bool dim_tiling(const ExecContext& c);
-
-// Elementwise / reduction / softmax lowering under pto.tile (events only;
-// values are computed by the untiled kernel so they are identical).
-void tiled_elementwise_events(ExecContext& c, OpKind op, const std::vector<Tensor>& inputs, const Tensor& out);
-void tiled_reduce_events(ExecContext& c, OpKind op, const Tensor& x, std::optional<int> axis, bool keepdims,
-                         const Tensor& out);
-void tiled_softmax_events(ExecContext& c, const Tensor& x, int axis, const Tensor& out);
 
 }  // namespace detail
 }  // namespace ptosim::exec
