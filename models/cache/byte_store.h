@@ -19,8 +19,10 @@ class ByteStore {
     while (bytes) {
       const uint64_t off = addr % kPage, n = std::min(bytes, kPage - off);
       auto it = pages_.find(addr / kPage);
-      if (it == pages_.end()) std::memset(out, 0, n);
-      else std::memcpy(out, it->second.get() + off, n);
+      if (it == pages_.end())
+        std::memset(out, 0, n);
+      else
+        std::memcpy(out, it->second.get() + off, n);
       addr += n, out += n, bytes -= n;
     }
   }

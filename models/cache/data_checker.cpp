@@ -93,8 +93,8 @@ void DataChecker::final_check() const {
       const uint64_t d = first_difference(want.data(), got.data(), ByteStore::kPage);
       if (d == ByteStore::kPage) return;
       const uint64_t from = d & ~uint64_t(15);
-      throw DataCheckError(data_mismatch(at, s.name + " image", s.name, page + from, ByteStore::kPage - from,
-                                         s.name, want.data() + from, got.data() + from));
+      throw DataCheckError(data_mismatch(at, s.name + " image", s.name, page + from, ByteStore::kPage - from, s.name,
+                                         want.data() + from, got.data() + from));
     };
     s.shadow.for_each_page(compare);
     s.actual->for_each_page(compare);
@@ -103,10 +103,9 @@ void DataChecker::final_check() const {
     got.resize(e.a.bytes);
     stores_[e.store].actual->read(e.a.addr, e.a.bytes, got.data());
     if (first_difference(e.data.data(), got.data(), e.a.bytes) == e.a.bytes) continue;
-    throw DataCheckError(data_mismatch(at, "tensor '" + e.tensor + "' (the executor's memory) against the " +
-                                               stores_[e.store].name + " image",
-                                       e.space, e.a.addr, e.a.bytes, stores_[e.store].name, e.data.data(),
-                                       got.data()));
+    throw DataCheckError(data_mismatch(
+        at, "tensor '" + e.tensor + "' (the executor's memory) against the " + stores_[e.store].name + " image",
+        e.space, e.a.addr, e.a.bytes, stores_[e.store].name, e.data.data(), got.data()));
   }
 }
 

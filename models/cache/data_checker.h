@@ -32,8 +32,7 @@ class DataChecker {
   // The position of what follows; returns its id (queued events keep theirs).
   uint32_t position(const std::string& file, int line, int col);
   uint32_t current_position() const { return current_; }
-  void expect(size_t store, const Access& a, const uint8_t* data, const std::string& tensor,
-              const std::string& space);
+  void expect(size_t store, const Access& a, const uint8_t* data, const std::string& tensor, const std::string& space);
 
   // ---- in issue order ----
   void set_position(uint32_t id) { current_ = id; }

@@ -68,8 +68,10 @@ void DataTap::allocated(const std::shared_ptr<Storage>& st, CoreId core) {
   if (it != live_.begin() && std::prev(it)->first.first == st->space) --it;
   while (it != live_.end() && it->first.first == st->space && it->first.second < st->base + st->bytes) {
     std::shared_ptr<Storage> old = it->second.lock();
-    if (!old || it->first.second >= st->base || old->base + old->bytes > st->base) it = live_.erase(it);
-    else ++it;
+    if (!old || it->first.second >= st->base || old->base + old->bytes > st->base)
+      it = live_.erase(it);
+    else
+      ++it;
   }
   live_[{st->space, st->base}] = st;
   host(*st, core);

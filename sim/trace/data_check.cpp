@@ -15,9 +15,8 @@ std::string hex_bytes(const uint8_t* p, uint64_t n, uint64_t from) {
   return s;
 }
 
-std::string data_mismatch(const std::string& position, const std::string& what, const std::string& space,
-                          uint64_t addr, uint64_t bytes, const std::string& served, const uint8_t* expected,
-                          const uint8_t* got) {
+std::string data_mismatch(const std::string& position, const std::string& what, const std::string& space, uint64_t addr,
+                          uint64_t bytes, const std::string& served, const uint8_t* expected, const uint8_t* got) {
   const uint64_t d = first_difference(expected, got, bytes);
   // Shown from the 4-byte word of the first difference: one float32 value.
   const uint64_t from = d & ~uint64_t(3);

@@ -41,8 +41,7 @@ class DataCheckError : public std::runtime_error {
 
 // "<position>: data check failed: <what> of N bytes at 0xADDR (space S)
 // served by LEVEL: expected .., got .. (first difference at 0xADDR)".
-std::string data_mismatch(const std::string& position, const std::string& what, const std::string& space,
-                          uint64_t addr, uint64_t bytes, const std::string& served, const uint8_t* expected,
-                          const uint8_t* got);
+std::string data_mismatch(const std::string& position, const std::string& what, const std::string& space, uint64_t addr,
+                          uint64_t bytes, const std::string& served, const uint8_t* expected, const uint8_t* got);
 
 }  // namespace ptosim

@@ -39,8 +39,8 @@ std::vector<CacheConfig> random_hierarchy(std::mt19937_64& rng, const std::strin
 std::string describe(const std::vector<CacheConfig>& levels) {
   std::string s;
   for (auto& c : levels)
-    s += c.name + "{" + std::to_string(c.size) + "B " + std::to_string(c.ways) + "w " + std::to_string(c.line) +
-         "B " + c.replacement + (c.write_back ? " wb" : " wt") + (c.write_allocate ? " alloc" : " noalloc") +
+    s += c.name + "{" + std::to_string(c.size) + "B " + std::to_string(c.ways) + "w " + std::to_string(c.line) + "B " +
+         c.replacement + (c.write_back ? " wb" : " wt") + (c.write_allocate ? " alloc" : " noalloc") +
          (c.inclusive ? " incl" : "") + "} ";
   return s;
 }
@@ -67,8 +67,8 @@ std::string run_random(CacheHierarchy& h, std::mt19937_64& rng, int ops) {
       h.access(MemRequest{addr, bytes, false, 0, 0, buf.data()});
       shadow.read(addr, bytes, want.data());
       if (first_difference(want.data(), buf.data(), bytes) != bytes)
-        return data_mismatch("access " + std::to_string(i), "read", "global", addr, bytes, "the hierarchy",
-                             want.data(), buf.data());
+        return data_mismatch("access " + std::to_string(i), "read", "global", addr, bytes, "the hierarchy", want.data(),
+                             buf.data());
     }
   }
   h.flush();
@@ -77,8 +77,7 @@ std::string run_random(CacheHierarchy& h, std::mt19937_64& rng, int ops) {
   h.memory().store().read(0, span + 256, buf.data());
   shadow.read(0, span + 256, want.data());
   if (first_difference(want.data(), buf.data(), span + 256) != span + 256)
-    return data_mismatch("after the flush", "memory image", "global", 0, span + 256, "memory", want.data(),
-                         buf.data());
+    return data_mismatch("after the flush", "memory image", "global", 0, span + 256, "memory", want.data(), buf.data());
   return "";
 }
 
