@@ -75,6 +75,11 @@ bool DataChecker::read_matches(size_t store, const Access& a, const uint8_t* dat
   return first_difference(want_.data(), data, n) == n;
 }
 
+void DataChecker::shadow_bytes(size_t store, const Access& a, uint8_t* out) const {
+  const ByteStore& s = stores_[store].shadow;
+  pieces(a, [&](uint64_t addr, uint64_t bytes, uint64_t off) { s.read(addr, bytes, out + off); });
+}
+
 void DataChecker::mismatch(const Access& a, const uint8_t* data, const std::string& space,
                            const std::string& served) const {
   throw DataCheckError(data_mismatch(where(), a.kind == AccessKind::Fetch ? "fetch" : "read", space, a.addr,

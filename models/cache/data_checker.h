@@ -41,6 +41,8 @@ class DataChecker {
   // Whether a (a read) got the shadow's bytes in `data`; if not, mismatch()
   // throws DataCheckError, `served` naming the level that had them.
   bool read_matches(size_t store, const Access& a, const uint8_t* data);
+  // The shadow's bytes for a (what a load forwarded from a store queue gets).
+  void shadow_bytes(size_t store, const Access& a, uint8_t* out) const;
   [[noreturn]] void mismatch(const Access& a, const uint8_t* data, const std::string& space,
                              const std::string& served) const;
   void issued() { ++accesses_; }

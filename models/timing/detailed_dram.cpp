@@ -38,6 +38,7 @@ DetailedDram::DetailedDram(const DramConfig& c)
       rank_(size_t(c.channels) * c.ranks),
       bus_free_(c.channels, 0),
       channel_stats_(c.channels) {
+  controller_fs_ = fs_from_seconds(c.controller_latency * 1e-9);
   if (!(burst_bytes_ & (burst_bytes_ - 1)))
     while ((1u << burst_shift_) < burst_bytes_) ++burst_shift_;
   else
@@ -48,6 +49,7 @@ DetailedDram::DetailedDram(const DramConfig& c)
 
 Fs DetailedDram::access(Fs arrive, uint64_t addr, uint64_t bytes, bool /*write*/) {
   if (bytes == 0) bytes = 1;
+  arrive += controller_fs_;  // to the controller and back, before the banks see it
   const uint64_t end_addr = addr + bytes;
   const uint64_t first = burst_index(addr);
   const uint64_t last = burst_index(end_addr - 1);

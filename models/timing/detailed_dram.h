@@ -63,6 +63,7 @@ class DetailedDram : public DramTiming {
   static constexpr uint32_t kNotPow2 = 64;
   uint32_t burst_shift_ = 0;  // kNotPow2: divide
   Fs t_cl_, t_rcd_, t_rp_, t_ras_, t_refi_, t_rfc_, t_burst_;
+  Fs controller_fs_ = 0;  // dram.controller_latency
   double peak_;
   std::vector<Bank> bank_;           // [channel][rank][bank]
   std::vector<Rank> rank_;           // [channel][rank]

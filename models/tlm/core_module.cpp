@@ -28,6 +28,7 @@ CoreModule::CoreModule(sc_core::sc_module_name name, const HwConfig& config, siz
     clocks_.emplace_back(config.core.max_outstanding, CoreId(i));
     clocks_.back().interval_fs = uint64_t(std::llround(period_fs_ / config.core.issue_width));
     clocks_.back().sync_at = quantum_fs_;
+    if (config.core.model == CoreModel::Cpu) cpu_.push_back(std::make_unique<CpuPipeline>(config.core, period_fs_));
   }
   SC_THREAD(run);
   // Interpreters recurse: give the thread a deep stack (reserved, not committed).
@@ -41,6 +42,9 @@ void CoreModule::route(SpaceId space, const std::string& space_name, size_t port
   r.cache = first_level ? &first_level->logic() : nullptr;
   r.split = first_level ? first_level->logic().config().line : 0;
   r.space = space_name;
+  auto target = config_.spaces.find(space_name);
+  const MemoryConfig* m = target == config_.spaces.end() ? nullptr : config_.memory(target->second);
+  r.reg = m && m->kind == MemoryKind::Register;
 }
 
 void CoreModule::run() {
@@ -82,8 +86,9 @@ CoreClock& CoreModule::clock(CoreId core) {
 
 void CoreModule::access(const Access& a) {
   if (checker_) return checked(a, false, nullptr);
-  if (parallel_) return enqueue(Queued{false, a, Compute{}});
-  issue_now(a);
+  const uint32_t seq = cpu_.empty() ? 0 : ++seq_;
+  if (parallel_) return enqueue(Queued{false, a, Compute{}, seq});
+  issue_now(a, seq);
 }
 
 // ---- --check-data ----
@@ -94,8 +99,9 @@ void CoreModule::checked(const Access& a, bool host, const uint8_t* host_data) {
   p.position = checker_->current_position();
   if (host) p.bytes.assign(host_data, host_data + a.bytes);
   else if (a.kind == AccessKind::Write || a.kind == AccessKind::Fill) checker_->take_write(a, p.bytes);
+  p.seq = host || cpu_.empty() ? 0 : ++seq_;  // host writes are not events of the program
   if (!parallel_) return issue_checked(a, host, p);
-  Queued q{false, a, Compute{}};
+  Queued q{false, a, Compute{}, p.seq};
   q.host = host;
   enqueue(q);
 }
@@ -127,15 +133,20 @@ void CoreModule::issue_checked(const Access& a, bool host, Pending& p) {
   }
   if (a.kind == AccessKind::Write || a.kind == AccessKind::Fill) {
     checker_->wrote(d.store, a, p.bytes.data());
-    issue_now(a, p.bytes.data());
+    issue_now(a, p.seq, p.bytes.data());
   } else {
     // The first level that holds the first byte's line now serves it; the
     // ones before it miss and fill (a broken fill is in one of them).
     size_t server = 0;
     while (server < d.levels.size() && !d.levels[server]->contains(a.addr)) ++server;
     read_buf_.assign(a.bytes ? a.bytes : 1, 0);
-    issue_now(a, read_buf_.data());
-    if (!checker_->read_matches(d.store, a, read_buf_.data())) {
+    // The cpu model forwards a load (or a line of it) from its store queue
+    // without a memory access: those bytes are the last store's.
+    if (!cpu_.empty()) checker_->shadow_bytes(d.store, a, read_buf_.data());
+    cpu_memory_used_ = false;
+    issue_now(a, p.seq, read_buf_.data());
+    const bool forwarded = !cpu_.empty() && !cpu_memory_used_;
+    if (!forwarded && !checker_->read_matches(d.store, a, read_buf_.data())) {
       std::string served = server < d.levels.size() ? d.levels[server]->config().name : d.last, missed;
       for (size_t i = 0; i < server; ++i) missed += (i ? ", " : "") + d.levels[i]->config().name;
       if (!missed.empty()) served += " (missed in " + missed + ")";
@@ -164,13 +175,23 @@ void CoreModule::write_data(const uint8_t* data, size_t n) {
   if (checker_) checker_->write_data(data, n);
 }
 
-void CoreModule::issue_now(const Access& a, uint8_t* data) {
+const CoreModule::Route& CoreModule::route_of(const Access& a) const {
   if (a.space >= routes_.size() || !routes_[a.space].socket) {
     std::ostringstream m;
     m << "access to space id " << a.space << " which this config does not map";
     throw InputError(m.str());
   }
-  const Route& r = routes_[a.space];
+  return routes_[a.space];
+}
+
+void CoreModule::issue_now(const Access& a, uint32_t seq, uint8_t* data) {
+  if (!cpu_.empty()) {
+    cpu_data_ = data;  // --check-data: the bytes of the access cpu_memory() performs
+    cpu_access(a, seq);
+    cpu_data_ = nullptr;
+    return;
+  }
+  const Route& r = route_of(a);
   CoreClock& k = clock(a.core);
   const bool write = a.kind == AccessKind::Write || a.kind == AccessKind::Fill;
   k.count(write);
@@ -193,13 +214,70 @@ void CoreModule::issue_now(const Access& a, uint8_t* data) {
   }
 }
 
-void CoreModule::accesses(const Access* a, size_t n) {
-  if (checker_) {
-    for (size_t i = 0; i < n; ++i) checked(a[i], false, nullptr);
+void CoreModule::cpu_access(const Access& a, uint32_t seq) {
+  const Route& r = route_of(a);
+  CoreClock& k = clock(a.core);
+  CpuPipeline& p = *cpu_[a.core];
+  const bool write = a.kind == AccessKind::Write || a.kind == AccessKind::Fill;
+  k.count(write);
+  if (r.reg) {
+    // Still a transfer for the register file's counters, but no time: the
+    // value is an operand, its readiness flows through the pipeline.
+    const uint64_t t = k.issue_at;
+    sync(t);
+    payload_.set_pattern(a.kind == AccessKind::Fill, a.elem_bytes, a.stride);
+    tlm::tlm_generic_payload& trans = payload_.set(a.addr, a.bytes ? a.bytes : 1, write, a.tensor, a.region);
+    trans.set_data_ptr(cpu_data_);
+    cpu_memory_used_ = true;
+    sc_time delay = sc_time::from_value(t > now_fs_ ? t - now_fs_ : 0);
+    (*r.socket)->b_transport(trans, delay);
+    if (write) p.register_write(seq, a.dep, a.addr);
+    else p.register_read(seq, a.dep, a.addr);
     return;
   }
-  if (parallel_) {
-    for (size_t i = 0; i < n; ++i) enqueue(Queued{false, a[i], Compute{}});
+  auto piece = [&](uint64_t addr, uint64_t bytes) {
+    auto mem = [&](uint64_t t) { return cpu_memory(r, k, a, addr, bytes, write, t); };
+    if (write) p.store(k, seq, a.dep, addr, bytes, mem);
+    else p.load(k, seq, a.dep, addr, bytes, mem);
+  };
+  const uint64_t bytes = a.bytes ? a.bytes : 1;
+  if (!r.cache) return piece(a.addr, bytes);
+  const uint64_t mask = r.split - 1;
+  uint64_t addr = a.addr;
+  const uint64_t end = a.addr + bytes;
+  while (addr < end) {
+    const uint64_t next = std::min(end, (addr & ~mask) + r.split);
+    piece(addr, next - addr);
+    addr = next;
+  }
+}
+
+uint64_t CoreModule::cpu_memory(const Route& r, CoreClock& k, const Access& a, uint64_t addr, uint64_t bytes,
+                                bool write, uint64_t t) {
+  ++k.line_requests;
+  sync(t);
+  cpu_memory_used_ = true;
+  uint8_t* data = cpu_data_ ? cpu_data_ + (addr - a.addr) : nullptr;
+  if (r.cache) {
+    k.window.retire(t);
+    return r.cache->issue(MemRequest{addr, bytes, write, a.tensor, a.region, data}, &t, k.window, k.stalls);
+  }
+  payload_.set_pattern(a.kind == AccessKind::Fill, a.elem_bytes, a.stride);
+  tlm::tlm_generic_payload& trans = payload_.set(addr, bytes, write, a.tensor, a.region);
+  trans.set_data_ptr(data);
+  sc_time delay = sc_time::from_value(t > now_fs_ ? t - now_fs_ : 0);
+  (*r.socket)->b_transport(trans, delay);
+  if (trans.get_response_status() != tlm::TLM_OK_RESPONSE) {
+    std::ostringstream m;
+    m << "write to read-only memory space '" << r.space << "' at address 0x" << std::hex << a.addr;
+    throw InputError(m.str());
+  }
+  return std::max<uint64_t>(t, now_fs_ + delay.value());
+}
+
+void CoreModule::accesses(const Access* a, size_t n) {
+  if (checker_ || !cpu_.empty() || parallel_) {
+    for (size_t i = 0; i < n; ++i) access(a[i]);
     return;
   }
   size_t i = 0;
@@ -210,7 +288,7 @@ void CoreModule::accesses(const Access* a, size_t n) {
       i += routes_[space].cache->run(a + i, n - i, space, clocks_[a[i].core]);
       if (i == n) break;
     }
-    issue_now(a[i++]);  // anything else, and a sync with the kernel
+    issue_now(a[i++], 0);  // anything else, and a sync with the kernel
   }
 }
 
@@ -245,12 +323,14 @@ void CoreModule::issue_tlm(const Route& r, CoreClock& k, const Access& a, bool w
 }
 
 void CoreModule::compute(const Compute& c) {
-  if (parallel_) return enqueue(Queued{true, Access{}, c});
-  compute_now(c);
+  const uint32_t seq = cpu_.empty() ? 0 : ++seq_;
+  if (parallel_) return enqueue(Queued{true, Access{}, c, seq});
+  compute_now(c, seq);
 }
 
-void CoreModule::compute_now(const Compute& c) {
+void CoreModule::compute_now(const Compute& c, uint32_t seq) {
   CoreClock& k = clock(c.core);
+  if (!cpu_.empty()) return cpu_[c.core]->compute(k, seq, c);
   k.flops += c.flops;
   const uint64_t busy = uint64_t(std::llround(period_fs_ * (double(c.flops) / config_.core.flops_per_cycle)));
   k.compute_fs += busy;
@@ -283,13 +363,13 @@ void CoreModule::schedule(bool drain) {
     queues_[best].pop_front();
     --queued_;
     if (q.is_compute) {
-      compute_now(q.compute);
+      compute_now(q.compute, q.seq);
     } else if (checker_) {
       Pending p = std::move(pending_[best].front());
       pending_[best].pop_front();
       issue_checked(q.access, q.host, p);
     } else {
-      issue_now(q.access);
+      issue_now(q.access, q.seq);
     }
   }
 }
@@ -340,6 +420,21 @@ void CoreModule::report(StatsNode& run) const {
   core_counters(n, all, period_fs_);
   n.set("cores", uint64_t(clocks_.size()));
   n.set("barriers", barriers_);
+  if (!cpu_.empty()) {
+    n.set("model", std::string(kCoreModels.name(config_.core.model)));
+    CpuStats t;
+    for (auto& p : cpu_) {
+      const CpuStats& x = p->stats();
+      t.uops += x.uops; t.loads += x.loads; t.stores += x.stores; t.forwarded += x.forwarded;
+      t.rob_stall_fs += x.rob_stall_fs; t.lq_stall_fs += x.lq_stall_fs; t.sq_stall_fs += x.sq_stall_fs;
+      t.dep_wait_fs += x.dep_wait_fs;
+    }
+    n.set("instructions", t.uops).set("forwarded_loads", t.forwarded);
+    n.set("rob_stall_cycles", double(t.rob_stall_fs) / period_fs_);
+    n.set("lq_stall_cycles", double(t.lq_stall_fs) / period_fs_);
+    n.set("sq_stall_cycles", double(t.sq_stall_fs) / period_fs_);
+    n.set("operand_wait_cycles", double(t.dep_wait_fs) / period_fs_);
+  }
   if (clocks_.size() == 1) return;
   StatsNode& list = n.child("per_core", NodeKind::List);
   for (const CoreClock& k : clocks_) {

@@ -14,6 +14,11 @@
 // not in stream order. Queues hold at most kLookahead events in all; past
 // that the earliest queued core issues even if another core's queue is empty.
 //
+// With `core.model: cpu` each core's time comes from a CpuPipeline instead
+// (an out-of-order window with dependences, models/timing/cpu_pipeline.h):
+// events are numbered as they arrive, which is how their dependences name
+// each other, and every access goes through it one line at a time.
+//
 // Time is kept in integer femtoseconds (SystemC's resolution here) and turned
 // into sc_time only at TLM calls; the first cache level of a space is called
 // directly (as a DMI-style fast path) because the core talks to it on every
@@ -34,6 +39,7 @@
 
 #include "sim/report/level_report.h"
 #include "models/timing/core_clock.h"
+#include "models/timing/cpu_pipeline.h"
 #include "models/tlm/access_tags.h"
 #include "models/tlm/target_base.h"
 #include "sim/config/hw_config.h"
@@ -96,6 +102,7 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
     tlm::tlm_initiator_socket<>* socket = nullptr;
     CacheLevel* cache = nullptr;  // the level inside the first CacheModule, called directly
     uint64_t split = 0;  // line size of `cache`; 0 = send whole (scratchpads take bulk transfers)
+    bool reg = false;    // served by a register file (the cpu model treats its values as registers)
     std::string space;
   };
   void run();
@@ -104,12 +111,14 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
     bool is_compute;
     Access access;
     Compute compute;
+    uint32_t seq = 0;  // the event's number (cpu model)
     bool host = false;  // --check-data: a host write (its bytes are queued beside)
   };
   // --check-data: an access's or host write's bytes and position, in order.
   struct Pending {
     std::vector<uint8_t> bytes;
     uint32_t position = 0;
+    uint32_t seq = 0;  // the event's number (cpu model)
   };
   void checked(const Access& a, bool host, const uint8_t* host_data);
   void issue_checked(const Access& a, bool host, Pending& p);
@@ -118,8 +127,13 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   // (everything, with `drain`).
   void enqueue(const Queued& q);
   void schedule(bool drain);
-  void issue_now(const Access& a, uint8_t* data = nullptr);
-  void compute_now(const Compute& c);
+  void issue_now(const Access& a, uint32_t seq, uint8_t* data = nullptr);
+  void compute_now(const Compute& c, uint32_t seq);
+  const Route& route_of(const Access& a) const;
+  // The cpu model's paths (cpu_ non-empty).
+  void cpu_access(const Access& a, uint32_t seq);
+  uint64_t cpu_memory(const Route& r, CoreClock& k, const Access& a, uint64_t addr, uint64_t bytes, bool write,
+                      uint64_t t);
   void issue_cached(const Route& r, CoreClock& clock, uint64_t addr, uint64_t bytes, bool write, TagId tensor,
                     TagId region, uint8_t* data);
   void issue_tlm(const Route& r, CoreClock& clock, const Access& a, bool write, uint8_t* data);
@@ -138,6 +152,8 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   uint64_t quantum_fs_;
   uint64_t now_fs_ = 0;       // sc_time_stamp() in fs, refreshed after each wait
   std::vector<CoreClock> clocks_;  // one per core
+  std::vector<std::unique_ptr<CpuPipeline>> cpu_;  // one per core with `core.model: cpu`, else none
+  uint32_t seq_ = 0;               // events received (cpu model), the last one's number
   uint64_t barriers_ = 0;
   bool parallel_ = false;                    // inside a parallel loop: events are queued
   std::vector<std::deque<Queued>> queues_;   // per core
@@ -146,7 +162,9 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   std::vector<DataRoute> data_routes_;
   std::vector<std::deque<Pending>> pending_;  // per core, beside queues_ (data of its accesses)
   std::vector<uint8_t> read_buf_;
-  Pending scratch_;  // the bytes of the access being checked, outside parallel loops
+  Pending scratch_;
+  uint8_t* cpu_data_ = nullptr;   // the cpu model's access being checked: its bytes
+  bool cpu_memory_used_ = false;  // whether it reached the memory (not forwarded)  // the bytes of the access being checked, outside parallel loops
 };
 
 }  // namespace ptosim

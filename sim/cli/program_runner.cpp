@@ -21,7 +21,7 @@ ProgramOptions program_options(const std::vector<std::string>& defines, uint64_t
   return o;
 }
 
-void add_program_node(StatsNode& root, const ProgramResult& r) {
+void add_program_node(StatsNode& root, const ProgramResult& r, const HwConfig& config) {
   StatsNode& p = root.child("program", NodeKind::Program);
   uint64_t passed = 0, failed = 0;
   for (auto& c : r.checks) (c.passed ? passed : failed)++;
@@ -39,7 +39,22 @@ void add_program_node(StatsNode& root, const ProgramResult& r) {
     outputs.child(o.tensor, NodeKind::Row).set("dtype", o.dtype).set("sum", o.sum).set("abs_sum", o.abs_sum).set("fnv1a", std::string(hash));
   }
   StatsNode& fp = p.child("footprint", NodeKind::Table);
-  for (auto& [space, f] : r.footprint) fp.child(space, NodeKind::Row).set("peak_bytes", f.peak_bytes).set("capacity", f.capacity);
+  std::vector<std::string> warnings;
+  for (auto& [space, f] : r.footprint) {
+    StatsNode& row = fp.child(space, NodeKind::Row);
+    row.set("peak_bytes", f.peak_bytes).set("capacity", f.capacity);
+    // A space a cache level serves (`spaces: {shared: L1D}`) has no capacity
+    // of its own: the level's size is advisory.
+    auto target = config.spaces.find(space);
+    const CacheConfig* level = space == "global" || target == config.spaces.end() ? nullptr : config.cache(target->second);
+    if (level && f.peak_bytes > level->size)
+      warnings.push_back("space '" + space + "' holds up to " + std::to_string(f.peak_bytes) + " bytes, more than " +
+                         level->name + " (" + std::to_string(level->size) + " bytes) that serves it");
+  }
+  if (!warnings.empty()) {
+    StatsNode& w = p.child("warnings", NodeKind::Table);
+    for (size_t i = 0; i < warnings.size(); ++i) w.child("w" + std::to_string(i + 1), NodeKind::Row).set("message", warnings[i]);
+  }
   if (!r.reuse.empty()) {
     StatsNode& t = p.child("reuse", NodeKind::Table);
     for (auto& u : r.reuse)
@@ -79,7 +94,7 @@ int run_program_on(System& system, const HwConfig& config, const std::string& pr
   po.check_data = options.data_in_stream;  // the program sends its bytes to a System that checks them
   ProgramResult result;
   root = system.run([&](EventSink& sink) { result = run_program(program, config, po, &sink); }, options);
-  add_program_node(root, result);
+  add_program_node(root, result, config);
   return report_checks(result);
 }
 

@@ -349,9 +349,13 @@ void read_only_elem(const exec::Storage& st, Pos pos) {
 
 void freed_elem(const exec::Storage& st, Pos pos) { fail(pos, "use of freed tensor '" + st.name + "'"); }
 
-double augment_value(Interp& in, BinOp op, exec::DType dt, double old, const Value& r, Pos pos) {
-  Value res = binary_op(in, op, elem_to_value(dt, old), r, pos);
+// *tok: on entry the event that read `old`, on return the one that produced the result.
+double augment_value(Interp& in, BinOp op, exec::DType dt, double old, const Value& r, Pos pos, uint32_t* tok) {
+  Value o = elem_to_value(dt, old);
+  o.tok = *tok;
+  Value res = binary_op(in, op, o, r, pos);
   if (!res.is_number()) fail(pos, "cannot assign a tensor to a single element (use a slice)");
+  *tok = res.tok;
   return res.as_double();
 }
 
@@ -380,7 +384,7 @@ void Subscript::write(Frame& f, const Value& o, Value v) const {
       if (v.tag == VT::Tensor) fail(pos, "cannot assign a tensor to a single element (use a slice)");
       fail(pos, std::string("cannot store a value of type '") + type_name(v) + "' into a tensor");
     }
-    write_elem(f.in->ctx, *e.st, e.phys, e.es, v.as_double(), pos);
+    write_elem(f.in->ctx, *e.st, e.phys, e.es, v.as_double(), pos, v.tok);
     return;
   }
   if (o.tag == VT::Tensor) {

@@ -21,10 +21,11 @@ struct Other {
   enum Kind : uint8_t { Compute, TensorName, RegionName, Barrier, HostWrite, Expect, Position };
   uint32_t after;
   Kind kind;
-  // Compute: flops, op | region << 16 | core << 32; names: index into names, id;
-  // HostWrite / Expect: offset of the Access and its bytes in `host`;
-  // Position: index of the file in names, line | col << 32.
+  // Compute: flops, op | region << 16 | core << 32 | dtype << 40 | scalar << 48;
+  // names: index into names, id; HostWrite / Expect: offset of the Access
+  // and its bytes in `host`; Position: index of the file in names, line | col << 32.
   uint64_t a, b;
+  uint64_t deps = 0;  // Compute: dep[0] | dep[1] << 32
 };
 
 struct alignas(64) Chunk {

@@ -212,7 +212,8 @@ TEST(Timing, ScratchpadStrideOfAllBanksCostsBanksTimesConflictFree) {
 
 TEST(Timing, ConstantMemoryRefusesWritesAcceptsFillsAndBroadcasts) {
   sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
-  HwConfig hw = parse_config(config_yaml(16), "test");
+  HwConfig hw = parse_config("memories: [{name: constant, latency: 4 cycles, bandwidth: 64 B/cycle}]\n" +
+                                  config_yaml(16), "test");
   const MemoryConfig* m = hw.memory("constant");
   ASSERT_NE(m, nullptr);
   std::unique_ptr<MemoryModule> mod = make_memory_module(*m, hw);
