@@ -55,11 +55,14 @@ bool CacheLevel::invalidate_above(uint64_t line, uint8_t* victim) {
       }
     }
   }
-  // The waiting victims get the newest bytes back: their writebacks come
-  // after ours and must not put older bytes over them.
+  // The lines on their way above get the newest bytes: a waiting victim's
+  // writeback comes after ours and must not put older bytes over them, and
+  // a fill in flight (this level served it before it evicted) must not
+  // install older bytes than the dirty copies just taken away.
   if (victim)
     for (CacheLevel* up : above_)
-      if (up->pending_.bytes) copy_overlap(victim, lo, config_.line, up->pending_.bytes, up->pending_.addr, up->config_.line);
+      for (const InFlight* f : {&up->pending_, &up->filling_})
+        if (f->bytes) copy_overlap(victim, lo, config_.line, f->bytes, f->addr, up->config_.line);
   return any_dirty;
 }
 

@@ -88,6 +88,9 @@ class CacheLevel : public MemPort {
   virtual bool contains(uint64_t addr) const = 0;
   // Whether this level keeps the bytes of its lines (--check-data).
   virtual bool keeps_data() const = 0;
+  // With data: the byte at `addr` if its line is here (tests check that the
+  // nearest level holding a byte holds its newest value).
+  virtual bool peek(uint64_t addr, uint8_t* out) const = 0;
 
   // A fault that only tests switch on (PTOSIM_TEST_CACHE_FAULT), so that
   // they can show --check-data catches a cache that loses data:
@@ -157,13 +160,16 @@ class CacheLevel : public MemPort {
   uint64_t busy_bytes_ = ~0ull, busy_fs_ = 0;  // occupy_port()'s last answer (none yet)
   CompletionWindow mshrs_;
   Fault fault_ = Fault::None;
-  // --check-data: a dirty victim in this level's writeback buffer, between
-  // leaving its way and being written below (CacheLevelImpl::leave).
-  struct PendingVictim {
+  // --check-data: the bytes of a line on its way, which a lower level's
+  // back-invalidation must see (CacheLevel::invalidate_above): a dirty
+  // victim in this level's writeback buffer between leaving its way and
+  // being written below (CacheLevelImpl::leave), and the fill this level
+  // waits for (CacheLevelImpl::fill).
+  struct InFlight {
     uint8_t* bytes = nullptr;  // null: none
     uint64_t addr = 0;
   };
-  PendingVictim pending_;
+  InFlight pending_, filling_;
   std::vector<uint8_t> up_line_;  // invalidate_above(): a dirty line from a level with larger lines
 };
 

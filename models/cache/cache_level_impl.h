@@ -124,6 +124,12 @@ class CacheLevelImpl final : public CacheLevel {
 
   bool contains(uint64_t addr) const override { return array_.contains(addr >> line_shift_); }
   bool keeps_data() const override { return Data; }
+  bool peek(uint64_t addr, uint8_t* out) const override {
+    const int64_t slot = array_.find_slot(addr >> line_shift_);
+    if (slot < 0) return false;
+    if constexpr (Data) *out = data_[uint64_t(slot) * config_.line + (addr & (config_.line - 1))];
+    return true;
+  }
 
   void poke(uint64_t addr, uint64_t bytes, const uint8_t* in) override {
     if constexpr (Data) {
@@ -257,10 +263,7 @@ class CacheLevelImpl final : public CacheLevel {
     // Removed from the array now, written back last: nothing that happens
     // below in between (a back-invalidation) can touch the new line before
     // it is installed, and the victim's data waits in the writeback buffer.
-    const uint64_t filled = write && whole ? issue
-                                           : fill_below(MemRequest{line << line_shift_, config_.line, false, r.tensor,
-                                                                   r.region, fill_data(v.slot)},
-                                                        issue);
+    const uint64_t filled = write && whole ? issue : fill(v.slot, line, r, issue);
     const bool dirty = write && config_.write_back;
     array_.install(f, v.slot, line, dirty, LineOwner{r.tensor, r.region});
     ready_[v.slot] = filled;
@@ -314,13 +317,24 @@ class CacheLevelImpl final : public CacheLevel {
     const typename Array::Victim v = array_.reserve(f);
     classifier_.miss(line, true, v.slot);  // not a demand miss: not classified
     if (v.evicted) leave(v);
-    const uint64_t filled =
-        fill_below(MemRequest{line << line_shift_, config_.line, false, r.tensor, r.region, fill_data(v.slot)}, at);
+    const uint64_t filled = fill(v.slot, line, r, at);
     array_.install(f, v.slot, line, false, LineOwner{r.tensor, r.region}, true);
     ready_[v.slot] = filled;
     if (v.evicted) evict(v, at);  // the fill first, as for a demand miss
     ++prefetch_.issued;
     prefetch_.bytes += config_.line;
+  }
+
+  // Fetches `line` from below into `slot` (a demand's or a prefetch's fill).
+  // --check-data: while it is on its way (until the line is installed), a
+  // lower level that back-invalidates a dirty copy above of any of its
+  // bytes gives it those newer bytes too (see invalidate_above).
+  uint64_t fill(uint64_t slot, uint64_t line, const MemRequest& r, uint64_t at) {
+    if constexpr (Data) filling_ = InFlight{fill_data(slot), line << line_shift_};
+    const uint64_t done =
+        fill_below(MemRequest{line << line_shift_, config_.line, false, r.tensor, r.region, fill_data(slot)}, at);
+    if constexpr (Data) filling_ = InFlight{};
+    return done;
   }
 
   // --check-data: the victim `v` leaves its way when it is reserved, before
@@ -332,14 +346,14 @@ class CacheLevelImpl final : public CacheLevel {
   void leave(const typename Array::Victim& v) {
     if constexpr (Data) {
       std::memcpy(victim_.data(), line_data(v.slot), config_.line);
-      if (v.dirty) pending_ = PendingVictim{victim_.data(), v.line << line_shift_};
+      if (v.dirty) pending_ = InFlight{victim_.data(), v.line << line_shift_};
     } else {
       (void)v;
     }
   }
 
   void evict(const typename Array::Victim& v, uint64_t at) {
-    pending_ = PendingVictim{};
+    pending_ = InFlight{};
     ++stats_.evictions;
     prefetch_.useless += v.prefetched;
     bool dirty = v.dirty;

@@ -1,7 +1,7 @@
 // --check-data's claim for the plain-C++ cache logic: levels that carry
 // bytes return, on every read, the bytes of the last write to them, and after
 // a flush the memory holds what a flat shadow memory holds — under every
-// replacement, write and inclusion policy, on random hierarchies and random
+// replacement, write, inclusion and prefetch policy, on random hierarchies and random
 // traces with random data. And the test-only faults are caught, so the
 // check can fail.
 #include <gtest/gtest.h>
@@ -30,6 +30,13 @@ std::vector<CacheConfig> random_hierarchy(std::mt19937_64& rng, const std::strin
     c.write_allocate = rng() % 3 != 0;
     c.inclusive = i > 0 && rng() % 2 == 0;
     c.seed = rng() % 100;
+    // Prefetched fills carry bytes too: every registered prefetcher takes part.
+    static const char* prefetchers[] = {"none", "always", "miss", "tagged", "next_line", "stride", "stream"};
+    c.prefetch.name = prefetchers[rng() % 7];
+    c.prefetch.distance = 1 + uint32_t(rng() % 4);
+    c.prefetch.degree = c.prefetch.name == "next_line" || c.prefetch.name == "stride" || c.prefetch.name == "stream"
+                            ? 1 + uint32_t(rng() % 4)
+                            : 1;
     levels.push_back(c);
     line <<= rng() % 2;
   }
@@ -41,8 +48,28 @@ std::string describe(const std::vector<CacheConfig>& levels) {
   for (auto& c : levels)
     s += c.name + "{" + std::to_string(c.size) + "B " + std::to_string(c.ways) + "w " + std::to_string(c.line) + "B " +
          c.replacement + (c.write_back ? " wb" : " wt") + (c.write_allocate ? " alloc" : " noalloc") +
-         (c.inclusive ? " incl" : "") + "} ";
+         (c.inclusive ? " incl" : "") + " pf=" + c.prefetch.name + "} ";
   return s;
+}
+
+// Between accesses the nearest level that holds a byte holds its newest
+// value (nothing newer waits anywhere): "" or where it does not.
+std::string nearest_copies_are_newest(CacheHierarchy& h, const ByteStore& shadow, uint64_t span, int op) {
+  for (uint64_t a = 0; a < span; ++a) {
+    uint8_t got = 0, want = 0;
+    std::string who = "memory";
+    bool held = false;
+    for (auto& level : h.levels())
+      if ((held = level->peek(a, &got))) {
+        who = level->config().name;
+        break;
+      }
+    if (!held) h.memory().store().read(a, 1, &got);
+    shadow.read(a, 1, &want);
+    if (got != want)
+      return "after access " + std::to_string(op) + ": byte " + std::to_string(a) + " in " + who + " is stale";
+  }
+  return "";
 }
 
 // Runs `ops` random accesses with trace data; returns the first failure
@@ -69,6 +96,10 @@ std::string run_random(CacheHierarchy& h, std::mt19937_64& rng, int ops) {
       if (first_difference(want.data(), buf.data(), bytes) != bytes)
         return data_mismatch("access " + std::to_string(i), "read", "global", addr, bytes, "the hierarchy", want.data(),
                              buf.data());
+    }
+    if (i % 100 == 99) {
+      const std::string stale = nearest_copies_are_newest(h, shadow, span + 256, i);
+      if (!stale.empty()) return stale;
     }
   }
   h.flush();
