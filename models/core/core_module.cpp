@@ -5,6 +5,8 @@
 
 #include "models/cache/cache_module.h"
 #include "sim/common/error.h"
+#include "sim/common/run_control.h"
+#include "sim/config/time_limits.h"
 #include "sim/trace/event_pipe.h"
 
 namespace ptosim {
@@ -46,12 +48,13 @@ void CoreModule::run() {
     if (producer_) {
       // The producer runs on a thread of its own; this thread simulates.
       EventPipe pipe(producer_);
-      pipe.drain(*this);
+      interrupted_ = !pipe.drain(*this, run_control::stop_requested);
     }
     schedule(true);  // a stream that ended inside a parallel loop
     uint64_t last = now_fs_;
     for (const CoreClock& k : clocks_) last = std::max(last, k.issue_at);
-    if (finisher_) finisher_(sc_time::from_value(last - now_fs_));
+    // An interrupted run reports what it simulated: no flush it never reached.
+    if (finisher_ && !interrupted_) finisher_(sc_time::from_value(last - now_fs_));
   } catch (...) {
     error_ = std::current_exception();
   }
@@ -63,9 +66,14 @@ void CoreModule::sync(uint64_t t) {
   // (with several cores, to the one furthest ahead; the others run behind
   // the kernel's time, as loosely timed initiators may).
   if (t > now_fs_ && t - now_fs_ > quantum_fs_) {
+    // Each step is at most 2^56 fs (the config loader sees to it), so time
+    // passes this bound here, once a quantum, well before it could wrap.
+    if (t > time_limits::kMaxRunFs)
+      throw InputError("the simulated time passed 2^63 fs (about 2.56 hours), the longest the model can count");
     wait(sc_time::from_value(t - now_fs_));
     now_fs_ = sc_core::sc_time_stamp().value();
     for (CoreClock& k : clocks_) k.sync_at = now_fs_ + quantum_fs_;
+    run_control::counters().sim_fs.store(now_fs_, std::memory_order_relaxed);
   }
 }
 
@@ -166,7 +174,13 @@ void CoreModule::compute(const Compute& c) {
 void CoreModule::compute_now(const Compute& c) {
   CoreClock& k = clock(c.core);
   k.flops += c.flops;
-  const uint64_t busy = uint64_t(std::llround(period_fs_ * (double(c.flops) / config_.core.flops_per_cycle)));
+  const double busy_fs = period_fs_ * (double(c.flops) / config_.core.flops_per_cycle);
+  if (!(busy_fs <= time_limits::kMaxStepFs)) {
+    std::ostringstream m;
+    m << "a compute event of " << c.flops << " flops takes longer than the model's limit of 2^56 fs (72 s) for one step";
+    throw InputError(m.str());
+  }
+  const uint64_t busy = uint64_t(std::llround(busy_fs));
   k.compute_fs += busy;
   k.issue_at += busy;
 }

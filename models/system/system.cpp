@@ -8,6 +8,7 @@
 #include "models/dram/dram_module.h"
 #include "models/memory/memory_factory.h"
 #include "models/memory/scratchpad_module.h"
+#include "sim/common/run_control.h"
 #include "sim/report/roofline.h"
 
 namespace ptosim {
@@ -92,6 +93,11 @@ StatsNode System::run(const std::function<void(EventSink&)>& producer, const Run
   root.set("config", config_.name).set("source", options.source);
   root.set("clock_hz", config_.clock_hz);
   root.set("cycles", cycles).set("seconds", seconds);
+  if (core_->interrupted()) {
+    // What the report covers: the events simulated before the stop request.
+    root.set("interrupted", std::string("true"));
+    root.set("events_done", run_control::counters().events.load());
+  }
   core_->report(root);
   const TagNames& names = core_->names();
   StatsNode& levels = root.child("levels", "list");

@@ -17,6 +17,8 @@ void add_config(CLI::App& app, Action& action);
 void add_trace(CLI::App& app, Action& action);
 void add_check(CLI::App& app, Action& action);
 
+// -o,--output FILE: an empty name is refused (it used to mean stdout).
+CLI::Option* add_output_option(CLI::App& cmd, std::string& path, const std::string& help);
 // --config FILE or the built-in default.
 HwConfig load_config_or_default(const std::string& path);
 // Writes `text` to `path` ("-" or empty = stdout) without leaving a partial file.

@@ -8,6 +8,11 @@
 
 namespace ptosim::cli {
 
+CLI::Option* add_output_option(CLI::App& cmd, std::string& path, const std::string& help) {
+  return cmd.add_option("-o,--output", path, help)->check(
+      [](const std::string& s) { return s.empty() ? std::string("an empty file name (use - for stdout)") : std::string(); });
+}
+
 HwConfig load_config_or_default(const std::string& path) {
   return path.empty() ? default_config() : load_config_file(path);
 }

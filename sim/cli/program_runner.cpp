@@ -3,14 +3,19 @@
 #include <iostream>
 
 #include "sim/cli/commands.h"
+#include "sim/config/units.h"
 #include "sim/frontend/frontend.h"
 #include "sim/report/report.h"
 
 namespace ptosim::cli {
 namespace {
 
+// --max-memory: one per process, whichever subcommand was given it.
+uint64_t g_max_memory = 0;
+
 ProgramOptions program_options(const std::vector<std::string>& defines, uint64_t max_events) {
   ProgramOptions o;
+  o.max_memory = g_max_memory;
   for (auto& d : defines) {
     const size_t eq = d.find('=');
     if (eq == std::string::npos || eq == 0)
@@ -69,17 +74,38 @@ void add_program_options(CLI::App& cmd, std::vector<std::string>& defines, uint6
   cmd.add_option("-D", defines, "Override a program parameter: -D NAME=VALUE")->allow_extra_args(false);
   cmd.add_option("--max-events", max_events, "Stop a program that emits more events than this")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 62));
+  cmd.add_option_function<std::string>(
+         "--max-memory",
+         [](const std::string& s) {
+           try {
+             g_max_memory = units::parse_bytes(s);
+           } catch (const std::invalid_argument& e) {
+             throw CLI::ValidationError("--max-memory", e.what());
+           }
+           if (g_max_memory == 0) throw CLI::ValidationError("--max-memory", "must be positive");
+         },
+         "Stop a program whose lists, strings and tensors need more (e.g. '2 GiB'; default: a quarter of the machine's memory)");
 }
 
 int run_program_on(System& system, const HwConfig& config, const std::string& program,
                    const std::vector<std::string>& defines, uint64_t max_events, const RunOptions& options,
                    StatsNode& root, std::ostream* print_stream) {
-  ProgramOptions po = program_options(defines, max_events);
-  po.print_stream = print_stream;
-  ProgramResult result;
-  root = system.run([&](EventSink& sink) { result = run_program(program, config, po, &sink); }, options);
-  add_program_node(root, result);
-  return report_checks(result);
+  // Shared with the interpreter's thread, which an interrupted run lets go
+  // (it may still be running when this returns).
+  struct Job {
+    ProgramOptions options;
+    ProgramResult result;
+    std::string program;
+  };
+  auto job = std::make_shared<Job>();
+  job->options = program_options(defines, max_events);
+  job->options.print_stream = print_stream;
+  job->program = program;
+  root = system.run([job, &config](EventSink& sink) { job->result = run_program(job->program, config, job->options, &sink); },
+                    options);
+  if (root.find("interrupted")) return 0;  // the program did not finish: no checks, no outputs
+  add_program_node(root, job->result);
+  return report_checks(job->result);
 }
 
 int trace_program(const HwConfig& config, const std::string& program, const std::vector<std::string>& defines,

@@ -41,7 +41,10 @@ double scaled(const std::string& text, const std::vector<Unit>& table, const cha
   auto [v, unit] = split(text, what);
   if (unit.empty() && unit_optional) return v;
   for (auto& u : table)
-    if (unit == u.name) return v * u.scale;
+    if (unit == u.name) {
+      if (!std::isfinite(v * u.scale)) throw std::invalid_argument("'" + text + "' is too large to represent");
+      return v * u.scale;
+    }
   std::string names;
   for (auto& u : table) names += std::string(names.empty() ? "" : ", ") + u.name;
   throw std::invalid_argument("bad unit '" + unit + "' in '" + text + "' (expected " + what + " in " + names + ")");
@@ -92,7 +95,10 @@ Bandwidth parse_bandwidth(const std::string& text) {
   for (auto& u : per_cycle)
     if (unit == u.name) return {v, true};
   for (auto& u : per_s)
-    if (unit == u.name) return {v * u.scale, false};
+    if (unit == u.name) {
+      if (!std::isfinite(v * u.scale)) throw std::invalid_argument("'" + text + "' is too large to represent");
+      return {v * u.scale, false};
+    }
   throw std::invalid_argument("bad unit '" + unit + "' in '" + text +
                               "' (expected a bandwidth such as '64 B/cycle' or '140 GB/s')");
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/common/memory_budget.h"
 #include "sim/exec/internal.h"
 
 namespace ptosim::exec {
@@ -108,6 +109,8 @@ Tensor ExecContext::alloc(const Shape& shape, DType dtype, SpaceId space, const 
   auto& al = allocators_.at(space);
   st->base = al->allocate(st->bytes, name);
   st->allocator = al;
+  memory_budget::charge(uint64_t(phys) * sizeof(double));  // before the values take the memory
+  st->charged = uint64_t(phys) * sizeof(double);
   st->values.assign(size_t(phys), 0.0);
   st->tag = tensor_tag(tname);
   st->alloc_serial = ++serial_;

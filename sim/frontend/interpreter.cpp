@@ -8,6 +8,7 @@
 #include "sim/exec/ops.h"
 #include "sim/frontend/compiler.h"
 #include "sim/frontend/frontend.h"
+#include "sim/common/memory_budget.h"
 #include "sim/common/read_file.h"
 #include "sim/frontend/parser.h"
 #include "sim/frontend/run_text.h"
@@ -68,6 +69,7 @@ ProgramResult run_program_text(const std::string& path, const std::string& text,
     it->second->override_value = parse_define(value);
   }
 
+  memory_budget::set_limit(options.max_memory ? options.max_memory : memory_budget::default_limit());
   exec::ExecContext ctx(config, sink, options.max_events);
   std::ostream& out = options.print_stream ? *options.print_stream : std::cout;
   Interp in(ctx, src, out);

@@ -41,6 +41,8 @@ std::string render_json(const StatsNode& root) {
   o["schema_version"] = kReportSchemaVersion;
   ordered_json body = object(root, false);
   for (auto it = body.begin(); it != body.end(); ++it) o[it.key()] = it.value();
+  // The tree holds no booleans; the one a reader tests for is written as one.
+  if (o.contains("interrupted")) o["interrupted"] = o["interrupted"] == "true";
   // Names come from programs, configs and traces as bytes: a byte that is
   // not UTF-8 is written as U+FFFD rather than failing the report.
   return o.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
