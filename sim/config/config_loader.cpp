@@ -156,16 +156,26 @@ double time_ns(const std::string& s) {
 // the previous one did is that stray token.
 class DocumentMarks : public YAML::EventHandler {
  public:
-  std::vector<YAML::Mark> starts;
+  std::vector<YAML::Mark> starts;  // of each document
+  std::vector<YAML::Mark> roots;   // of each document's first node (where its text is)
   void OnDocumentStart(const YAML::Mark& m) override { starts.push_back(m); }
   void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { node(m); }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node(m);
+  }
   void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node(m);
+  }
   void OnMapEnd() override {}
+
+ private:
+  void node(const YAML::Mark& m) {
+    if (roots.size() < starts.size()) roots.push_back(m);
+  }
 };
 
 YAML::Node first_document(const std::string& text, const std::string& file) {
@@ -182,8 +192,10 @@ YAML::Node first_document(const std::string& text, const std::string& file) {
                          std::string("YAML syntax: unexpected '") + ch + "' outside a [list] or {mapping}");
       }
     }
-    if (marks.starts.size() > 1)
-      throw InputError({file, marks.starts[1].line + 1, 0}, "", "a config is one YAML document, not several");
+    if (marks.starts.size() > 1) {
+      const YAML::Mark& at = marks.roots.size() > 1 ? marks.roots[1] : marks.starts[1];
+      throw InputError({file, at.line + 1, 0}, "", "a config is one YAML document, not several");
+    }
     return YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw InputError({file, e.mark.line + 1, e.mark.column + 1}, "", "YAML syntax: " + e.msg);

@@ -32,6 +32,9 @@ class ByteSource {
     }
     buf_.resize((1 << 20) + kPadding);
   }
+  // An open stream (not closed here), named `path` in messages: the fuzz
+  // targets read from memory through fmemopen.
+  ByteSource(FILE* f, const std::string& path) : path_(path), f_(f) { buf_.resize((1 << 20) + kPadding); }
   ~ByteSource() {
     if (owned_) std::fclose(f_);
   }
