@@ -58,6 +58,7 @@ uint64_t parse_bytes(const std::string& text) {
                                       {"GiB", 1073741824.0}, {"TB", 1e12}, {"TiB", 1099511627776.0}};
   double v = scaled(text, t, "a size", false);
   if (v != std::floor(v)) throw std::invalid_argument("size '" + text + "' is not a whole number of bytes");
+  if (v >= 18446744073709551616.0) throw std::invalid_argument("size '" + text + "' does not fit in 64 bits");
   return (uint64_t)v;
 }
 
@@ -76,7 +77,8 @@ double parse_time_ns(const std::string& text) {
 uint32_t parse_cycles(const std::string& text) {
   static const std::vector<Unit> t = {{"cycles", 1}, {"cycle", 1}};
   double v = scaled(text, t, "a cycle count", true);
-  if (v != std::floor(v) || v > 4e9) throw std::invalid_argument("cycle count '" + text + "' is not a whole number");
+  if (v != std::floor(v)) throw std::invalid_argument("cycle count '" + text + "' is not a whole number");
+  if (v > 4e9) throw std::invalid_argument("cycle count '" + text + "' is more than 4e9");
   return (uint32_t)v;
 }
 
