@@ -48,7 +48,8 @@ void CoreModule::run() {
     if (producer_) {
       // The producer runs on a thread of its own; this thread simulates.
       EventPipe pipe(producer_);
-      interrupted_ = !pipe.drain(*this, run_control::stop_requested);
+      interrupted_ = !pipe.drain(*this, run_control::stop_requested, &error_);
+      if (error_) return;  // System::run rethrows it, off the coroutine
     }
     schedule(true);  // a stream that ended inside a parallel loop
     uint64_t last = now_fs_;

@@ -59,6 +59,13 @@ void deliver(EventSink& sink, const Chunk& c, const pipe::Other& o) {
 }  // namespace
 
 bool EventPipe::drain(EventSink& sink, bool (*stop)()) {
+  std::exception_ptr error;
+  const bool complete = drain(sink, stop, &error);
+  if (error) std::rethrow_exception(error);
+  return complete;
+}
+
+bool EventPipe::drain(EventSink& sink, bool (*stop)(), std::exception_ptr* error) {
   // The accesses between two other records reach the sink as one run
   // (EventSink::accesses), straight from the chunk, so that the core can
   // issue them in a loop of its own.
@@ -86,7 +93,7 @@ bool EventPipe::drain(EventSink& sink, bool (*stop)()) {
     ring.release();
   }
   thread_.join();
-  if (state_->error) std::rethrow_exception(state_->error);
+  *error = state_->error;
   return true;
 }
 

@@ -27,6 +27,11 @@ class EventPipe {
   // between chunks: once it returns true, delivery ends there and drain
   // returns false (the producer is abandoned, see ~EventPipe).
   bool drain(EventSink& sink, bool (*stop)() = nullptr);
+  // The same, but the producer's exception is handed back in *error rather
+  // than thrown: the simulation drains on a SystemC coroutine, where a throw
+  // confuses AddressSanitizer (google/sanitizers#189), so the error is
+  // carried out of the SC thread and thrown after sc_start returns.
+  bool drain(EventSink& sink, bool (*stop)(), std::exception_ptr* error);
 
  private:
   // Shared with the producer's thread: after a stop the thread may still be

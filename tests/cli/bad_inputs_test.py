@@ -203,6 +203,7 @@ for i, (data, expect) in enumerate(TRACES):
 
 # The command line: (arguments, the whole of stderr)
 prog = write("ok.pto", "x = 1\n")
+grow = write("grow.pto", "l = [1]\nfor i in range(64):\n    l = l + l\n")
 CLI = [
     (["simulate", "x"], "pto-sim: unknown subcommand 'simulate' (expected one of: run, check, trace, config)"),
     (["config", "sho"], "pto-sim: unknown subcommand 'sho' (expected one of: show)"),
@@ -220,6 +221,9 @@ CLI = [
     (["run", "--trace", din, "-o", din], f"{din}: is the input file {din}: not writing over it"),
     (["run", "--trace", din, "-o", tmp], f"{tmp}: cannot write output file: it is a directory"),
     (["run", "--trace", os.path.join(tmp, "none.din")], f"{os.path.join(tmp, 'none.din')}: cannot open trace file"),
+    (["run", grow, "--max-memory", "16 MiB"],
+     f"{grow}:3:5: out of memory: the program's lists, strings and tensors would need more than 16.0 MiB (--max-memory)\n"
+     "    l = l + l\n    ^"),
 ]
 for args, expect in CLI:
     code, out, err = run(*args, timeout=20)
