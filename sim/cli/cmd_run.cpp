@@ -64,6 +64,10 @@ void add_run(CLI::App& app, Action& action) {
         std::cerr << "pto-sim run: give either a PROGRAM or --trace FILE\n";
         return 2;
       }
+      // From here on a first Ctrl-C stops the simulation at its next safe
+      // point (at once if it comes before) and the report so far is
+      // written; a second one ends the process at once.
+      run_control::install_signal_handlers();
       if (!a.trace.empty() && (!a.defines.empty() || a.max_events))
         throw InputError({a.defines.empty() ? "--max-events" : "-D", 0, 0}, "",
                          "applies to a PROGRAM, not to a --trace replay");
@@ -78,9 +82,6 @@ void add_run(CLI::App& app, Action& action) {
       options.source = a.trace.empty() ? a.program : a.trace;
       StatsNode root;
       int status = 0;
-      // From here on a first Ctrl-C stops the simulation at its next safe
-      // point and the report so far is written; a second one ends at once.
-      run_control::install_signal_handlers();
       const auto started = std::chrono::steady_clock::now();
       std::optional<ProgressLine> progress;
       progress.emplace(a.progress);

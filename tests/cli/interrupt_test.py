@@ -39,9 +39,11 @@ def finish(p, timeout=60):
 # atomically, and covers exactly the accesses simulated.
 outfile = os.path.join(tmp, "report.json")
 p = start("run", "--trace", "-", "--format", "json", "-o", outfile)
+# write() returns once the reader has taken all but a pipe's buffer of it;
+# the stream stays open, so the reader is then blocked in read().
 p.stdin.write(LINES)
 p.stdin.flush()
-time.sleep(1.0)  # the stream stays open: the reader is blocked in read()
+time.sleep(0.5)
 p.send_signal(signal.SIGINT)
 t0 = time.time()
 code, out, err = finish(p)
@@ -66,10 +68,12 @@ code, out, err = finish(p)
 check("SIGTERM: exit 143", code == 143, (code, err))
 check("SIGTERM: text report marked", "interrupted: true" in out and re.search(r"events_done: \d+", out), out[-500:])
 
-# 3. A long program: interrupted while simulating.
+# 3. A long program: interrupted while simulating (its first progress line
+# says that it is).
 p = start("run", os.path.join(H.src, "workloads", "matmul_naive.pto"), "-D", "M=512", "-D", "N=512", "-D", "K=512",
-          "--format", "json")
-time.sleep(2.0)
+          "--format", "json", "--progress")
+first = p.stderr.readline().decode()
+check("program: a progress line after 2 s", "simulated" in first, first)
 p.send_signal(signal.SIGINT)
 code, out, err = finish(p)
 check("program SIGINT: exit 130", code == 130, (code, err))
