@@ -17,7 +17,7 @@ targets=("$@")
 command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ is needed (apt-get install clang libclang-rt-14-dev)" >&2; exit 2; }
 jobs=$(nproc 2>/dev/null || echo 2)
 [ -f build-fuzz/CMakeCache.txt ] || CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" -DPTOSIM_FUZZ=ON >/dev/null
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" -DPTOSIM_FUZZ=ON >/dev/null
 build=()
 for t in "${targets[@]}"; do build+=("fuzz_$t"); done
 [ $unit = 1 ] && build+=(unit_tests)

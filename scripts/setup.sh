@@ -4,7 +4,8 @@ set -euo pipefail
 pkgs=(g++ make cmake pkg-config git ca-certificates
       libsystemc-dev libyaml-cpp-dev libcli11-dev libspdlog-dev libboost-dev
       libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
-      python3 python3-yaml)
+      python3 python3-yaml
+      clang libclang-rt-14-dev)  # the fuzz targets and the sanitized unit tests (scripts/fuzz.sh)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
