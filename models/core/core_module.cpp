@@ -7,6 +7,7 @@
 #include "sim/common/error.h"
 #include "sim/common/run_control.h"
 #include "sim/config/time_limits.h"
+#include "sim/config/units.h"
 #include "sim/trace/event_pipe.h"
 
 namespace ptosim {
@@ -70,7 +71,8 @@ void CoreModule::sync(uint64_t t) {
     // Each step is at most 2^56 fs (the config loader sees to it), so time
     // passes this bound here, once a quantum, well before it could wrap.
     if (t > time_limits::kMaxRunFs)
-      throw InputError("the simulated time passed 2^63 fs (about 2.56 hours), the longest the model can count");
+      throw InputError("pto-sim: the simulated time passed 2^63 fs (about 2.56 hours at " +
+                       units::format_frequency(config_.clock_hz) + "), the longest the model can count");
     wait(sc_time::from_value(t - now_fs_));
     now_fs_ = sc_core::sc_time_stamp().value();
     for (CoreClock& k : clocks_) k.sync_at = now_fs_ + quantum_fs_;

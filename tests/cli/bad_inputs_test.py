@@ -203,6 +203,8 @@ for i, (data, expect) in enumerate(TRACES):
 
 # The command line: (arguments, the whole of stderr)
 prog = write("ok.pto", "x = 1\n")
+slow_clock = write("slow.yaml", "clock: 1 Hz\n" + C)
+slow_trace = write("slow.din", "".join("r %x 4\n" % (i * 64) for i in range(50000)))
 grow = write("grow.pto", "l = [1]\nfor i in range(64):\n    l = l + l\n")
 CLI = [
     (["simulate", "x"], "pto-sim: unknown subcommand 'simulate' (expected one of: run, check, trace, config)"),
@@ -221,6 +223,8 @@ CLI = [
     (["run", "--trace", din, "-o", din], f"{din}: is the input file {din}: not writing over it"),
     (["run", "--trace", din, "-o", tmp], f"{tmp}: cannot write output file: it is a directory"),
     (["run", "--trace", os.path.join(tmp, "none.din")], f"{os.path.join(tmp, 'none.din')}: cannot open trace file"),
+    (["run", "--trace", slow_trace, "--config", slow_clock],
+     "pto-sim: the simulated time passed 2^63 fs (about 2.56 hours at 1 Hz), the longest the model can count"),
     (["run", grow, "--max-memory", "16 MiB"],
      f"{grow}:3:5: out of memory: the program's lists, strings and tensors would need more than 16.0 MiB (--max-memory)\n"
      "    l = l + l\n    ^"),
