@@ -10,6 +10,7 @@
 #include "sim/cli/commands.h"
 #include "sim/cli/program_runner.h"
 #include "sim/cli/progress_line.h"
+#include "sim/common/memory_budget.h"
 #include "sim/common/run_control.h"
 #include "sim/report/report.h"
 #include "sim/trace/trace_format.h"
@@ -76,6 +77,11 @@ void add_run(CLI::App& app, Action& action) {
       spdlog::info("config {} ({}): {} cache level(s), {} memories, DRAM {} ({})", config.name,
                    a.config.empty() ? "built in" : a.config, config.caches.size(), config.memories.size(),
                    config.dram.name, config.dram.timing);
+      for (const CacheConfig& c : config.caches)
+        spdlog::debug("level {}: {} B, {} ways, {} B lines, {} cycles, {}", c.name, c.size, c.ways, c.line, c.latency,
+                      c.replacement);
+      spdlog::debug("clock {} Hz, {} core(s); --max-memory defaults to {} B", config.clock_hz, config.core.count,
+                    memory_budget::default_limit());
       System system(config);
       RunOptions options;
       options.flush = a.flush;
