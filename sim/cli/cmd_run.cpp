@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <memory>
+#include <optional>
 
 #include "models/system/system.h"
 #include "sim/cli/commands.h"
@@ -14,8 +16,6 @@
 #include "sim/common/run_control.h"
 #include "sim/report/report.h"
 #include "sim/trace/trace_format.h"
-
-#include <optional>
 
 namespace ptosim::cli {
 namespace {

@@ -34,7 +34,8 @@ class ByteSource {
   }
   // An open stream (not closed here), named `path` in messages: the fuzz
   // targets read from memory through fmemopen.
-  ByteSource(FILE* f, const std::string& path) : path_(path), f_(f) { buf_.resize((1 << 20) + kPadding); }
+  // Small inputs: a small buffer to start with (it grows as a line needs).
+  ByteSource(FILE* f, const std::string& path) : path_(path), f_(f) { buf_.resize((1 << 12) + kPadding); }
   ~ByteSource() {
     if (owned_) std::fclose(f_);
   }
