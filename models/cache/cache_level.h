@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "models/cache/level_stats.h"
+#include "sim/report/level_stats.h"
 #include "models/cache/mem_port.h"
-#include "models/core/core_clock.h"
+#include "models/timing/core_clock.h"
 #include "sim/config/hw_config.h"
 
 namespace ptosim {

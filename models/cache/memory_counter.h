@@ -1,7 +1,7 @@
 #pragma once
 // The bottom of a plain-C++ hierarchy: counts what reaches main memory and
 // answers at once.
-#include "models/cache/level_stats.h"
+#include "sim/report/level_stats.h"
 #include "models/cache/mem_port.h"
 
 namespace ptosim {

@@ -8,7 +8,7 @@
 #include <memory>
 #include <optional>
 
-#include "models/system/system.h"
+#include "models/tlm/system.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/program_runner.h"
 #include "sim/cli/progress_line.h"

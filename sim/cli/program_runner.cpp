@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "sim/cli/commands.h"
-#include "sim/config/units.h"
+#include "sim/common/units.h"
 #include "sim/frontend/frontend.h"
 #include "sim/report/report.h"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "models/system/system.h"
+#include "models/tlm/system.h"
 #include "sim/trace/event.h"
 
 namespace ptosim::cli {

@@ -12,9 +12,10 @@
 #include <sstream>
 
 #include "sim/common/read_file.h"
-#include "sim/config/time_limits.h"
-#include "sim/config/units.h"
-#include "sim/trace/event.h"
+#include "sim/common/registry.h"
+#include "sim/common/time_limits.h"
+#include "sim/common/units.h"
+#include "sim/common/ids.h"
 
 namespace ptosim {
 namespace {
@@ -70,6 +71,22 @@ class Section {
         names += std::string(names.empty() ? "" : " | ") + a;
       }
       throw std::invalid_argument("'" + s + "' is not one of " + names);
+    });
+  }
+  // A name from a closed table (sim/common/name_table.h).
+  template <class E, size_t N>
+  void read_enum(const std::string& key, E& out, const NameTable<E, N>& table) {
+    read(key, out, [&](const std::string& s) {
+      if (auto v = table.find(s)) return *v;
+      throw std::invalid_argument("'" + s + "' is not one of " + table.listing());
+    });
+  }
+  // A name from a concept's registered list (sim/common/registry.h).
+  void read_choice(const std::string& key, std::string& out, const char* kind) {
+    read(key, out, [&](const std::string& s) {
+      if (!ChoiceLists::has(kind, s))
+        throw std::invalid_argument("'" + s + "' is not one of " + ChoiceLists::listing(kind));
+      return s;
     });
   }
   // A module's name: it names a SystemC module and a report row, and spaces
@@ -226,11 +243,8 @@ void parse_core(Section& sec, CoreConfig& core, double clock_hz) {
   if (core.vector_bytes == 0) sec.fail(sec.get("vector_bytes"), "core.vector_bytes", "must be positive");
 }
 
-std::string default_kind(const std::string& name) {
-  if (name == "register") return "register";
-  if (name == "constant") return "constant";
-  return "scratchpad";
-}
+// A memory named after a kind is of that kind unless it says otherwise.
+MemoryKind default_kind(const std::string& name) { return kMemoryKinds.find(name).value_or(MemoryKind::Scratchpad); }
 
 MemoryConfig parse_memory(Section& sec, double clock_hz) {
   MemoryConfig m;
@@ -238,8 +252,8 @@ MemoryConfig parse_memory(Section& sec, double clock_hz) {
   if (!sec.has("name")) throw InputError(sec.pos(), sec.key_path("name"), "missing (every memory needs a name)");
   sec.read_name("name", m.name);
   m.kind = default_kind(m.name);
-  sec.read_string("kind", m.kind, {"register", "scratchpad", "constant"});
-  m.read_only = m.kind == "constant";
+  sec.read_enum("kind", m.kind, kMemoryKinds);
+  m.read_only = m.kind == MemoryKind::Constant;
   sec.read("size", m.size, units::parse_bytes);
   sec.read("latency", m.latency, [&](const std::string& s) { return latency_cycles(s, clock_hz); });
   sec.read("bandwidth", m.bandwidth, [&](const std::string& s) {
@@ -271,7 +285,7 @@ CacheConfig parse_cache(Section& sec, double clock_hz, size_t index) {
   sec.read("bandwidth", c.bandwidth, [&](const std::string& s) {
     return positive_bandwidth(units::parse_bandwidth(s), clock_hz, s);
   });
-  sec.read_string("replacement", c.replacement, {"lru", "fifo", "random", "plru", "srrip"});
+  sec.read_choice("replacement", c.replacement, concepts::kReplacement);
   std::string wp = c.write_back ? "write_back" : "write_through";
   sec.read_string("write_policy", wp, {"write_back", "write_through"});
   c.write_back = wp == "write_back";
@@ -315,7 +329,7 @@ void parse_dram(Section& sec, DramConfig& d, double clock_hz) {
     time_limits::check_step(1e15 / v, "at '" + s + "' one byte");
     return v;
   });
-  sec.read_string("timing", d.timing, {"simple", "detailed"});
+  sec.read_choice("timing", d.timing, concepts::kDramTiming);
   sec.read_int("channels", d.channels, 1, 256);
   sec.read_int("ranks", d.ranks, 1, 64);
   sec.read_int("banks", d.banks, 1, 1024);
@@ -405,10 +419,10 @@ HwConfig parse_config(const std::string& text, const std::string& file) {
     MemoryConfig m;
     m.name = name;
     m.kind = default_kind(name);
-    m.read_only = m.kind == "constant";
-    if (m.kind == "register") { m.latency = 0; m.bandwidth = 256; }
-    if (m.kind == "scratchpad") { m.latency = 20; m.bandwidth = 128; m.banks = 32; }
-    if (m.kind == "constant") { m.latency = 4; m.bandwidth = 64; }
+    m.read_only = m.kind == MemoryKind::Constant;
+    if (m.kind == MemoryKind::Register) { m.latency = 0; m.bandwidth = 256; }
+    if (m.kind == MemoryKind::Scratchpad) { m.latency = 20; m.bandwidth = 128; m.banks = 32; }
+    if (m.kind == MemoryKind::Constant) { m.latency = 4; m.bandwidth = 64; }
     m.pos = {file, 0, 0};
     c.memories.push_back(m);
   }

@@ -3,7 +3,7 @@
 #include <sstream>
 
 #include "sim/config/config_loader.h"
-#include "sim/config/units.h"
+#include "sim/common/units.h"
 
 namespace ptosim {
 
@@ -58,7 +58,7 @@ std::string to_yaml(const HwConfig& c) {
   o << "memories:\n";
   for (auto& m : c.memories) {
     o << "  - name: " << m.name << "\n"
-      << "    kind: " << m.kind << "\n"
+      << "    kind: " << kMemoryKinds.name(m.kind) << "\n"
       << "    size: " << format_bytes(m.size) << "\n"
       << "    latency: " << m.latency << " cycles\n"
       << "    bandwidth: " << bw_cycle(m.bandwidth) << "\n"

@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "sim/common/error.h"
-#include "sim/trace/event.h"
+#include "sim/common/name_table.h"
+#include "sim/common/ids.h"
 
 namespace ptosim {
 
@@ -20,11 +21,18 @@ struct CoreConfig {
   uint32_t count = 1;              // cores, for pto.parallel
 };
 
+enum class MemoryKind { Register, Scratchpad, Constant };
+inline constexpr NameTable<MemoryKind, 3> kMemoryKinds{{{
+    {MemoryKind::Register, "register", "a register file: no banks, served in its latency"},
+    {MemoryKind::Scratchpad, "scratchpad", "an explicitly managed SRAM with banks"},
+    {MemoryKind::Constant, "constant", "read-only memory filled by the host, with an optional cache of its own"},
+}}};
+
 // An explicitly managed space: register file, shared scratchpad, constant
 // memory, or an NPU buffer such as `ub` or `l0a`.
 struct MemoryConfig {
   std::string name;
-  std::string kind = "scratchpad";  // register | scratchpad | constant
+  MemoryKind kind = MemoryKind::Scratchpad;
   uint64_t size = 64 * 1024;
   uint32_t latency = 1;             // cycles
   double bandwidth = 64;            // bytes / cycle

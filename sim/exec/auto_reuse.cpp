@@ -4,14 +4,14 @@
 // frees, which gives the footprint without buffer sharing.
 #include <algorithm>
 
-#include "sim/exec/internal.h"
+#include "sim/exec/emission.h"
+#include "sim/exec/scope_states.h"
 
 namespace ptosim::exec {
 
 void ExecContext::auto_reuse_begin(const SourcePos& pos) {
-  auto* a = new AutoReuseState;
-  a->pos = pos;
-  auto_reuses_.push_back(a);
+  auto_reuses_.push_back(std::make_unique<AutoReuseState>());
+  auto_reuses_.back()->pos = pos;
   for (auto& al : allocators_) al->reset_window();
 }
 
@@ -22,7 +22,7 @@ void ExecContext::mark_dead(const Tensor& t) {
 
 void ExecContext::auto_reuse_end() {
   if (auto_reuses_.empty()) return;
-  AutoReuseState* a = auto_reuses_.back();
+  const std::unique_ptr<AutoReuseState> a = std::move(auto_reuses_.back());
   auto_reuses_.pop_back();
   ProgramResult::AutoReuse r;
   r.pos = a->pos;
@@ -45,7 +45,6 @@ void ExecContext::auto_reuse_end() {
   }
   if (open) r.distinct_with += cur_e - cur_s;
   result_.auto_reuse.push_back(r);
-  delete a;
 }
 
 }  // namespace ptosim::exec

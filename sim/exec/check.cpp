@@ -2,7 +2,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "sim/exec/internal.h"
+#include "sim/exec/emission.h"
 
 namespace ptosim::exec {
 

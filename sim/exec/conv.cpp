@@ -1,6 +1,7 @@
 #include <algorithm>
 
-#include "sim/exec/internal.h"
+#include "sim/exec/emission.h"
+#include "sim/exec/tiling.h"
 #include "sim/exec/matmul_internal.h"
 
 namespace ptosim::exec {

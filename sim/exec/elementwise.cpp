@@ -1,6 +1,7 @@
 #include <cmath>
 
-#include "sim/exec/internal.h"
+#include "sim/exec/emission.h"
+#include "sim/exec/tiling.h"
 
 namespace ptosim::exec {
 

@@ -1,6 +1,7 @@
 #include <algorithm>
 
-#include "sim/exec/internal.h"
+#include "sim/exec/emission.h"
+#include "sim/exec/scope_states.h"
 
 namespace ptosim::exec::detail {
 

@@ -3,7 +3,8 @@
 #include <algorithm>
 
 #include "sim/common/memory_budget.h"
-#include "sim/exec/internal.h"
+#include "sim/exec/emission.h"
+#include "sim/exec/scope_states.h"
 
 namespace ptosim::exec {
 
@@ -30,10 +31,10 @@ ExecContext::ExecContext(const HwConfig& config, EventSink* sink, uint64_t max_e
     bool ro = false;
     uint64_t cap = 0;
     if (m) {
-      k = m->kind == "register" ? SpaceKind::Register
-          : m->kind == "constant" ? SpaceKind::Constant
-                                  : SpaceKind::Scratchpad;
-      ro = m->read_only || m->kind == "constant";
+      k = m->kind == MemoryKind::Register   ? SpaceKind::Register
+          : m->kind == MemoryKind::Constant ? SpaceKind::Constant
+                                            : SpaceKind::Scratchpad;
+      ro = m->read_only || m->kind == MemoryKind::Constant;
       cap = m->size;
     }
     kinds_.push_back(k);
@@ -43,14 +44,10 @@ ExecContext::ExecContext(const HwConfig& config, EventSink* sink, uint64_t max_e
   regions_.push_back({"", 0, {}});
 }
 
-ExecContext::~ExecContext() {
-  // Tensors may outlive the context (the interpreter's values): they keep
-  // their allocators alive through shared_ptr, nothing to do here but drop
-  // the scope states.
-  for (auto* r : reuses_) delete r;
-  delete fuse_;
-  for (auto* a : auto_reuses_) delete a;
-}
+// Tensors may outlive the context (the interpreter's values): they keep
+// their allocators alive through shared_ptr. Defined here, where the scope
+// states are complete types.
+ExecContext::~ExecContext() = default;
 
 SpaceId ExecContext::space_id(const std::string& name) const {
   for (size_t i = 0; i < space_names_.size(); ++i)
@@ -124,7 +121,7 @@ void ExecContext::note_alloc(const std::shared_ptr<Storage>& st) {
     list.erase(std::remove_if(list.begin(), list.end(), [](auto& w) { return w.expired(); }), list.end());
   }
   list.push_back(st);
-  for (auto* a : auto_reuses_) {
+  for (auto& a : auto_reuses_) {
     uint64_t size = allocators_[st->space]->rounded(st->bytes);
     a->ranges.push_back({(uint64_t(st->space) << 48) | st->base, size});
     a->sum_sizes += size;

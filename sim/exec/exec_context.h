@@ -18,7 +18,7 @@
 #include "sim/exec/allocator.h"
 #include "sim/exec/op_table.h"
 #include "sim/exec/tensor.h"
-#include "sim/frontend/frontend.h"
+#include "sim/exec/program_result.h"
 #include "sim/trace/event.h"
 
 namespace ptosim::exec {
@@ -185,7 +185,7 @@ class ExecContext {
   struct FuseState;
   struct ReuseState;
   struct AutoReuseState;
-  FuseState* fuse_state() { return fuse_; }
+  FuseState* fuse_state() { return fuse_.get(); }
   ReuseState* reuse_for(const std::string& tensor_name);
   void note_alloc(const std::shared_ptr<Storage>& st);
   void note_release(const Storage& st);
@@ -213,10 +213,11 @@ class ExecContext {
   std::vector<Region> regions_;  // regions_[0] is the program's top level
   std::vector<SpaceId> memories_;
   std::vector<TileDirective> tiles_;
-  std::vector<ReuseState*> reuses_;
-  FuseState* fuse_ = nullptr;
+  // Open scopes' states (scope_states.h), innermost last.
+  std::vector<std::unique_ptr<ReuseState>> reuses_;
+  std::unique_ptr<FuseState> fuse_;
   int fuse_depth_ = 0;
-  std::vector<AutoReuseState*> auto_reuses_;
+  std::vector<std::unique_ptr<AutoReuseState>> auto_reuses_;
   std::string result_name_;
   uint64_t serial_ = 0;
   uint64_t anon_ = 0;

@@ -4,34 +4,28 @@
 // register bytes, and results live after the block are written at its end.
 #include <unordered_set>
 
-#include "sim/exec/internal.h"
+#include "sim/exec/emission.h"
+#include "sim/exec/scope_states.h"
 
 namespace ptosim::exec {
 
 void ExecContext::fuse_begin() {
-  if (!fuse_) fuse_ = new FuseState;
+  if (!fuse_) fuse_ = std::make_unique<FuseState>();
   ++fuse_depth_;
 }
 
 void ExecContext::fuse_end(const std::vector<Tensor>& live_after) {
   if (!fuse_ || --fuse_depth_ > 0) return;
-  FuseState* f = fuse_;
-  fuse_ = nullptr;  // the write-back below is ordinary traffic
+  const std::unique_ptr<FuseState> f = std::move(fuse_);  // the write-back below is ordinary traffic
   std::unordered_set<uint64_t> live;
   for (auto& t : live_after)
     if (t.valid()) live.insert(t.storage()->alloc_serial);
-  try {
-    for (auto& t : f->results) {
-      uint64_t s = t.storage()->alloc_serial;
-      if (!live.count(s) || t.freed()) continue;
-      live.erase(s);  // once per tensor
-      detail::emit_whole(*this, t, AccessKind::Write, detail::natural_mode(*this, t));
-    }
-  } catch (...) {
-    delete f;
-    throw;
+  for (auto& t : f->results) {
+    uint64_t s = t.storage()->alloc_serial;
+    if (!live.count(s) || t.freed()) continue;
+    live.erase(s);  // once per tensor
+    detail::emit_whole(*this, t, AccessKind::Write, detail::natural_mode(*this, t));
   }
-  delete f;
 }
 
 }  // namespace ptosim::exec

@@ -1,6 +1,6 @@
 #include <algorithm>
 
-#include "sim/exec/internal.h"
+#include "sim/exec/emission.h"
 #include "sim/exec/matmul_internal.h"
 
 namespace ptosim::exec {

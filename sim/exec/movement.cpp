@@ -1,7 +1,9 @@
 #include <algorithm>
 #include <cctype>
 
-#include "sim/exec/internal.h"
+#include "sim/exec/emission.h"
+#include "sim/exec/tiling.h"
+#include "sim/exec/scope_states.h"
 
 namespace ptosim::exec {
 

@@ -1,7 +1,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "sim/exec/internal.h"
+#include "sim/exec/emission.h"
+#include "sim/exec/tiling.h"
 
 namespace ptosim::exec {
 

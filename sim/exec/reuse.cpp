@@ -1,41 +1,37 @@
 // pto.reuse: tiles of a named tensor loaded inside the scope stay resident in
 // the space the reuse scope maps to; later loads of the same tile are served
 // from there.
-#include "sim/exec/internal.h"
+#include "sim/exec/emission.h"
+#include "sim/exec/tiling.h"
+#include "sim/exec/scope_states.h"
 
 namespace ptosim::exec {
 
 void ExecContext::reuse_begin(const std::string& tensor_name, const std::string& scope) {
-  auto* r = new ReuseState;
+  auto r = std::make_unique<ReuseState>();
   r->tensor = tensor_name;
   r->scope = scope;
-  try {
-    if (scope == "block") r->space = shared_space();
-    else if (scope == "thread") r->space = register_space();
-    else if (scope == "kernel") r->space = constant_space();
-    else if (scope == "global") r->hint_only = true;
-    else throw OpError("pto.reuse: unknown scope '" + scope + "' (expected block, thread, kernel or global)");
-  } catch (...) {
-    delete r;
-    throw;
-  }
+  if (scope == "block") r->space = shared_space();
+  else if (scope == "thread") r->space = register_space();
+  else if (scope == "kernel") r->space = constant_space();
+  else if (scope == "global") r->hint_only = true;
+  else throw OpError("pto.reuse: unknown scope '" + scope + "' (expected block, thread, kernel or global)");
   ProgramResult::Reuse entry;
   entry.tensor = tensor_name;
   entry.scope = scope;
   result_.reuse.push_back(entry);
   r->result_index = result_.reuse.size() - 1;
-  reuses_.push_back(r);
+  reuses_.push_back(std::move(r));
 }
 
 void ExecContext::reuse_end() {
   if (reuses_.empty()) return;
-  delete reuses_.back();  // drops the resident tiles (freed unless still referenced)
-  reuses_.pop_back();
+  reuses_.pop_back();  // drops the resident tiles (freed unless still referenced)
 }
 
 ExecContext::ReuseState* ExecContext::reuse_for(const std::string& tensor_name) {
   for (auto it = reuses_.rbegin(); it != reuses_.rend(); ++it)
-    if ((*it)->tensor == tensor_name) return *it;
+    if ((*it)->tensor == tensor_name) return it->get();
   return nullptr;
 }
 

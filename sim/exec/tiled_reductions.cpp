@@ -3,7 +3,8 @@
 // are identical by construction). docs/EXEC.md "Scopes" describes them.
 #include <algorithm>
 
-#include "sim/exec/internal.h"
+#include "sim/exec/emission.h"
+#include "sim/exec/tiling.h"
 
 namespace ptosim::exec::detail {
 

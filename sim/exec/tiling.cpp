@@ -4,7 +4,8 @@
 // the accumulator lives in registers, results are stored back.
 #include <algorithm>
 
-#include "sim/exec/internal.h"
+#include "sim/exec/emission.h"
+#include "sim/exec/tiling.h"
 #include "sim/exec/matmul_internal.h"
 
 namespace ptosim::exec::detail {

@@ -1,3 +1,4 @@
+#include "sim/frontend/scopes.h"
 #include "sim/frontend/compiler.h"
 
 #include <algorithm>
@@ -303,17 +304,14 @@ class Compiler {
         NodeP callee = expr(*item->object);
         if (auto* c = dynamic_cast<ConstNode*>(callee.get()); c && c->v.tag == VT::Builtin) def = c->v.b;
       }
-      if (!def || def->scope_kind == kNotScope)
-        fail(item->pos,
-             "'with' needs a pto scope: pto.scope, pto.profile, pto.memory, pto.tile, pto.reuse, "
-             "pto.auto_reuse, pto.fuse or pto.parallel");
+      if (!def || !def->scope) fail(item->pos, "'with' needs a pto scope: " + scope_listing());
       ScopeItem si;
       si.def = def;
       si.pos = item->pos;
       bind_call(*item, *def, si.args, si.arg_pos, nullptr, si.extra_kw, si.extra_kw_nodes, si.extra_kw_pos);
-      if (def->scope_kind == kFuse) fuse = true;
-      if (def->scope_kind == kAutoReuse) n->auto_reuse = true;
-      if (def->scope_kind == kParallel) parallel = true;
+      if (def->scope->needs_live_after) fuse = true;
+      if (def->scope->frees_dead_values) n->auto_reuse = true;
+      if (def->scope->parallel_body) parallel = true;
       n->items.push_back(std::move(si));
     }
     if (fuse || n->auto_reuse) {
@@ -461,7 +459,7 @@ class Compiler {
     NodeP callee = expr(*e.object);
     if (auto* c = dynamic_cast<ConstNode*>(callee.get()); c && c->v.tag == VT::Builtin) {
       const BuiltinDef* def = c->v.b;
-      if (def->scope_kind != kNotScope)
+      if (def->scope)
         fail(e.pos, def->name + "(...) is a scope: use it as `with " + def->name + "(...):`");
       auto n = std::make_unique<CallBuiltinNode>(e.pos, def);
       bind_call(e, *def, n->args, n->arg_pos, &n->rest, n->extra_kw, n->extra_kw_nodes, n->extra_kw_pos);

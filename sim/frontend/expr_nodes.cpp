@@ -94,7 +94,7 @@ Value call_value(Interp& in, const Value& callee, std::vector<Value>& pos_args,
   if (callee.tag == VT::Func) return call_function(in, callee.as_func(), pos_args, kw_names, kw_vals, call_pos);
   if (callee.tag != VT::Builtin) fail(call_pos, std::string("'") + type_name(callee) + "' object is not callable");
   const BuiltinDef& def = *callee.b;
-  if (def.scope_kind != kNotScope)
+  if (def.scope)
     fail(call_pos, def.name + "(...) is a scope: use it as `with " + def.name + "(...):`");
   ArgBinding b = bind_args(def, int(pos_args.size()), kw_names, kw_pos, call_pos);
   std::vector<Value> vals(def.params.size());

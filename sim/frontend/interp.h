@@ -94,13 +94,12 @@ struct BuiltinDef {
   bool any_kwargs = false;  // unknown keywords go to Args::extra_kw
   int positional = -1;      // params fillable by position (-1 = all); the rest are keyword-only
   BuiltinFn fn = nullptr;
-  int scope_kind = 0;       // != 0: only valid as a `with` item (see ScopeKind)
+  const struct ScopeDef* scope = nullptr;  // set: only valid as a `with` item (scopes.h)
   // Checking, not kernel work (pto.check, pto.output, pto.ref.*): scalar
   // arithmetic in its arguments (an `atol=1e-5 * K`) costs no flops.
   bool free_of_cost = false;
 };
 
-enum ScopeKind : int { kNotScope = 0, kScope, kMemory, kTile, kReuse, kAutoReuse, kFuse, kParallel };
 
 // Looks up `min`, `print`, ... and `pto.X` / `pto.ref.X`; null when unknown.
 const BuiltinDef* find_builtin(const std::string& name);

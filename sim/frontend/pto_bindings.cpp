@@ -5,6 +5,7 @@
 #include <map>
 
 #include "sim/exec/ops.h"
+#include "sim/frontend/scopes.h"
 #include "sim/frontend/interp.h"
 
 namespace ptosim::frontend {
@@ -231,13 +232,12 @@ struct Tables {
 Tables make_tables() {
   Tables t;
   auto add = [](std::map<std::string, BuiltinDef>& m, const std::string& prefix, const std::string& name,
-                std::vector<std::string> params, int required, BuiltinFn fn, int scope = kNotScope) {
+                std::vector<std::string> params, int required, BuiltinFn fn) {
     BuiltinDef d;
     d.name = prefix + name;
     d.params = std::move(params);
     d.required = required;
     d.fn = fn;
-    d.scope_kind = scope;
     m[name] = d;
   };
   auto& p = t.pto;
@@ -285,16 +285,13 @@ Tables make_tables() {
   p["check"].free_of_cost = p["output"].free_of_cost = true;
   p["output"].variadic = true;
   p["output"].positional = 1;
-  add(p, P, "scope", {"name"}, 1, nullptr, kScope);
-  add(p, P, "profile", {"name"}, 1, nullptr, kScope);
-  add(p, P, "memory", {"space"}, 1, nullptr, kMemory);
-  add(p, P, "tile", {"into"}, 0, nullptr, kTile);
-  p["tile"].any_kwargs = true;
-  p["tile"].positional = 0;
-  add(p, P, "reuse", {"tensor", "scope"}, 1, nullptr, kReuse);
-  add(p, P, "auto_reuse", {}, 0, nullptr, kAutoReuse);
-  add(p, P, "fuse", {}, 0, nullptr, kFuse);
-  add(p, P, "parallel", {"axis", "num"}, 0, nullptr, kParallel);
+  for (const ScopeDef& sc : scope_table()) {
+    add(p, P, sc.name, sc.params, sc.required, nullptr);
+    BuiltinDef& d = p[sc.name];
+    d.scope = &sc;
+    d.any_kwargs = sc.any_kwargs;
+    d.positional = sc.positional;
+  }
 
   auto& r = t.ref;
   const std::string R = "pto.ref.";

@@ -1,6 +1,7 @@
 #include "sim/frontend/stmt_nodes.h"
 
 #include "sim/common/memory_budget.h"
+#include "sim/frontend/scopes.h"
 
 namespace ptosim::frontend {
 
@@ -160,82 +161,11 @@ void WithStmt::begin(Frame& f, const ScopeItem& it) {
   a.arg_pos = it.arg_pos.data();
   a.n = int(it.args.size());
   a.pos = it.pos;
-  exec::ExecContext& ctx = f.in->ctx;
-  auto opt_str = [&](int k, const char* what, const char* dflt) {
-    return a.has(k) ? to_string_arg(a[k], a.at(k), what) : std::string(dflt);
-  };
-  at_pos(it.pos, [&] {
-    switch (it.def->scope_kind) {
-      case kScope:
-        ctx.scope_begin(to_string_arg(a[0], a.at(0), "scope name"));
-        break;
-      case kMemory:
-        ctx.memory_push(to_string_arg(a[0], a.at(0), "memory space"));
-        break;
-      case kTile: {
-        exec::TileDirective t;
-        t.into = opt_str(0, "into", "");
-        for (size_t k = 0; k < it.extra_kw.size(); ++k) {
-          Value v = it.extra_kw_nodes[k]->eval(f);
-          int64_t n = to_int(v, it.extra_kw_pos[k], ("tile size " + it.extra_kw[k]).c_str());
-          if (n <= 0) fail(it.extra_kw_pos[k], "tile size " + it.extra_kw[k] + " must be positive, got " +
-                                                   std::to_string(n));
-          t.sizes[it.extra_kw[k]] = n;
-        }
-        ctx.tile_push(t);
-        break;
-      }
-      case kReuse: {
-        std::string name;
-        if (a[0].tag == VT::Tensor) name = a[0].as_tensor().name();
-        else name = to_string_arg(a[0], a.at(0), "reuse tensor name");
-        std::string scope = opt_str(1, "reuse scope", "block");
-        if (scope != "block" && scope != "thread" && scope != "kernel" && scope != "global")
-          fail(a.at(1), "unknown reuse scope '" + scope + "' (expected block, thread, kernel or global)");
-        ctx.reuse_begin(name, scope);
-        break;
-      }
-      case kAutoReuse:
-        ctx.auto_reuse_begin(f.in->source_pos(it.pos));
-        break;
-      case kFuse:
-        ctx.fuse_begin();
-        break;
-      case kParallel: {
-        std::string axis = opt_str(0, "axis", "block");
-        int64_t num = a.has(1) ? to_int(a[1], a.at(1), "num") : int64_t(ctx.config().core.count);
-        if (num <= 0) fail(a.at(1), "pto.parallel num must be positive, got " + std::to_string(num));
-        ctx.parallel_begin(axis, num);
-        break;
-      }
-      default:
-        fail(it.pos, it.def->name + " is not a scope");
-    }
-  });
+  at_pos(it.pos, [&] { it.def->scope->begin(ScopeBegin{f, it, a, f.in->ctx}); });
 }
 
 void WithStmt::end(Frame& f, const ScopeItem& it) {
-  exec::ExecContext& ctx = f.in->ctx;
-  at_pos(it.pos, [&] {
-    switch (it.def->scope_kind) {
-      case kScope: ctx.scope_end(); break;
-      case kMemory: ctx.memory_pop(); break;
-      case kTile: ctx.tile_pop(); break;
-      case kReuse: ctx.reuse_end(); break;
-      case kAutoReuse: ctx.auto_reuse_end(); break;
-      case kFuse: {
-        std::vector<exec::Tensor> live;
-        for (const SlotRef& r : live_after) {
-          const Value& v = r.get(f);
-          if (v.tag == VT::Tensor) live.push_back(v.as_tensor());
-        }
-        ctx.fuse_end(live);
-        break;
-      }
-      case kParallel: ctx.parallel_end(); break;
-      default: break;
-    }
-  });
+  at_pos(it.pos, [&] { it.def->scope->end(ScopeEnd{f, *this, f.in->ctx}); });
 }
 
 Flow WithStmt::exec(Frame& f) {

@@ -2,7 +2,7 @@
 #include <sstream>
 #include <vector>
 
-#include "sim/config/units.h"
+#include "sim/common/units.h"
 #include "sim/report/report.h"
 
 namespace ptosim {

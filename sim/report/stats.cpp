@@ -1,6 +1,6 @@
 #include "sim/report/stats.h"
 
-#include "sim/config/units.h"
+#include "sim/common/units.h"
 
 namespace ptosim {
 

@@ -6,24 +6,14 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/common/ids.h"
+
 namespace ptosim {
 
 // Fill: a host-side write that initialises a read-only memory (a pto.load or
 // copy into `constant`); any other write to a read-only memory is an error.
 enum class AccessKind : uint8_t { Read = 0, Write = 1, Fetch = 2, Fill = 3 };
 
-// Space ids are indices into HwConfig::space_names(); 0 is always "global".
-using SpaceId = uint16_t;
-// Tensor and region ids are registered with the sink (names for reports);
-// 0 means "untagged" (e.g. a replayed trace).
-using TagId = uint16_t;
-
-constexpr SpaceId kGlobalSpace = 0;
-
-// Cores are numbered from 0 (config `core.cores`, at most kMaxCores); a
-// single-core run and a replayed trace are all core 0.
-using CoreId = uint8_t;
-constexpr uint32_t kMaxCores = 256;
 // The most one access of a trace may cover: a cache splits an access per
 // line, so a size near 2^64 would never end. No program's event comes near.
 constexpr uint64_t kMaxAccessBytes = 1ull << 30;

@@ -19,3 +19,6 @@ class Fifo {
 };
 
 }  // namespace ptosim::replacement
+
+#include "models/cache/replacement/register.h"
+PTOSIM_REPLACEMENT_POLICY(Fifo, "fifo", 1, "first in, first out: the oldest fill is the victim")

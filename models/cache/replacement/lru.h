@@ -79,3 +79,6 @@ class Lru {
 };
 
 }  // namespace ptosim::replacement
+
+#include "models/cache/replacement/register.h"
+PTOSIM_REPLACEMENT_POLICY(Lru, "lru", 0, "least recently used: recency updated on every hit")

@@ -38,3 +38,6 @@ class Random {
 };
 
 }  // namespace ptosim::replacement
+
+#include "models/cache/replacement/register.h"
+PTOSIM_REPLACEMENT_POLICY(Random, "random", 2, "a seeded pseudo-random way (config seed)")

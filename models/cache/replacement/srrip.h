@@ -31,3 +31,6 @@ class Srrip {
 };
 
 }  // namespace ptosim::replacement
+
+#include "models/cache/replacement/register.h"
+PTOSIM_REPLACEMENT_POLICY(Srrip, "srrip", 4, "static re-reference interval prediction (2-bit RRPV)")

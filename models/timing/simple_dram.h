@@ -1,0 +1,33 @@
+#pragma once
+// DRAM as one pipe: fixed latency plus serialisation on the peak bandwidth.
+#include "models/timing/dram_timing.h"
+
+namespace ptosim {
+
+class SimpleDram : public DramTiming {
+ public:
+  explicit SimpleDram(const DramConfig& c) : latency_(c.latency_ns * 1e-9), bandwidth_(c.bandwidth) {}
+  double access(double arrive, uint64_t /*addr*/, uint64_t bytes, bool /*write*/) override {
+    const double start = arrive > busy_until_ ? arrive : busy_until_;
+    const double transfer = double(bytes) / bandwidth_;
+    busy_until_ = start + transfer;
+    busy_ += transfer;
+    return start + transfer + latency_;
+  }
+  double peak_bandwidth() const override { return bandwidth_; }
+  double busy_seconds() const override { return busy_; }
+  double idle_miss_seconds() const override { return latency_; }
+  // No rows: the row-buffer counters read zero, so that a report has the
+  // same keys whichever model produced it.
+  void report(StatsNode& node, double) const override {
+    for (const char* k : {"row_hits", "row_misses", "row_conflicts"}) node.set(k, uint64_t(0));
+  }
+
+ private:
+  double latency_;
+  double bandwidth_;
+  double busy_until_ = 0;
+  double busy_ = 0;
+};
+
+}  // namespace ptosim

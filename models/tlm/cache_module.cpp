@@ -1,0 +1,53 @@
+#include "models/tlm/cache_module.h"
+
+#include <cmath>
+
+namespace ptosim {
+
+using sc_core::sc_time;
+
+CacheModule::CacheModule(sc_core::sc_module_name name, const CacheConfig& config, double clock_hz)
+    : sc_module(name), up("up"), down("down"), logic_(make_cache_level(config)), clock_hz_(clock_hz) {
+  up.bind(*this);
+  down.bind(*this);
+  logic_->set_timing(uint64_t(std::llround(1e15 / clock_hz * config.latency)), 1e15 / clock_hz / config.bandwidth);
+  logic_->connect_below(this);
+}
+
+void CacheModule::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  const AccessTags& tags = tags_of(trans);
+  const uint64_t done = logic_->access(MemRequest{trans.get_address(), trans.get_data_length(),
+                                                  trans.get_command() == tlm::TLM_WRITE_COMMAND, tags.tensor,
+                                                  tags.region},
+                                       now + delay.value());
+  delay = sc_time::from_value(done - now);
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+// The caller keeps the kernel's time at or before `at` (temporal decoupling).
+uint64_t CacheModule::access(const MemRequest& r, uint64_t at) {
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  tlm::tlm_generic_payload& t = below_.set(r.addr, r.bytes, r.write, r.tensor, r.region);
+  sc_time delay = sc_time::from_value(at - now);
+  down->b_transport(t, delay);
+  return now + delay.value();
+}
+
+void CacheModule::flush(const sc_time& at) { logic_->flush_at(sc_core::sc_time_stamp().value() + at.value()); }
+
+void CacheModule::report(StatsNode& parent, const TagNames& names, double seconds) const {
+  StatsNode& n = add_level_stats(parent, name(), "cache", logic_->stats(), names, true);
+  const LevelStats& s = logic_->stats();
+  const LevelTimingStats& t = logic_->timing_stats();
+  const double bytes = double(s.bytes_read + s.bytes_written);
+  const double peak = logic_->config().bandwidth * clock_hz_;
+  n.set("bandwidth_bytes_per_s", seconds > 0 ? bytes / seconds : 0.0);
+  n.set("peak_bandwidth_bytes_per_s", peak);
+  n.set("utilization", seconds > 0 ? double(t.busy_fs) * 1e-15 / seconds : 0.0);
+  n.set("avg_latency_cycles", t.requests ? double(t.latency_sum_fs) * 1e-15 * clock_hz_ / double(t.requests) : 0.0);
+  n.set("mshr_merges", t.merges);
+  n.set("mshr_stalls", t.mshr_stalls);
+}
+
+}  // namespace ptosim

@@ -1,0 +1,116 @@
+#pragma once
+// The core: consumes the event stream and keeps the clock. Accesses issue at
+// `issue_width` per cycle; an access that misses its first level holds one of
+// `max_outstanding` slots until its data returns, and a new access waits only
+// when every slot is held and it would miss too. Compute takes
+// flops / flops_per_cycle cycles of issue time while misses stay in flight.
+//
+// With `core.cores` > 1 each core has its own issue slots, miss window and
+// clock (an event names its core); they share the hierarchy, and a barrier
+// brings every core to the time the last one is done. Between the barriers
+// of a parallel loop the stream holds one core's iteration after another's,
+// so events are queued per core and issued in the order of the cores'
+// clocks: the shared ports ("busy until") then see requests in time order,
+// not in stream order. Queues hold at most kLookahead events in all; past
+// that the earliest queued core issues even if another core's queue is empty.
+//
+// Time is kept in integer femtoseconds (SystemC's resolution here) and turned
+// into sc_time only at TLM calls; the first cache level of a space is called
+// directly (as a DMI-style fast path) because the core talks to it on every
+// access, while everything below it, and scratchpads, go through TLM sockets.
+#include <deque>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <systemc>
+#include <tlm>
+#include <vector>
+
+#include "sim/report/level_report.h"
+#include "models/timing/core_clock.h"
+#include "models/tlm/access_tags.h"
+#include "models/tlm/target_base.h"
+#include "sim/config/hw_config.h"
+#include "sim/trace/event.h"
+
+namespace ptosim {
+
+class CacheModule;
+class CacheLevel;
+
+class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiator {
+ public:
+  using Producer = std::function<void(EventSink&)>;
+  SC_HAS_PROCESS(CoreModule);
+  CoreModule(sc_core::sc_module_name name, const HwConfig& config, size_t ports);
+
+  // Routes a space to port `port`; `first_level` (may be null) is the cache
+  // the space enters through: accesses are split by its line, probed when the
+  // window is full, and sent to it directly.
+  void route(SpaceId space, const std::string& space_name, size_t port, CacheModule* first_level);
+  tlm::tlm_initiator_socket<>& port(size_t i) { return *ports_[i]; }
+
+  void set_producer(Producer p) { producer_ = std::move(p); }
+  void set_finisher(std::function<void(const sc_core::sc_time& at)> f) { finisher_ = std::move(f); }
+
+  void access(const Access& a) override;
+  void accesses(const Access* a, size_t n) override;
+  void compute(const Compute& c) override;
+  void barrier(bool parallel) override;
+  static constexpr size_t kLookahead = 1 << 18;
+  void name_tensor(TagId id, const std::string& n) override { TagNames::put(names_.tensors, id, n); }
+  void name_region(TagId id, const std::string& n) override { TagNames::put(names_.regions, id, n); }
+
+  std::exception_ptr error() const { return error_; }
+  // True when a stop request (SIGINT/SIGTERM) ended the event stream early.
+  bool interrupted() const { return interrupted_; }
+  const TagNames& names() const { return names_; }
+  double cycles() const;
+  void report(StatsNode& run) const;
+
+ private:
+  struct Route {
+    tlm::tlm_initiator_socket<>* socket = nullptr;
+    CacheLevel* cache = nullptr;  // the level inside the first CacheModule, called directly
+    uint64_t split = 0;  // line size of `cache`; 0 = send whole (scratchpads take bulk transfers)
+    std::string space;
+  };
+  void run();
+  CoreClock& clock(CoreId core);
+  struct Queued {
+    bool is_compute;
+    Access access;
+    Compute compute;
+  };
+  // Parallel section: queue, then issue what the cores' clocks order allows
+  // (everything, with `drain`).
+  void enqueue(const Queued& q);
+  void schedule(bool drain);
+  void issue_now(const Access& a);
+  void compute_now(const Compute& c);
+  void issue_cached(const Route& r, CoreClock& clock, uint64_t addr, uint64_t bytes, bool write, TagId tensor,
+                    TagId region);
+  void issue_tlm(const Route& r, CoreClock& clock, const Access& a, bool write);
+  void sync(uint64_t t);
+
+  const HwConfig& config_;
+  std::vector<std::unique_ptr<tlm::tlm_initiator_socket<>>> ports_;
+  std::vector<Route> routes_;
+  Producer producer_;
+  std::function<void(const sc_core::sc_time&)> finisher_;
+  std::exception_ptr error_;
+  bool interrupted_ = false;
+  TagNames names_;
+  TaggedPayload payload_;
+
+  double period_fs_;
+  uint64_t quantum_fs_;
+  uint64_t now_fs_ = 0;       // sc_time_stamp() in fs, refreshed after each wait
+  std::vector<CoreClock> clocks_;  // one per core
+  uint64_t barriers_ = 0;
+  bool parallel_ = false;                    // inside a parallel loop: events are queued
+  std::vector<std::deque<Queued>> queues_;   // per core
+  size_t queued_ = 0;
+};
+
+}  // namespace ptosim

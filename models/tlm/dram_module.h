@@ -1,0 +1,30 @@
+#pragma once
+// DRAM as a TLM target: counts every request and asks its timing model when
+// the data is there.
+#include <systemc>
+#include <tlm>
+
+#include "sim/report/level_report.h"
+#include "models/timing/dram_timing.h"
+#include "models/tlm/access_tags.h"
+#include "models/tlm/target_base.h"
+
+namespace ptosim {
+
+class DramModule : public sc_core::sc_module, public LtTarget {
+ public:
+  TargetSocket up;
+  DramModule(sc_core::sc_module_name name, const DramConfig& config, double clock_hz);
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override;
+  void report(StatsNode& parent, const TagNames& names, double seconds) const;
+  const LevelStats& stats() const { return stats_; }
+  double peak_bandwidth() const { return timing_->peak_bandwidth(); }
+
+ private:
+  std::unique_ptr<DramTiming> timing_;
+  LevelStats stats_;
+  double latency_sum_ = 0;  // seconds
+  double clock_hz_;
+};
+
+}  // namespace ptosim

@@ -1,0 +1,13 @@
+#pragma once
+// Builds the module that serves one configured memory: a ConstantModule for
+// constant memories and anything with a `backing:`, else a ScratchpadModule.
+#include <memory>
+
+#include "models/tlm/memory_module.h"
+#include "sim/config/hw_config.h"
+
+namespace ptosim {
+
+std::unique_ptr<MemoryModule> make_memory_module(const MemoryConfig& memory, const HwConfig& config);
+
+}  // namespace ptosim

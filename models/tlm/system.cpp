@@ -1,0 +1,116 @@
+#include "models/tlm/system.h"
+
+#include <algorithm>
+#include <map>
+
+#include "models/tlm/cache_module.h"
+#include "models/cache/hierarchy.h"
+#include "models/tlm/core_module.h"
+#include "models/tlm/dram_module.h"
+#include "models/tlm/memory_factory.h"
+#include "models/tlm/memory_module.h"
+#include "sim/common/run_control.h"
+#include "sim/report/run_report.h"
+
+namespace ptosim {
+
+using sc_core::sc_time;
+
+System::System(const HwConfig& config) : config_(config) {
+  // Time in femtoseconds so that cycles of any clock add up without drift.
+  static bool resolution_set = false;
+  if (!resolution_set) {
+    sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
+    resolution_set = true;
+  }
+  for (auto& m : config_.memories) memories_.push_back(make_memory_module(m, config_));
+  // A cache that only a memory's `backing:` names is that memory's private
+  // cache (ConstantModule copies its geometry): it is not a level of the
+  // global L1 -> ... -> DRAM path.
+  for (auto& c : config_.caches)
+    if (!private_cache(c.name)) caches_.push_back(std::make_unique<CacheModule>(c.name.c_str(), c, config_.clock_hz));
+  dram_ = std::make_unique<DramModule>(config_.dram.name.c_str(), config_.dram, config_.clock_hz);
+
+  std::vector<CacheLevel*> levels;
+  for (size_t i = 0; i < caches_.size(); ++i) {
+    levels.push_back(&caches_[i]->logic());
+    if (i + 1 < caches_.size()) {
+      caches_[i]->down.bind(caches_[i + 1]->up);
+      caches_[i]->set_direct_below(caches_[i + 1].get());
+    }
+    else caches_[i]->down.bind(dram_->up);
+  }
+  link_levels_above(levels);
+
+  // Every module that can serve a space, by its config name: the core's
+  // ports are bound through this one map.
+  std::map<std::string, TargetSocket*> sockets;
+  std::map<std::string, CacheModule*> first_level;
+  for (auto& c : caches_) {
+    sockets[c->logic().config().name] = &c->up;
+    first_level[c->logic().config().name] = c.get();
+  }
+  for (auto& m : memories_) sockets[m->config().name] = &m->up;
+  sockets[config_.dram.name] = &dram_->up;
+
+  // One core port per module that serves a space.
+  const std::vector<std::string> spaces = config_.space_names();
+  std::vector<std::string> targets;
+  for (auto& s : spaces) {
+    const std::string& t = config_.spaces.at(s);
+    if (std::find(targets.begin(), targets.end(), t) == targets.end()) targets.push_back(t);
+  }
+  core_ = std::make_unique<CoreModule>("core", config_, targets.size());
+  for (size_t p = 0; p < targets.size(); ++p) core_->port(p).bind(*sockets.at(targets[p]));
+  for (size_t s = 0; s < spaces.size(); ++s) {
+    const std::string& t = config_.spaces.at(spaces[s]);
+    const size_t port = size_t(std::find(targets.begin(), targets.end(), t) - targets.begin());
+    auto first = first_level.find(t);
+    core_->route(SpaceId(s), spaces[s], port, first == first_level.end() ? nullptr : first->second);
+  }
+}
+
+System::~System() = default;
+
+bool System::private_cache(const std::string& cache) const {
+  bool backs = false;
+  for (auto& m : config_.memories) backs = backs || m.backing == cache;
+  for (auto& [space, target] : config_.spaces)
+    if (target == cache) return false;
+  return backs;
+}
+
+StatsNode System::run(const std::function<void(EventSink&)>& producer, const RunOptions& options) {
+  core_->set_producer(producer);
+  if (options.flush) {
+    core_->set_finisher([this](const sc_time& at) {
+      for (auto& c : caches_) c->flush(at);
+    });
+  }
+  sc_core::sc_start();
+  if (core_->error()) std::rethrow_exception(core_->error());
+
+  const double cycles = core_->cycles();
+  const double seconds = cycles / config_.clock_hz;
+  StatsNode core_parent;
+  core_->report(core_parent);
+  const TagNames& names = core_->names();
+  StatsNode levels{"levels", "list", {}, {}};
+  for (auto& m : memories_) m->report(levels, names, seconds);
+  for (auto& c : caches_) c->report(levels, names, seconds);
+  dram_->report(levels, names, seconds);
+
+  RunReportInputs in;
+  in.config = config_.name;
+  in.source = options.source;
+  in.clock_hz = config_.clock_hz;
+  in.cycles = cycles;
+  // What the report covers after a stop request: the events simulated before it.
+  in.interrupted = core_->interrupted();
+  in.events_done = run_control::counters().events.load();
+  in.peak_flops_per_s = config_.core.flops_per_cycle * config_.clock_hz;
+  in.peak_dram_bandwidth = dram_->peak_bandwidth();
+  return make_run_report(in, std::move(core_parent.children.front()), std::move(levels));
+}
+
+}  // namespace ptosim

@@ -1,0 +1,101 @@
+#pragma once
+// One name list per kind. An implementation (a replacement policy, a DRAM
+// timing model, a prefetcher, a core model) registers itself by name in its
+// own file, Ramulator-2 style; the config loader asks the kind's list to
+// validate a name and to list the choices, and the model asks the same list
+// for the factory. The loader sits below the models (it may not include
+// them), so the lists are kept by kind name here, where both can reach.
+//
+// Registration runs at static initialisation: the model libraries are
+// linked whole (CMake `ptosim_link_whole`) so that no registering object is
+// dropped by the linker; an empty list is reported as a build error at run
+// time, never as a user error.
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/common/error.h"
+
+namespace ptosim {
+
+// The concepts' names, used by the registrations and by the config loader.
+namespace concepts {
+inline constexpr char kReplacement[] = "replacement";
+inline constexpr char kDramTiming[] = "dram timing";
+}  // namespace concepts
+
+struct Choice {
+  std::string name;
+  std::string description;
+  int rank = 0;  // listing order: the lowest first (the default leads)
+};
+
+class ChoiceLists {
+ public:
+  static void add(const std::string& kind, Choice c) {
+    auto& list = lists()[kind];
+    for (const Choice& e : list)
+      if (e.name == c.name) throw std::logic_error(kind + " '" + c.name + "' is registered twice");
+    list.push_back(std::move(c));
+    std::stable_sort(list.begin(), list.end(), [](const Choice& a, const Choice& b) { return a.rank < b.rank; });
+  }
+  static const std::vector<Choice>& of(const std::string& kind) {
+    auto it = lists().find(kind);
+    if (it == lists().end() || it->second.empty())
+      throw std::logic_error("no " + kind + " is registered: a model library was not linked whole");
+    return it->second;
+  }
+  static bool has(const std::string& kind, const std::string& name) {
+    for (const Choice& c : of(kind))
+      if (c.name == name) return true;
+    return false;
+  }
+  // "a | b | c", the form every config error lists choices in.
+  static std::string listing(const std::string& kind) {
+    std::string s;
+    for (const Choice& c : of(kind)) s += (s.empty() ? "" : " | ") + c.name;
+    return s;
+  }
+
+ private:
+  static std::map<std::string, std::vector<Choice>>& lists() {
+    static std::map<std::string, std::vector<Choice>> l;
+    return l;
+  }
+};
+
+// The factories of one kind, by name. Factory is the kind's own
+// callable type (a std::function or a function pointer).
+template <class Factory>
+class Registry {
+ public:
+  static Registry& instance() {
+    static Registry r;
+    return r;
+  }
+  // Returns true so that a registration can initialise a namespace-scope
+  // constant: `const bool registered = Registry<F>::instance().add(...)`.
+  bool add(const char* kind, Choice choice, Factory make) {
+    kind_ = kind;
+    factories_.emplace(choice.name, std::move(make));
+    ChoiceLists::add(kind, std::move(choice));
+    return true;
+  }
+  // The factory of a name the config loader has validated; a name that is
+  // not registered is an InputError at the config's position.
+  const Factory& at(const std::string& name, const SourcePos& pos, const std::string& key) const {
+    auto it = factories_.find(name);
+    if (it == factories_.end())
+      throw InputError(pos, key, "'" + name + "' is not one of " + ChoiceLists::listing(kind_));
+    return it->second;
+  }
+
+ private:
+  std::string kind_;
+  std::map<std::string, Factory> factories_;
+};
+
+}  // namespace ptosim

@@ -1,0 +1,51 @@
+#pragma once
+// What a program's execution produced besides its events (checks, output
+// checksums, footprints, reuse figures): the executor fills it and the report
+// reads it, so it lives with the executor, below the frontend.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/common/error.h"
+
+namespace ptosim {
+
+struct CheckOutcome {
+  SourcePos pos;
+  bool passed = true;
+  std::string message;  // on failure: first bad index, both values, max error
+};
+
+struct OutputChecksum {
+  std::string tensor;
+  std::string dtype;
+  std::vector<int64_t> shape;
+  double sum = 0;          // sum of elements (double)
+  double abs_sum = 0;      // sum of |elements|
+  uint64_t fnv1a = 0;      // FNV-1a over the stored bytes in logical (row-major) order
+};
+
+struct SpaceFootprint {
+  uint64_t peak_bytes = 0;
+  uint64_t capacity = 0;   // 0 = unbounded
+};
+
+struct ProgramResult {
+  std::vector<CheckOutcome> checks;
+  std::vector<OutputChecksum> outputs;
+  std::map<std::string, SpaceFootprint> footprint;  // per space name
+  // pto.auto_reuse blocks: peak footprint with and without buffer sharing.
+  struct AutoReuse { SourcePos pos; uint64_t peak_with = 0, peak_without = 0; uint64_t distinct_with = 0, distinct_without = 0; };
+  std::vector<AutoReuse> auto_reuse;
+  // pto.reuse: tiles served from the reuse space vs fallen back to normal loads.
+  struct Reuse { std::string tensor; std::string scope; uint64_t hits = 0, fallbacks = 0, fallback_bytes = 0; };
+  std::vector<Reuse> reuse;
+  uint64_t events = 0;
+  bool all_checks_passed() const {
+    for (auto& c : checks) if (!c.passed) return false;
+    return true;
+  }
+};
+
+}  // namespace ptosim

@@ -1,0 +1,34 @@
+#pragma once
+// Tile lowering (tiling.cpp, tiled_reductions.cpp): the tiles of a shape and
+// the tiled schedules of elementwise ops, reductions and softmax under pto.tile.
+#include <optional>
+#include <vector>
+
+#include "sim/exec/emission.h"
+
+namespace ptosim::exec::detail {
+
+// Tile lowering (tiling.cpp): the slice [a, a + n) of one axis.
+inline IndexItem range(int64_t a, int64_t n) { return IndexItem::slice(a, a + n); }
+// The tile of `shape` at t0 (edge tiles are smaller): its view into the whole
+// tensor and the matching corner of a tile-sized buffer; returns its elements.
+int64_t tile_at(const Shape& shape, const Shape& tile, const std::vector<int64_t>& t0, std::vector<IndexItem>* view,
+                std::vector<IndexItem>* local);
+
+// Tile a tensor view through pto.reuse if it applies: returns the tensor the
+// computation should read (a resident tile, or `buffer` after a normal load).
+// `buffer` is a scratch view of the same shape in the tile space.
+Tensor tile_load(ExecContext& c, const Tensor& view, const Tensor& buffer);
+
+// True when the innermost pto.tile names dim_* sizes: elementwise ops,
+// reductions and softmax then use their tiled schedules (outside pto.fuse).
+bool dim_tiling(const ExecContext& c);
+
+// Elementwise / reduction / softmax lowering under pto.tile (events only;
+// values are computed by the untiled kernel so they are identical).
+void tiled_elementwise_events(ExecContext& c, OpKind op, const std::vector<Tensor>& inputs, const Tensor& out);
+void tiled_reduce_events(ExecContext& c, OpKind op, const Tensor& x, std::optional<int> axis, bool keepdims,
+                         const Tensor& out);
+void tiled_softmax_events(ExecContext& c, const Tensor& x, int axis, const Tensor& out);
+
+}  // namespace ptosim::exec::detail

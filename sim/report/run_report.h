@@ -1,0 +1,26 @@
+#pragma once
+// The run-level report: the header figures (config, source, clock, cycles,
+// seconds), the core's node, the roofline and the levels, in the order the
+// renderers expect. Assembled here, not in the SystemC model, so that what a
+// report holds is decided in one place and testable on hand-made nodes.
+#include <string>
+
+#include "sim/report/stats.h"
+
+namespace ptosim {
+
+struct RunReportInputs {
+  bool interrupted = false;  // a stop request (SIGINT/SIGTERM) ended the run early
+  uint64_t events_done = 0;  // reported when interrupted
+  std::string config;     // the config's name
+  std::string source;     // what produced the events (trace file, program)
+  double clock_hz = 0;
+  double cycles = 0;
+  double peak_flops_per_s = 0;
+  double peak_dram_bandwidth = 0;  // bytes / s
+};
+
+// `core` carries `flops`; `levels` is the list of level nodes, DRAM last.
+StatsNode make_run_report(const RunReportInputs& in, StatsNode core, StatsNode levels);
+
+}  // namespace ptosim
