@@ -1,5 +1,6 @@
 #include "models/tlm/core_module.h"
 
+#include <atomic>
 #include <cmath>
 #include <sstream>
 
@@ -44,13 +45,37 @@ void CoreModule::route(SpaceId space, const std::string& space_name, size_t port
   r.space = space_name;
 }
 
+namespace {
+// Set by CoreModule::fail: the drain stops at the next chunk. One core module
+// per process (one simulation), so a flag of the file is enough.
+std::atomic<bool> g_failed{false};
+bool stop_draining() { return run_control::stop_requested() || g_failed.load(std::memory_order_relaxed); }
+}  // namespace
+
+// This runs on a SystemC coroutine: nothing here throws on purpose. A bad
+// event records its error (fail) and the stream stops at the next chunk; the
+// producer's error comes back from drain. System::run rethrows either after
+// sc_start returns (a throw on the coroutine stack misleads ASan,
+// google/sanitizers#189).
+void CoreModule::fail(const std::string& message) {
+  if (!error_) error_ = std::make_exception_ptr(InputError(message));
+  failed_ = true;
+  g_failed.store(true);
+}
+
 void CoreModule::run() {
   try {
     if (producer_) {
       // The producer runs on a thread of its own; this thread simulates.
       EventPipe pipe(producer_);
-      interrupted_ = !pipe.drain(*this, run_control::stop_requested, &error_);
-      if (error_) return;  // System::run rethrows it, off the coroutine
+      std::exception_ptr producer_error;
+      const bool complete = pipe.drain(*this, stop_draining, &producer_error);
+      if (failed_) return;
+      if (producer_error) {
+        error_ = producer_error;
+        return;
+      }
+      interrupted_ = !complete;
     }
     schedule(true);  // a stream that ended inside a parallel loop
     uint64_t last = now_fs_;
@@ -70,9 +95,12 @@ void CoreModule::sync(uint64_t t) {
   if (t > now_fs_ && t - now_fs_ > quantum_fs_) {
     // Each step is at most 2^56 fs (the config loader sees to it), so time
     // passes this bound here, once a quantum, well before it could wrap.
-    if (t > time_limits::kMaxRunFs)
-      throw InputError("pto-sim: the simulated time passed 2^63 fs (about 2.56 hours at " +
-                       units::format_frequency(config_.clock_hz) + "), the longest the model can count");
+    if (t > time_limits::kMaxRunFs) {
+      if (!failed_)
+        fail("pto-sim: the simulated time passed 2^63 fs (about 2.56 hours at " +
+             units::format_frequency(config_.clock_hz) + "), the longest the model can count");
+      return;
+    }
     wait(sc_time::from_value(t - now_fs_));
     now_fs_ = sc_core::sc_time_stamp().value();
     for (CoreClock& k : clocks_) k.sync_at = now_fs_ + quantum_fs_;
@@ -80,16 +108,16 @@ void CoreModule::sync(uint64_t t) {
   }
 }
 
-CoreClock& CoreModule::clock(CoreId core) {
-  if (core >= clocks_.size()) {
-    std::ostringstream m;
-    m << "access by core " << unsigned(core) << " but the config has " << clocks_.size() << " core(s)";
-    throw InputError(m.str());
-  }
-  return clocks_[core];
+bool CoreModule::known_core(CoreId core) {
+  if (core < clocks_.size()) return true;
+  std::ostringstream m;
+  m << "access by core " << unsigned(core) << " but the config has " << clocks_.size() << " core(s)";
+  fail(m.str());
+  return false;
 }
 
 void CoreModule::access(const Access& a) {
+  if (failed_) return;
   if (parallel_) return enqueue(Queued{false, a, Compute{}});
   issue_now(a);
 }
@@ -98,10 +126,11 @@ void CoreModule::issue_now(const Access& a) {
   if (a.space >= routes_.size() || !routes_[a.space].socket) {
     std::ostringstream m;
     m << "access to space id " << a.space << " which this config does not map";
-    throw InputError(m.str());
+    return fail(m.str());
   }
+  if (!known_core(a.core)) return;
   const Route& r = routes_[a.space];
-  CoreClock& k = clock(a.core);
+  CoreClock& k = clocks_[a.core];
   const bool write = a.kind == AccessKind::Write || a.kind == AccessKind::Fill;
   k.count(write);
   if (!r.cache) {
@@ -124,12 +153,13 @@ void CoreModule::issue_now(const Access& a) {
 }
 
 void CoreModule::accesses(const Access* a, size_t n) {
+  if (failed_) return;
   if (parallel_) {
-    for (size_t i = 0; i < n; ++i) enqueue(Queued{false, a[i], Compute{}});
+    for (size_t i = 0; i < n && !failed_; ++i) enqueue(Queued{false, a[i], Compute{}});
     return;
   }
   size_t i = 0;
-  while (i < n) {
+  while (i < n && !failed_) {
     // The first level of the access's space issues as many as it can.
     const SpaceId space = a[i].space;
     if (space < routes_.size() && routes_[space].cache && a[i].core < clocks_.size()) {
@@ -163,25 +193,27 @@ void CoreModule::issue_tlm(const Route& r, CoreClock& k, const Access& a, bool w
   if (trans.get_response_status() != tlm::TLM_OK_RESPONSE) {
     std::ostringstream m;
     m << "write to read-only memory space '" << r.space << "' at address 0x" << std::hex << a.addr;
-    throw InputError(m.str());
+    return fail(m.str());
   }
   const uint64_t done = std::max<uint64_t>(t, now_fs_ + delay.value());
   k.issued(t, done);
 }
 
 void CoreModule::compute(const Compute& c) {
+  if (failed_) return;
   if (parallel_) return enqueue(Queued{true, Access{}, c});
   compute_now(c);
 }
 
 void CoreModule::compute_now(const Compute& c) {
-  CoreClock& k = clock(c.core);
+  if (!known_core(c.core)) return;
+  CoreClock& k = clocks_[c.core];
   k.flops += c.flops;
   const double busy_fs = period_fs_ * (double(c.flops) / config_.core.flops_per_cycle);
   if (!(busy_fs <= time_limits::kMaxStepFs)) {
     std::ostringstream m;
     m << "a compute event of " << c.flops << " flops takes longer than the model's limit of 2^56 fs (72 s) for one step";
-    throw InputError(m.str());
+    return fail(m.str());
   }
   const uint64_t busy = uint64_t(std::llround(busy_fs));
   k.compute_fs += busy;
@@ -190,14 +222,14 @@ void CoreModule::compute_now(const Compute& c) {
 
 void CoreModule::enqueue(const Queued& q) {
   const CoreId core = q.is_compute ? q.compute.core : q.access.core;
-  clock(core);  // a core the config does not have is an error now, not later
+  if (!known_core(core)) return;  // a core the config does not have is an error now, not later
   queues_[core].push_back(q);
   ++queued_;
   schedule(false);
 }
 
 void CoreModule::schedule(bool drain) {
-  for (;;) {
+  while (!failed_) {
     // The core whose clock is earliest goes next; a core with nothing queued
     // may still receive earlier events, so it holds everyone up (within the
     // lookahead) until the barrier says it is done.
@@ -219,6 +251,7 @@ void CoreModule::schedule(bool drain) {
 }
 
 void CoreModule::barrier(bool parallel) {
+  if (failed_) return;
   ++barriers_;
   schedule(true);
   parallel_ = parallel && clocks_.size() > 1;

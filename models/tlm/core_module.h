@@ -76,7 +76,11 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
     std::string space;
   };
   void run();
-  CoreClock& clock(CoreId core);
+  // False (after fail) for a core the config does not have.
+  bool known_core(CoreId core);
+  // Records the run's error (the first one) and stops the event stream at
+  // its next chunk; the events until then are ignored. Never throws.
+  void fail(const std::string& message);
   struct Queued {
     bool is_compute;
     Access access;
@@ -100,6 +104,7 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   std::function<void(const sc_core::sc_time&)> finisher_;
   std::exception_ptr error_;
   bool interrupted_ = false;
+  bool failed_ = false;
   TagNames names_;
   TaggedPayload payload_;
 
