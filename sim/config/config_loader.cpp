@@ -1,5 +1,6 @@
 #include "sim/config/config_loader.h"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/parser.h>
 #include <yaml-cpp/yaml.h>
@@ -214,6 +215,9 @@ YAML::Node first_document(const std::string& text, const std::string& file) {
       throw InputError({file, at.line + 1, 0}, "", "a config is one YAML document, not several");
     }
     return YAML::Load(text);
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp says only "bad file" here.
+    throw InputError({file, e.mark.line + 1, e.mark.column + 1}, "", "YAML syntax: nested too deeply");
   } catch (const YAML::Exception& e) {
     throw InputError({file, e.mark.line + 1, e.mark.column + 1}, "", "YAML syntax: " + e.msg);
   }

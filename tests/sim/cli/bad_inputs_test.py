@@ -33,6 +33,8 @@ CONFIGS = [
     ("- a\nb: 1\n", ":2: a config is one YAML document, not several"),
     (C + "---\n" + C, ":3: a config is one YAML document, not several"),
     ("\t", ":1: empty config (a config needs at least `caches:`)"),
+    ("[" * 100000, ":1:1: YAML syntax: nested too deeply"),
+    ("- " * 50000 + "1", ":1:1000: YAML syntax: nested too deeply"),
     ("42\n", ":1: expected a mapping"),
     ("[]\n", ":1: expected a mapping"),
     ("&a [*a]\n", ":1: expected a mapping"),
@@ -142,7 +144,7 @@ CONFIGS = [
 for i, (text, expect) in enumerate(CONFIGS):
     path = write(f"c{i}.yaml", text)
     code, out, err = run("config", "show", path, timeout=20)
-    check(f"config {text!r}: exit 2, message, nothing on stdout",
+    check(f"config {text[:60]!r}: exit 2, message, nothing on stdout",
           code == 2 and out == "" and err.strip() == path + expect, (code, err.strip(), expect))
 
 # A bad config stops `run` before anything is written.
