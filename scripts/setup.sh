@@ -2,8 +2,8 @@
 # Installs every Debian package pto-sim needs to build, test and plot.
 set -euo pipefail
 pkgs=(g++ make cmake pkg-config git ca-certificates
-      libsystemc-dev libyaml-cpp-dev libcli11-dev libspdlog-dev libboost-dev
-      libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
+      libsystemc-dev libyaml-cpp-dev libcli11-dev libspdlog-dev
+      libgtest-dev libgmock-dev nlohmann-json3-dev
       python3 python3-yaml
       clang libclang-rt-14-dev)  # the fuzz targets and the sanitized unit tests (scripts/fuzz.sh)
 missing=()

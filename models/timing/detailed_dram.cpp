@@ -22,22 +22,23 @@ bool same_row(const DramCoord& a, const DramCoord& b) {
 
 DetailedDram::DetailedDram(const DramConfig& c)
     : map_(c, burst_bytes_of(c)),
-      close_page_(c.page_policy == "closed"),
+      close_page_(c.page_policy == PagePolicy::Closed),
       ranks_(c.ranks),
       banks_(c.banks),
       burst_bytes_(burst_bytes_of(c)),
-      t_cl_(c.tCL * 1e-9),
-      t_rcd_(c.tRCD * 1e-9),
-      t_rp_(c.tRP * 1e-9),
-      t_ras_(c.tRAS * 1e-9),
-      t_refi_(c.tREFI * 1e-9),
-      t_rfc_(c.tRFC * 1e-9),
-      t_burst_(double(c.burst_length) / c.data_rate),
+      t_cl_(fs_from_seconds(c.tCL * 1e-9)),
+      t_rcd_(fs_from_seconds(c.tRCD * 1e-9)),
+      t_rp_(fs_from_seconds(c.tRP * 1e-9)),
+      t_ras_(fs_from_seconds(c.tRAS * 1e-9)),
+      t_refi_(fs_from_seconds(c.tREFI * 1e-9)),
+      t_rfc_(fs_from_seconds(c.tRFC * 1e-9)),
+      t_burst_(fs_from_seconds(double(c.burst_length) / c.data_rate)),
       peak_(double(c.channels) * (c.bus_width / 8.0) * c.data_rate),
       bank_(size_t(c.channels) * c.ranks * c.banks),
       rank_(size_t(c.channels) * c.ranks),
-      bus_free_(c.channels, 0.0),
+      bus_free_(c.channels, 0),
       channel_stats_(c.channels) {
+  controller_fs_ = fs_from_seconds(c.controller_latency * 1e-9);
   if (!(burst_bytes_ & (burst_bytes_ - 1)))
     while ((1u << burst_shift_) < burst_bytes_) ++burst_shift_;
   else
@@ -46,13 +47,14 @@ DetailedDram::DetailedDram(const DramConfig& c)
     throw InputError(c.pos, "dram.tRFC", "refresh takes longer (tRFC) than its interval (tREFI)");
 }
 
-double DetailedDram::access(double arrive, uint64_t addr, uint64_t bytes, bool /*write*/) {
+Fs DetailedDram::access(Fs arrive, uint64_t addr, uint64_t bytes, bool /*write*/) {
   if (bytes == 0) bytes = 1;
+  arrive += controller_fs_;  // to the controller and back, before the banks see it
   const uint64_t end_addr = addr + bytes;
   const uint64_t first = burst_index(addr);
   const uint64_t last = burst_index(end_addr - 1);
   DramCoord cur = map_.decode(first * burst_bytes_);
-  double done = arrive;
+  Fs done = arrive;
   for (uint64_t b = first;; ++b) {
     // A closed-page controller still keeps the row open while the same
     // request has more bursts for it: it closes once nothing is pending.
@@ -72,12 +74,12 @@ double DetailedDram::access(double arrive, uint64_t addr, uint64_t bytes, bool /
   return done;
 }
 
-double DetailedDram::burst(double arrive, const DramCoord& at, bool close_after) {
+Fs DetailedDram::burst(Fs arrive, const DramCoord& at, bool close_after) {
   Bank& k = bank_[(size_t(at.channel) * ranks_ + at.rank) * banks_ + at.bank];
   DramChannelStats& s = channel_stats_[at.channel];
-  double cmd = std::max(arrive, k.ready);
+  Fs cmd = std::max(arrive, k.ready);
   if (t_refi_ > 0) cmd = refresh(cmd, at.channel, at.rank);
-  double data;  // earliest time the data could be on the bus
+  Fs data;  // earliest time the data could be on the bus
   if (k.open_row == at.row) {
     ++s.row_hits;
     data = cmd + t_cl_;
@@ -87,14 +89,14 @@ double DetailedDram::burst(double arrive, const DramCoord& at, bool close_after)
     data = cmd + t_rcd_ + t_cl_;
   } else {
     ++s.row_conflicts;
-    const double precharge = std::max(cmd, k.activated + t_ras_);
+    const Fs precharge = std::max(cmd, k.activated + t_ras_);
     k.activated = precharge + t_rp_;
     data = k.activated + t_rcd_ + t_cl_;
   }
   // The bus serves bursts in arrival order (no FR-FCFS reordering).
-  double& bus = bus_free_[at.channel];
-  const double start = std::max(data, bus);
-  const double end = start + t_burst_;
+  Fs& bus = bus_free_[at.channel];
+  const Fs start = std::max(data, bus);
+  const Fs end = start + t_burst_;
   bus = end;
   ++s.bursts;
   s.busy += t_burst_;
@@ -108,24 +110,24 @@ double DetailedDram::burst(double arrive, const DramCoord& at, bool close_after)
   return end;
 }
 
-double DetailedDram::refresh(double cmd, uint32_t channel, uint32_t rank) {
+Fs DetailedDram::refresh(Fs cmd, uint32_t channel, uint32_t rank) {
   Rank& r = rank_[size_t(channel) * ranks_ + rank];
-  if (cmd < double(r.refresh_epoch + 1) * t_refi_) return cmd;
+  if (cmd < (r.refresh_epoch + 1) * t_refi_) return cmd;
   // One or more all-bank refreshes happened since this rank was last used:
   // they closed every row, and a command inside the last one waits for it.
-  const uint64_t epoch = uint64_t(std::floor(cmd / t_refi_));
+  const uint64_t epoch = cmd / t_refi_;
   channel_stats_[channel].refreshes += epoch - r.refresh_epoch;
   r.refresh_epoch = epoch;
   Bank* banks = &bank_[(size_t(channel) * ranks_ + rank) * banks_];
   for (uint32_t b = 0; b < banks_; ++b) banks[b].open_row = kNoRow;
-  const double refresh_end = double(epoch) * t_refi_ + t_rfc_;
+  const Fs refresh_end = epoch * t_refi_ + t_rfc_;
   return std::max(cmd, refresh_end);
 }
 
-double DetailedDram::busy_seconds() const {
-  double busy = 0;
+Fs DetailedDram::busy() const {
+  Fs busy = 0;
   for (auto& s : channel_stats_) busy += s.busy;
-  return busy / double(channel_stats_.size());
+  return busy / channel_stats_.size();
 }
 
 DramChannelStats DetailedDram::totals() const {
@@ -147,14 +149,14 @@ void DetailedDram::report(StatsNode& node, double seconds) const {
   node.set("row_hits", t.row_hits).set("row_misses", t.row_misses).set("row_conflicts", t.row_conflicts);
   node.set("bursts", t.bursts);
   if (t_refi_ > 0) node.set("refreshes", t.refreshes);
-  StatsNode& table = node.child("channels", "table");
+  StatsNode& table = node.child("channels", NodeKind::Table);
   for (size_t i = 0; i < channel_stats_.size(); ++i) {
     const DramChannelStats& s = channel_stats_[i];
-    table.child("ch" + std::to_string(i), "row")
+    table.child("ch" + std::to_string(i), NodeKind::Row)
         .set("row_hits", s.row_hits)
         .set("row_misses", s.row_misses)
         .set("row_conflicts", s.row_conflicts)
-        .set("utilization", seconds > 0 ? s.busy / seconds : 0.0)
+        .set("utilization", seconds > 0 ? fs_to_seconds(s.busy) / seconds : 0.0)
         .set("bytes", s.bytes);
   }
 }

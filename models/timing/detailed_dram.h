@@ -16,34 +16,34 @@ struct DramChannelStats {
   uint64_t row_hits = 0, row_misses = 0, row_conflicts = 0;
   uint64_t bursts = 0, bytes = 0;
   uint64_t refreshes = 0;
-  double busy = 0;  // seconds the data bus moved data
+  Fs busy = 0;  // time the data bus moved data
 };
 
 class DetailedDram : public DramTiming {
  public:
   explicit DetailedDram(const DramConfig& config);
 
-  double access(double arrive, uint64_t addr, uint64_t bytes, bool write) override;
+  Fs access(Fs arrive, uint64_t addr, uint64_t bytes, bool write) override;
   double peak_bandwidth() const override { return peak_; }
   // An activate, the column access and one burst.
-  double idle_miss_seconds() const override { return t_rcd_ + t_cl_ + t_burst_; }
+  Fs idle_miss() const override { return t_rcd_ + t_cl_ + t_burst_; }
   // Sum of the channels' bus time divided by the channel count, so that
   // busy / elapsed is the utilisation of the whole interface (<= 1).
-  double busy_seconds() const override;
+  Fs busy() const override;
   void report(StatsNode& node, double seconds) const override;
 
   const std::vector<DramChannelStats>& channels() const { return channel_stats_; }
   DramChannelStats totals() const;
   uint32_t burst_bytes() const { return burst_bytes_; }
-  double burst_seconds() const { return t_burst_; }
+  Fs burst_time() const { return t_burst_; }
   const DramAddressMap& address_map() const { return map_; }
 
  private:
   static constexpr uint64_t kNoRow = ~uint64_t(0);
   struct Bank {
     uint64_t open_row = kNoRow;
-    double ready = 0;      // earliest next command (column or precharge)
-    double activated = 0;  // last ACT, for tRAS
+    Fs ready = 0;      // earliest next command (column or precharge)
+    Fs activated = 0;  // last ACT, for tRAS
   };
   struct Rank {
     uint64_t refresh_epoch = 0;  // refreshes [1, epoch] have happened
@@ -53,8 +53,8 @@ class DetailedDram : public DramTiming {
     return burst_shift_ != kNotPow2 ? addr >> burst_shift_ : addr / burst_bytes_;
   }
   // One burst; returns the end of its data transfer.
-  double burst(double arrive, const DramCoord& at, bool close_after);
-  double refresh(double cmd, uint32_t channel, uint32_t rank);
+  Fs burst(Fs arrive, const DramCoord& at, bool close_after);
+  Fs refresh(Fs cmd, uint32_t channel, uint32_t rank);
 
   DramAddressMap map_;
   bool close_page_;
@@ -62,11 +62,12 @@ class DetailedDram : public DramTiming {
   uint32_t burst_bytes_;
   static constexpr uint32_t kNotPow2 = 64;
   uint32_t burst_shift_ = 0;  // kNotPow2: divide
-  double t_cl_, t_rcd_, t_rp_, t_ras_, t_refi_, t_rfc_, t_burst_;
+  Fs t_cl_, t_rcd_, t_rp_, t_ras_, t_refi_, t_rfc_, t_burst_;
+  Fs controller_fs_ = 0;  // dram.controller_latency
   double peak_;
   std::vector<Bank> bank_;           // [channel][rank][bank]
   std::vector<Rank> rank_;           // [channel][rank]
-  std::vector<double> bus_free_;     // per channel
+  std::vector<Fs> bus_free_;         // per channel
   std::vector<DramChannelStats> channel_stats_;
 };
 

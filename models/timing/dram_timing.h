@@ -1,13 +1,15 @@
 #pragma once
-// How long DRAM takes to serve a request, as plain C++ (times in seconds as
-// double, from the simulation's origin). Implementations are picked by the
+// How long DRAM takes to serve a request, as plain C++ (times in Fs, from
+// the simulation's origin, like every model's clock). Implementations are picked by the
 // config's `dram.timing` name through make_dram_timing().
 #include <cstdint>
 #include <memory>
 #include <string>
 
 #include "sim/common/registry.h"
+#include "sim/common/time.h"
 #include "sim/common/registry.h"
+#include "sim/common/time.h"
 #include "sim/config/hw_config.h"
 #include "sim/report/stats.h"
 
@@ -16,13 +18,13 @@ namespace ptosim {
 class DramTiming {
  public:
   virtual ~DramTiming() = default;
-  // A request arriving at `arrive` (s); returns when its data has been moved (s).
-  virtual double access(double arrive, uint64_t addr, uint64_t bytes, bool write) = 0;
+  // A request arriving at `arrive`; returns when its data has been moved.
+  virtual Fs access(Fs arrive, uint64_t addr, uint64_t bytes, bool write) = 0;
   virtual double peak_bandwidth() const = 0;  // bytes / s
-  virtual double busy_seconds() const = 0;    // time the data bus(es) were moving data
-  // What one line costs an idle DRAM (s): the flat cost a memory that only
+  virtual Fs busy() const = 0;                // time the data bus(es) were moving data
+  // What one line costs an idle DRAM: the flat cost a memory that only
   // knows "miss or hit" charges for a miss (a constant memory's own cache).
-  virtual double idle_miss_seconds() const = 0;
+  virtual Fs idle_miss() const = 0;
   virtual void report(StatsNode& node, double seconds) const = 0;  // model-specific counters
 };
 

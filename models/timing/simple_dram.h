@@ -6,17 +6,17 @@ namespace ptosim {
 
 class SimpleDram : public DramTiming {
  public:
-  explicit SimpleDram(const DramConfig& c) : latency_(c.latency_ns * 1e-9), bandwidth_(c.bandwidth) {}
-  double access(double arrive, uint64_t /*addr*/, uint64_t bytes, bool /*write*/) override {
-    const double start = arrive > busy_until_ ? arrive : busy_until_;
-    const double transfer = double(bytes) / bandwidth_;
+  explicit SimpleDram(const DramConfig& c) : latency_(fs_from_seconds(c.latency_ns * 1e-9)), bandwidth_(c.bandwidth) {}
+  Fs access(Fs arrive, uint64_t /*addr*/, uint64_t bytes, bool /*write*/) override {
+    const Fs start = arrive > busy_until_ ? arrive : busy_until_;
+    const Fs transfer = fs_from_seconds(double(bytes) / bandwidth_);
     busy_until_ = start + transfer;
     busy_ += transfer;
     return start + transfer + latency_;
   }
   double peak_bandwidth() const override { return bandwidth_; }
-  double busy_seconds() const override { return busy_; }
-  double idle_miss_seconds() const override { return latency_; }
+  Fs busy() const override { return busy_; }
+  Fs idle_miss() const override { return latency_; }
   // No rows: the row-buffer counters read zero, so that a report has the
   // same keys whichever model produced it.
   void report(StatsNode& node, double) const override {
@@ -24,10 +24,10 @@ class SimpleDram : public DramTiming {
   }
 
  private:
-  double latency_;
+  Fs latency_;
   double bandwidth_;
-  double busy_until_ = 0;
-  double busy_ = 0;
+  Fs busy_until_ = 0;
+  Fs busy_ = 0;
 };
 
 }  // namespace ptosim

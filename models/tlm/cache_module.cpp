@@ -1,5 +1,7 @@
 #include "models/tlm/cache_module.h"
 
+#include "sim/common/time.h"
+
 #include <cmath>
 
 namespace ptosim {
@@ -37,15 +39,15 @@ uint64_t CacheModule::access(const MemRequest& r, uint64_t at) {
 void CacheModule::flush(const sc_time& at) { logic_->flush_at(sc_core::sc_time_stamp().value() + at.value()); }
 
 void CacheModule::report(StatsNode& parent, const TagNames& names, double seconds) const {
-  StatsNode& n = add_level_stats(parent, name(), "cache", logic_->stats(), names, true);
+  StatsNode& n = add_level_stats(parent, name(), NodeKind::Cache, logic_->stats(), names, true);
   const LevelStats& s = logic_->stats();
   const LevelTimingStats& t = logic_->timing_stats();
   const double bytes = double(s.bytes_read + s.bytes_written);
   const double peak = logic_->config().bandwidth * clock_hz_;
   n.set("bandwidth_bytes_per_s", seconds > 0 ? bytes / seconds : 0.0);
   n.set("peak_bandwidth_bytes_per_s", peak);
-  n.set("utilization", seconds > 0 ? double(t.busy_fs) * 1e-15 / seconds : 0.0);
-  n.set("avg_latency_cycles", t.requests ? double(t.latency_sum_fs) * 1e-15 * clock_hz_ / double(t.requests) : 0.0);
+  n.set("utilization", seconds > 0 ? fs_to_seconds(t.busy_fs) / seconds : 0.0);
+  n.set("avg_latency_cycles", t.requests ? fs_to_seconds(t.latency_sum_fs) * clock_hz_ / double(t.requests) : 0.0);
   n.set("mshr_merges", t.merges);
   n.set("mshr_stalls", t.mshr_stalls);
 }

@@ -15,8 +15,8 @@ CacheConfig constant_cache_config(const CacheConfig& shape, const std::string& m
 }  // namespace
 
 ConstantModule::ConstantModule(sc_core::sc_module_name name, const MemoryConfig& config, double clock_hz,
-                               const CacheConfig* cache, bool backed, double miss_seconds)
-    : MemoryModule(name, config, clock_hz), backed_(backed || cache), miss_time_(fs_from_seconds(miss_seconds)) {
+                               const CacheConfig* cache, bool backed, Fs miss_time)
+    : MemoryModule(name, config, clock_hz), backed_(backed || cache), miss_time_(miss_time) {
   if (cache) {
     cache_ = make_cache_level(constant_cache_config(*cache, config.name));
     cache_->connect_below(&backing_);

@@ -6,7 +6,7 @@
 // when the config names a cache in `backing:`, the constants live in DRAM
 // behind a private constant cache with that cache's geometry (exact hits /
 // misses, CacheLevel logic); a read that misses adds what one line costs an
-// idle DRAM (DramTiming::idle_miss_seconds). Backing by the DRAM itself
+// idle DRAM (DramTiming::idle_miss). Backing by the DRAM itself
 // means every read that is not a broadcast pays that cost.
 #include <memory>
 
@@ -17,10 +17,10 @@ namespace ptosim {
 
 class ConstantModule : public MemoryModule {
  public:
-  // `cache` is the geometry of the constant cache (null = none); `miss_seconds`
+  // `cache` is the geometry of the constant cache (null = none); `miss_time`
   // is what a read that misses it (or any read, when `backed` without a cache) adds.
   ConstantModule(sc_core::sc_module_name name, const MemoryConfig& config, double clock_hz, const CacheConfig* cache,
-                 bool backed, double miss_seconds);
+                 bool backed, Fs miss_time);
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override;
   void report(StatsNode& parent, const TagNames& names, double seconds) const override;
   uint64_t broadcasts() const { return broadcasts_; }

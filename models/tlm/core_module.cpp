@@ -1,6 +1,5 @@
 #include "models/tlm/core_module.h"
 
-#include <atomic>
 #include <cmath>
 #include <sstream>
 
@@ -30,6 +29,7 @@ CoreModule::CoreModule(sc_core::sc_module_name name, const HwConfig& config, siz
     clocks_.emplace_back(config.core.max_outstanding, CoreId(i));
     clocks_.back().interval_fs = uint64_t(std::llround(period_fs_ / config.core.issue_width));
     clocks_.back().sync_at = quantum_fs_;
+    if (config.core.model == CoreModel::Cpu) cpu_.push_back(std::make_unique<CpuPipeline>(config.core, period_fs_));
   }
   SC_THREAD(run);
   // Interpreters recurse: give the thread a deep stack (reserved, not committed).
@@ -43,24 +43,9 @@ void CoreModule::route(SpaceId space, const std::string& space_name, size_t port
   r.cache = first_level ? &first_level->logic() : nullptr;
   r.split = first_level ? first_level->logic().config().line : 0;
   r.space = space_name;
-}
-
-namespace {
-// Set by CoreModule::fail: the drain stops at the next chunk. One core module
-// per process (one simulation), so a flag of the file is enough.
-std::atomic<bool> g_failed{false};
-bool stop_draining() { return run_control::stop_requested() || g_failed.load(std::memory_order_relaxed); }
-}  // namespace
-
-// This runs on a SystemC coroutine: nothing here throws on purpose. A bad
-// event records its error (fail) and the stream stops at the next chunk; the
-// producer's error comes back from drain. System::run rethrows either after
-// sc_start returns (a throw on the coroutine stack misleads ASan,
-// google/sanitizers#189).
-void CoreModule::fail(const std::string& message) {
-  if (!error_) error_ = std::make_exception_ptr(InputError(message));
-  failed_ = true;
-  g_failed.store(true);
+  auto target = config_.spaces.find(space_name);
+  const MemoryConfig* m = target == config_.spaces.end() ? nullptr : config_.memory(target->second);
+  r.reg = m && m->kind == MemoryKind::Register;
 }
 
 void CoreModule::run() {
@@ -68,14 +53,14 @@ void CoreModule::run() {
     if (producer_) {
       // The producer runs on a thread of its own; this thread simulates.
       EventPipe pipe(producer_);
+      // The producer's error comes back as a value, not thrown here on the
+      // SystemC coroutine (google/sanitizers#189); System::run rethrows it.
       std::exception_ptr producer_error;
-      const bool complete = pipe.drain(*this, stop_draining, &producer_error);
-      if (failed_) return;
+      interrupted_ = !pipe.drain(*this, run_control::stop_requested, &producer_error);
       if (producer_error) {
         error_ = producer_error;
         return;
       }
-      interrupted_ = !complete;
     }
     schedule(true);  // a stream that ended inside a parallel loop
     uint64_t last = now_fs_;
@@ -95,12 +80,9 @@ void CoreModule::sync(uint64_t t) {
   if (t > now_fs_ && t - now_fs_ > quantum_fs_) {
     // Each step is at most 2^56 fs (the config loader sees to it), so time
     // passes this bound here, once a quantum, well before it could wrap.
-    if (t > time_limits::kMaxRunFs) {
-      if (!failed_)
-        fail("pto-sim: the simulated time passed 2^63 fs (about 2.56 hours at " +
-             units::format_frequency(config_.clock_hz) + "), the longest the model can count");
-      return;
-    }
+    if (t > time_limits::kMaxRunFs)
+      throw InputError("pto-sim: the simulated time passed 2^63 fs (about 2.56 hours at " +
+                       units::format_frequency(config_.clock_hz) + "), the longest the model can count");
     wait(sc_time::from_value(t - now_fs_));
     now_fs_ = sc_core::sc_time_stamp().value();
     for (CoreClock& k : clocks_) k.sync_at = now_fs_ + quantum_fs_;
@@ -108,29 +90,34 @@ void CoreModule::sync(uint64_t t) {
   }
 }
 
-bool CoreModule::known_core(CoreId core) {
-  if (core < clocks_.size()) return true;
-  std::ostringstream m;
-  m << "access by core " << unsigned(core) << " but the config has " << clocks_.size() << " core(s)";
-  fail(m.str());
-  return false;
+CoreClock& CoreModule::clock(CoreId core) {
+  if (core >= clocks_.size()) {
+    std::ostringstream m;
+    m << "access by core " << unsigned(core) << " but the config has " << clocks_.size() << " core(s)";
+    throw InputError(m.str());
+  }
+  return clocks_[core];
 }
 
 void CoreModule::access(const Access& a) {
-  if (failed_) return;
-  if (parallel_) return enqueue(Queued{false, a, Compute{}});
-  issue_now(a);
+  const uint32_t seq = cpu_.empty() ? 0 : ++seq_;
+  if (parallel_) return enqueue(Queued{false, a, Compute{}, seq});
+  issue_now(a, seq);
 }
 
-void CoreModule::issue_now(const Access& a) {
+const CoreModule::Route& CoreModule::route_of(const Access& a) const {
   if (a.space >= routes_.size() || !routes_[a.space].socket) {
     std::ostringstream m;
     m << "access to space id " << a.space << " which this config does not map";
-    return fail(m.str());
+    throw InputError(m.str());
   }
-  if (!known_core(a.core)) return;
-  const Route& r = routes_[a.space];
-  CoreClock& k = clocks_[a.core];
+  return routes_[a.space];
+}
+
+void CoreModule::issue_now(const Access& a, uint32_t seq) {
+  if (!cpu_.empty()) return cpu_access(a, seq);
+  const Route& r = route_of(a);
+  CoreClock& k = clock(a.core);
   const bool write = a.kind == AccessKind::Write || a.kind == AccessKind::Fill;
   k.count(write);
   if (!r.cache) {
@@ -152,21 +139,76 @@ void CoreModule::issue_now(const Access& a) {
   }
 }
 
+void CoreModule::cpu_access(const Access& a, uint32_t seq) {
+  const Route& r = route_of(a);
+  CoreClock& k = clock(a.core);
+  CpuPipeline& p = *cpu_[a.core];
+  const bool write = a.kind == AccessKind::Write || a.kind == AccessKind::Fill;
+  k.count(write);
+  if (r.reg) {
+    // Still a transfer for the register file's counters, but no time: the
+    // value is an operand, its readiness flows through the pipeline.
+    const uint64_t t = k.issue_at;
+    sync(t);
+    payload_.set_pattern(a.kind == AccessKind::Fill, a.elem_bytes, a.stride);
+    tlm::tlm_generic_payload& trans = payload_.set(a.addr, a.bytes ? a.bytes : 1, write, a.tensor, a.region);
+    sc_time delay = sc_time::from_value(t > now_fs_ ? t - now_fs_ : 0);
+    (*r.socket)->b_transport(trans, delay);
+    if (write) p.register_write(seq, a.dep, a.addr);
+    else p.register_read(seq, a.dep, a.addr);
+    return;
+  }
+  auto piece = [&](uint64_t addr, uint64_t bytes) {
+    auto mem = [&](uint64_t t) { return cpu_memory(r, k, a, addr, bytes, write, t); };
+    if (write) p.store(k, seq, a.dep, addr, bytes, mem);
+    else p.load(k, seq, a.dep, addr, bytes, mem);
+  };
+  const uint64_t bytes = a.bytes ? a.bytes : 1;
+  if (!r.cache) return piece(a.addr, bytes);
+  const uint64_t mask = r.split - 1;
+  uint64_t addr = a.addr;
+  const uint64_t end = a.addr + bytes;
+  while (addr < end) {
+    const uint64_t next = std::min(end, (addr & ~mask) + r.split);
+    piece(addr, next - addr);
+    addr = next;
+  }
+}
+
+uint64_t CoreModule::cpu_memory(const Route& r, CoreClock& k, const Access& a, uint64_t addr, uint64_t bytes,
+                                bool write, uint64_t t) {
+  ++k.line_requests;
+  sync(t);
+  if (r.cache) {
+    k.window.retire(t);
+    return r.cache->issue(MemRequest{addr, bytes, write, a.tensor, a.region}, &t, k.window, k.stalls);
+  }
+  payload_.set_pattern(a.kind == AccessKind::Fill, a.elem_bytes, a.stride);
+  tlm::tlm_generic_payload& trans = payload_.set(addr, bytes, write, a.tensor, a.region);
+  sc_time delay = sc_time::from_value(t > now_fs_ ? t - now_fs_ : 0);
+  (*r.socket)->b_transport(trans, delay);
+  if (trans.get_response_status() != tlm::TLM_OK_RESPONSE) {
+    std::ostringstream m;
+    m << "write to read-only memory space '" << r.space << "' at address 0x" << std::hex << a.addr;
+    throw InputError(m.str());
+  }
+  return std::max<uint64_t>(t, now_fs_ + delay.value());
+}
+
 void CoreModule::accesses(const Access* a, size_t n) {
-  if (failed_) return;
-  if (parallel_) {
-    for (size_t i = 0; i < n && !failed_; ++i) enqueue(Queued{false, a[i], Compute{}});
+  if (!cpu_.empty() || parallel_) {
+    for (size_t i = 0; i < n; ++i) access(a[i]);
     return;
   }
   size_t i = 0;
-  while (i < n && !failed_) {
+  while (i < n) {
     // The first level of the access's space issues as many as it can.
     const SpaceId space = a[i].space;
     if (space < routes_.size() && routes_[space].cache && a[i].core < clocks_.size()) {
       i += routes_[space].cache->run(a + i, n - i, space, clocks_[a[i].core]);
       if (i == n) break;
     }
-    issue_now(a[i++]);  // anything else, and a sync with the kernel
+    issue_now(a[i++], 0);  // anything else, and a sync with the kernel
   }
 }
 
@@ -193,27 +235,27 @@ void CoreModule::issue_tlm(const Route& r, CoreClock& k, const Access& a, bool w
   if (trans.get_response_status() != tlm::TLM_OK_RESPONSE) {
     std::ostringstream m;
     m << "write to read-only memory space '" << r.space << "' at address 0x" << std::hex << a.addr;
-    return fail(m.str());
+    throw InputError(m.str());
   }
   const uint64_t done = std::max<uint64_t>(t, now_fs_ + delay.value());
   k.issued(t, done);
 }
 
 void CoreModule::compute(const Compute& c) {
-  if (failed_) return;
-  if (parallel_) return enqueue(Queued{true, Access{}, c});
-  compute_now(c);
+  const uint32_t seq = cpu_.empty() ? 0 : ++seq_;
+  if (parallel_) return enqueue(Queued{true, Access{}, c, seq});
+  compute_now(c, seq);
 }
 
-void CoreModule::compute_now(const Compute& c) {
-  if (!known_core(c.core)) return;
-  CoreClock& k = clocks_[c.core];
+void CoreModule::compute_now(const Compute& c, uint32_t seq) {
+  CoreClock& k = clock(c.core);
+  if (!cpu_.empty()) return cpu_[c.core]->compute(k, seq, c);
   k.flops += c.flops;
   const double busy_fs = period_fs_ * (double(c.flops) / config_.core.flops_per_cycle);
   if (!(busy_fs <= time_limits::kMaxStepFs)) {
     std::ostringstream m;
     m << "a compute event of " << c.flops << " flops takes longer than the model's limit of 2^56 fs (72 s) for one step";
-    return fail(m.str());
+    throw InputError(m.str());
   }
   const uint64_t busy = uint64_t(std::llround(busy_fs));
   k.compute_fs += busy;
@@ -222,14 +264,14 @@ void CoreModule::compute_now(const Compute& c) {
 
 void CoreModule::enqueue(const Queued& q) {
   const CoreId core = q.is_compute ? q.compute.core : q.access.core;
-  if (!known_core(core)) return;  // a core the config does not have is an error now, not later
+  clock(core);  // a core the config does not have is an error now, not later
   queues_[core].push_back(q);
   ++queued_;
   schedule(false);
 }
 
 void CoreModule::schedule(bool drain) {
-  while (!failed_) {
+  for (;;) {
     // The core whose clock is earliest goes next; a core with nothing queued
     // may still receive earlier events, so it holds everyone up (within the
     // lookahead) until the barrier says it is done.
@@ -245,13 +287,12 @@ void CoreModule::schedule(bool drain) {
     const Queued q = queues_[best].front();
     queues_[best].pop_front();
     --queued_;
-    if (q.is_compute) compute_now(q.compute);
-    else issue_now(q.access);
+    if (q.is_compute) compute_now(q.compute, q.seq);
+    else issue_now(q.access, q.seq);
   }
 }
 
 void CoreModule::barrier(bool parallel) {
-  if (failed_) return;
   ++barriers_;
   schedule(true);
   parallel_ = parallel && clocks_.size() > 1;
@@ -291,16 +332,31 @@ void core_counters(StatsNode& n, const std::vector<const CoreClock*>& ks, double
 }  // namespace
 
 void CoreModule::report(StatsNode& run) const {
-  StatsNode& n = run.child(name(), "core");
+  StatsNode& n = run.child(name(), NodeKind::Core);
   std::vector<const CoreClock*> all;
   for (const CoreClock& k : clocks_) all.push_back(&k);
   core_counters(n, all, period_fs_);
   n.set("cores", uint64_t(clocks_.size()));
   n.set("barriers", barriers_);
+  if (!cpu_.empty()) {
+    n.set("model", std::string(kCoreModels.name(config_.core.model)));
+    CpuStats t;
+    for (auto& p : cpu_) {
+      const CpuStats& x = p->stats();
+      t.uops += x.uops; t.loads += x.loads; t.stores += x.stores; t.forwarded += x.forwarded;
+      t.rob_stall_fs += x.rob_stall_fs; t.lq_stall_fs += x.lq_stall_fs; t.sq_stall_fs += x.sq_stall_fs;
+      t.dep_wait_fs += x.dep_wait_fs;
+    }
+    n.set("instructions", t.uops).set("forwarded_loads", t.forwarded);
+    n.set("rob_stall_cycles", double(t.rob_stall_fs) / period_fs_);
+    n.set("lq_stall_cycles", double(t.lq_stall_fs) / period_fs_);
+    n.set("sq_stall_cycles", double(t.sq_stall_fs) / period_fs_);
+    n.set("operand_wait_cycles", double(t.dep_wait_fs) / period_fs_);
+  }
   if (clocks_.size() == 1) return;
-  StatsNode& list = n.child("per_core", "list");
+  StatsNode& list = n.child("per_core", NodeKind::List);
   for (const CoreClock& k : clocks_) {
-    StatsNode& c = list.child("core" + std::to_string(k.id), "row");
+    StatsNode& c = list.child("core" + std::to_string(k.id), NodeKind::Row);
     core_counters(c, {&k}, period_fs_);
   }
 }

@@ -14,6 +14,11 @@
 // not in stream order. Queues hold at most kLookahead events in all; past
 // that the earliest queued core issues even if another core's queue is empty.
 //
+// With `core.model: cpu` each core's time comes from a CpuPipeline instead
+// (an out-of-order window with dependences, models/timing/cpu_pipeline.h):
+// events are numbered as they arrive, which is how their dependences name
+// each other, and every access goes through it one line at a time.
+//
 // Time is kept in integer femtoseconds (SystemC's resolution here) and turned
 // into sc_time only at TLM calls; the first cache level of a space is called
 // directly (as a DMI-style fast path) because the core talks to it on every
@@ -28,6 +33,7 @@
 
 #include "sim/report/level_report.h"
 #include "models/timing/core_clock.h"
+#include "models/timing/cpu_pipeline.h"
 #include "models/tlm/access_tags.h"
 #include "models/tlm/target_base.h"
 #include "sim/config/hw_config.h"
@@ -73,25 +79,28 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
     tlm::tlm_initiator_socket<>* socket = nullptr;
     CacheLevel* cache = nullptr;  // the level inside the first CacheModule, called directly
     uint64_t split = 0;  // line size of `cache`; 0 = send whole (scratchpads take bulk transfers)
+    bool reg = false;    // served by a register file (the cpu model treats its values as registers)
     std::string space;
   };
   void run();
-  // False (after fail) for a core the config does not have.
-  bool known_core(CoreId core);
-  // Records the run's error (the first one) and stops the event stream at
-  // its next chunk; the events until then are ignored. Never throws.
-  void fail(const std::string& message);
+  CoreClock& clock(CoreId core);
   struct Queued {
     bool is_compute;
     Access access;
     Compute compute;
+    uint32_t seq = 0;  // the event's number (cpu model)
   };
   // Parallel section: queue, then issue what the cores' clocks order allows
   // (everything, with `drain`).
   void enqueue(const Queued& q);
   void schedule(bool drain);
-  void issue_now(const Access& a);
-  void compute_now(const Compute& c);
+  void issue_now(const Access& a, uint32_t seq);
+  void compute_now(const Compute& c, uint32_t seq);
+  const Route& route_of(const Access& a) const;
+  // The cpu model's paths (cpu_ non-empty).
+  void cpu_access(const Access& a, uint32_t seq);
+  uint64_t cpu_memory(const Route& r, CoreClock& k, const Access& a, uint64_t addr, uint64_t bytes, bool write,
+                      uint64_t t);
   void issue_cached(const Route& r, CoreClock& clock, uint64_t addr, uint64_t bytes, bool write, TagId tensor,
                     TagId region);
   void issue_tlm(const Route& r, CoreClock& clock, const Access& a, bool write);
@@ -104,7 +113,6 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   std::function<void(const sc_core::sc_time&)> finisher_;
   std::exception_ptr error_;
   bool interrupted_ = false;
-  bool failed_ = false;
   TagNames names_;
   TaggedPayload payload_;
 
@@ -112,6 +120,8 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   uint64_t quantum_fs_;
   uint64_t now_fs_ = 0;       // sc_time_stamp() in fs, refreshed after each wait
   std::vector<CoreClock> clocks_;  // one per core
+  std::vector<std::unique_ptr<CpuPipeline>> cpu_;  // one per core with `core.model: cpu`, else none
+  uint32_t seq_ = 0;               // events received (cpu model), the last one's number
   uint64_t barriers_ = 0;
   bool parallel_ = false;                    // inside a parallel loop: events are queued
   std::vector<std::deque<Queued>> queues_;   // per core

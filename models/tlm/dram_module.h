@@ -23,7 +23,7 @@ class DramModule : public sc_core::sc_module, public LtTarget {
  private:
   std::unique_ptr<DramTiming> timing_;
   LevelStats stats_;
-  double latency_sum_ = 0;  // seconds
+  Fs latency_sum_ = 0;
   double clock_hz_;
 };
 

@@ -6,6 +6,17 @@
 
 namespace ptosim {
 
+namespace {
+NodeKind node_kind(MemoryKind k) {
+  switch (k) {
+    case MemoryKind::Register: return NodeKind::Register;
+    case MemoryKind::Constant: return NodeKind::Constant;
+    case MemoryKind::Scratchpad: break;
+  }
+  return NodeKind::Scratchpad;
+}
+}  // namespace
+
 MemoryModule::MemoryModule(sc_core::sc_module_name name, const MemoryConfig& config, double clock_hz)
     : sc_module(name),
       up("up"),
@@ -55,7 +66,7 @@ void MemoryModule::complete(tlm::tlm_generic_payload& trans, sc_core::sc_time& d
 }
 
 StatsNode& MemoryModule::report_common(StatsNode& parent, const TagNames& names, double seconds) const {
-  StatsNode& n = add_level_stats(parent, name(), kMemoryKinds.name(config_.kind), stats_, names, false);
+  StatsNode& n = add_level_stats(parent, name(), node_kind(config_.kind), stats_, names, false);
   const double bytes = double(stats_.bytes_read + stats_.bytes_written);
   n.set("bandwidth_bytes_per_s", seconds > 0 ? bytes / seconds : 0.0);
   n.set("peak_bandwidth_bytes_per_s", config_.bandwidth * clock_hz_);

@@ -95,7 +95,7 @@ StatsNode System::run(const std::function<void(EventSink&)>& producer, const Run
   StatsNode core_parent;
   core_->report(core_parent);
   const TagNames& names = core_->names();
-  StatsNode levels{"levels", "list", {}, {}};
+  StatsNode levels{"levels", NodeKind::List, {}, {}};
   for (auto& m : memories_) m->report(levels, names, seconds);
   for (auto& c : caches_) c->report(levels, names, seconds);
   dram_->report(levels, names, seconds);

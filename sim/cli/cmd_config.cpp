@@ -1,7 +1,9 @@
 #include <iostream>
 
 #include "sim/cli/commands.h"
+#include "bench/host_probe.h"
 #include "sim/config/config_loader.h"
+#include "sim/config/host_config.h"
 
 namespace ptosim::cli {
 
@@ -15,6 +17,26 @@ void add_config(CLI::App& app, Action& action) {
     action = [] {
       const std::string yaml = to_yaml(load_config_or_default(file));  // fails before printing anything
       std::cout << "# " << (file.empty() ? "built-in default config" : file) << ", every default filled in\n" << yaml;
+      return 0;
+    };
+  });
+  CLI::App* host = config->add_subcommand("host", "Print a config of this machine (sysfs, /proc/cpuinfo)");
+  static bool measure = false;
+  host->add_flag("--measure", measure, "Measure clock, latencies and bandwidth (a few seconds)");
+  host->callback([&action] {
+    action = [] {
+      const HostFacts f = read_host_facts();
+      HostMeasured m;
+      if (measure) {
+        const bench::HostProbe p = bench::probe_host(host_probe_footprints(f), 512ull << 20);
+        m.valid = true;
+        m.clock_hz = p.clock_hz;
+        for (auto& l : p.latency) m.level_ns.push_back(l.ns);
+        m.stream_bytes_per_s = p.stream_bytes_per_s;
+      }
+      const std::string yaml = host_config_yaml(f, m);
+      parse_config(yaml, "<host>");  // what it wrote must be a config
+      std::cout << yaml;
       return 0;
     };
   });

@@ -41,7 +41,7 @@ TraceRules trace_rules(const HwConfig& config) {
 }
 
 void add_trace_counts(StatsNode& root, const TraceCounts& c) {
-  StatsNode& t = root.child("trace", "trace");
+  StatsNode& t = root.child("trace", NodeKind::Trace);
   t.set("records", c.records).set("reads", c.reads).set("writes", c.writes).set("fetches", c.fetches);
   for (auto& [type, n] : c.skipped) t.set("skipped_" + type, n);
 }

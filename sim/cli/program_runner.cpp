@@ -26,34 +26,49 @@ ProgramOptions program_options(const std::vector<std::string>& defines, uint64_t
   return o;
 }
 
-void add_program_node(StatsNode& root, const ProgramResult& r) {
-  StatsNode& p = root.child("program", "program");
+void add_program_node(StatsNode& root, const ProgramResult& r, const HwConfig& config) {
+  StatsNode& p = root.child("program", NodeKind::Program);
   uint64_t passed = 0, failed = 0;
   for (auto& c : r.checks) (c.passed ? passed : failed)++;
   p.set("checks_passed", passed).set("checks_failed", failed).set("events", r.events);
-  StatsNode& checks = p.child("checks", "table");
+  StatsNode& checks = p.child("checks", NodeKind::Table);
   for (auto& c : r.checks) {
-    StatsNode& row = checks.child(c.pos.file + ":" + std::to_string(c.pos.line), "row");
+    StatsNode& row = checks.child(c.pos.file + ":" + std::to_string(c.pos.line), NodeKind::Row);
     row.set("passed", std::string(c.passed ? "true" : "false"));
     if (!c.passed) row.set("message", c.message);
   }
-  StatsNode& outputs = p.child("outputs", "table");
+  StatsNode& outputs = p.child("outputs", NodeKind::Table);
   for (auto& o : r.outputs) {
     char hash[32];
     std::snprintf(hash, sizeof hash, "%016llx", (unsigned long long)o.fnv1a);
-    outputs.child(o.tensor, "row").set("dtype", o.dtype).set("sum", o.sum).set("abs_sum", o.abs_sum).set("fnv1a", std::string(hash));
+    outputs.child(o.tensor, NodeKind::Row).set("dtype", o.dtype).set("sum", o.sum).set("abs_sum", o.abs_sum).set("fnv1a", std::string(hash));
   }
-  StatsNode& fp = p.child("footprint", "table");
-  for (auto& [space, f] : r.footprint) fp.child(space, "row").set("peak_bytes", f.peak_bytes).set("capacity", f.capacity);
+  StatsNode& fp = p.child("footprint", NodeKind::Table);
+  std::vector<std::string> warnings;
+  for (auto& [space, f] : r.footprint) {
+    StatsNode& row = fp.child(space, NodeKind::Row);
+    row.set("peak_bytes", f.peak_bytes).set("capacity", f.capacity);
+    // A space a cache level serves (`spaces: {shared: L1D}`) has no capacity
+    // of its own: the level's size is advisory.
+    auto target = config.spaces.find(space);
+    const CacheConfig* level = space == "global" || target == config.spaces.end() ? nullptr : config.cache(target->second);
+    if (level && f.peak_bytes > level->size)
+      warnings.push_back("space '" + space + "' holds up to " + std::to_string(f.peak_bytes) + " bytes, more than " +
+                         level->name + " (" + std::to_string(level->size) + " bytes) that serves it");
+  }
+  if (!warnings.empty()) {
+    StatsNode& w = p.child("warnings", NodeKind::Table);
+    for (size_t i = 0; i < warnings.size(); ++i) w.child("w" + std::to_string(i + 1), NodeKind::Row).set("message", warnings[i]);
+  }
   if (!r.reuse.empty()) {
-    StatsNode& t = p.child("reuse", "table");
+    StatsNode& t = p.child("reuse", NodeKind::Table);
     for (auto& u : r.reuse)
-      t.child(u.tensor, "row").set("scope", u.scope).set("hits", u.hits).set("fallbacks", u.fallbacks).set("fallback_bytes", u.fallback_bytes);
+      t.child(u.tensor, NodeKind::Row).set("scope", u.scope).set("hits", u.hits).set("fallbacks", u.fallbacks).set("fallback_bytes", u.fallback_bytes);
   }
   if (!r.auto_reuse.empty()) {
-    StatsNode& t = p.child("auto_reuse", "table");
+    StatsNode& t = p.child("auto_reuse", NodeKind::Table);
     for (auto& a : r.auto_reuse)
-      t.child(a.pos.file + ":" + std::to_string(a.pos.line), "row")
+      t.child(a.pos.file + ":" + std::to_string(a.pos.line), NodeKind::Row)
           .set("peak_bytes_with", a.peak_with).set("peak_bytes_without", a.peak_without)
           .set("distinct_bytes_with", a.distinct_with).set("distinct_bytes_without", a.distinct_without);
   }
@@ -104,7 +119,7 @@ int run_program_on(System& system, const HwConfig& config, const std::string& pr
   root = system.run([job, &config](EventSink& sink) { job->result = run_program(job->program, config, job->options, &sink); },
                     options);
   if (root.find("interrupted")) return 0;  // the program did not finish: no checks, no outputs
-  add_program_node(root, job->result);
+  add_program_node(root, job->result, config);
   return report_checks(job->result);
 }
 

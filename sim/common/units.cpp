@@ -107,6 +107,11 @@ Bandwidth parse_bandwidth(const std::string& text) {
 
 std::string format_number(double v) {
   char buf[64];
+  // Whole numbers in plain digits ("40", not the shortest "4e+01").
+  if (v == std::floor(v) && std::fabs(v) < 1e15) {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+  }
   for (int prec = 1; prec <= 17; ++prec) {
     std::snprintf(buf, sizeof buf, "%.*g", prec, v);
     if (std::strtod(buf, nullptr) == v) break;

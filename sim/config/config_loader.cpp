@@ -223,7 +223,71 @@ YAML::Node first_document(const std::string& text, const std::string& file) {
   }
 }
 
-void parse_core(Section& sec, CoreConfig& core, double clock_hz) {
+double positive_number(const std::string& s) {
+  double v = units::parse_count(s);
+  if (!(v > 0)) throw std::invalid_argument("must be positive");
+  return v;
+}
+
+bool timed_dtype(const std::string& name) {
+  for (size_t i = 0; i < kTimedDtypes; ++i)
+    if (name == timed_dtype_name(i)) return true;
+  return false;
+}
+
+// core.flops_per_cycle: one figure, or one per dtype (float32's is the peak).
+void parse_flops_per_cycle(Section& sec, CoreConfig& core, const std::string& file) {
+  YAML::Node n = sec.get("flops_per_cycle");
+  if (!n) return;
+  if (!n.IsMap()) return sec.read("flops_per_cycle", core.flops_per_cycle, positive_number);
+  Section m(n, file, "core.flops_per_cycle");
+  for (auto it = n.begin(); it != n.end(); ++it) {
+    const std::string k = it->first.Scalar();
+    if (!timed_dtype(k)) m.fail(it->first, m.key_path(k), "not a dtype (float32 float16 bfloat16 int32 int8)");
+    m.read(k, core.flops_per_cycle_by_dtype[k], positive_number);
+  }
+  if (!core.flops_per_cycle_by_dtype.count("float32"))
+    m.fail(n, "core.flops_per_cycle", "a per-dtype table needs float32 (the peak the roofline uses)");
+  core.flops_per_cycle = core.flops_per_cycle_by_dtype["float32"];
+}
+
+// core.op_timing: {add: {latency: 4, throughput: 2}, div.int32: {...}, ...};
+// `class` sets every dtype of the class, `class.dtype` one of them after it.
+void parse_op_timing(Section& sec, CoreConfig& core, const std::string& file) {
+  YAML::Node n = sec.get("op_timing");
+  if (!n) return;
+  Section m(n, file, "core.op_timing");
+  std::vector<std::pair<std::string, YAML::Node>> plain, typed;
+  for (auto it = n.begin(); it != n.end(); ++it) {
+    const std::string k = it->first.Scalar();
+    const size_t dot = k.find('.');
+    if (!op_class_from_name(k.substr(0, dot)))
+      m.fail(it->first, m.key_path(k), "not an op class (add mul fma div sqrt exp int)");
+    if (dot != std::string::npos && !timed_dtype(k.substr(dot + 1)))
+      m.fail(it->first, m.key_path(k), "'" + k.substr(dot + 1) + "' is not a dtype (float32 float16 bfloat16 int32 int8)");
+    (dot == std::string::npos ? plain : typed).emplace_back(k, it->second);
+  }
+  for (auto* list : {&plain, &typed}) {
+    for (auto& [k, v] : *list) {
+      Section e(v, file, m.key_path(k));
+      OpTiming t;
+      const size_t dot = k.find('.');
+      const OpClass c = *op_class_from_name(k.substr(0, dot));
+      t = core.op_timing.at(c, 0);
+      if (dot != std::string::npos)
+        for (size_t d = 0; d < kTimedDtypes; ++d)
+          if (k.substr(dot + 1) == timed_dtype_name(d)) t = core.op_timing.at(c, d);
+      e.read("latency", t.latency, [](const std::string& s) { return double(units::parse_cycles(s)); });
+      e.read("throughput", t.throughput, positive_number);
+      e.reject_unknown();
+      for (size_t d = 0; d < kTimedDtypes; ++d)
+        if (dot == std::string::npos || k.substr(dot + 1) == timed_dtype_name(d)) core.op_timing.at(c, d) = t;
+    }
+  }
+}
+
+void parse_core(Section& sec, CoreConfig& core, const std::string& file, double clock_hz) {
+  sec.read_enum("model", core.model, kCoreModels);
   sec.read_int("issue_width", core.issue_width, 1, 1024);
   if (core.issue_width > 1)  // one issue slot must still be a whole femtosecond or more
     try {
@@ -233,14 +297,22 @@ void parse_core(Section& sec, CoreConfig& core, double clock_hz) {
       sec.fail(sec.get("issue_width"), "core.issue_width", e.what());
     }
   sec.read_int("max_outstanding", core.max_outstanding, 1, 4096);
-  sec.read("flops_per_cycle", core.flops_per_cycle, [&](const std::string& s) {
-    double v = units::parse_count(s);
-    if (v <= 0) throw std::invalid_argument("must be positive");
-    time_limits::check_step(1e15 / clock_hz / v, "at " + units::format_frequency(clock_hz) + " one flop");
-    return v;
-  });
+  parse_flops_per_cycle(sec, core, file);
+  try {
+    time_limits::check_step(1e15 / clock_hz / core.flops_per_cycle, "at " + units::format_frequency(clock_hz) + " one flop");
+  } catch (const std::invalid_argument& e) {
+    sec.fail(sec.get("flops_per_cycle"), "core.flops_per_cycle", e.what());
+  }
   sec.read("vector_bytes", core.vector_bytes, to_u32_bytes);
   sec.read_int("cores", core.count, 1);
+  sec.read_int("rob_entries", core.rob_entries, 1, 4096);
+  sec.read_int("lq_entries", core.lq_entries, 1, 4096);
+  sec.read_int("sq_entries", core.sq_entries, 1, 4096);
+  sec.read_int("load_ports", core.load_ports, 1, 64);
+  sec.read_int("store_ports", core.store_ports, 1, 64);
+  sec.read("forward_latency", core.forward_latency, units::parse_cycles);
+  sec.read_int("loop_uops", core.loop_uops, 0, 64);
+  parse_op_timing(sec, core, file);
   sec.reject_unknown();
   if (core.count > kMaxCores)
     sec.fail(sec.get("cores"), "core.cores", "at most " + std::to_string(kMaxCores) + " cores");
@@ -369,7 +441,8 @@ void parse_dram(Section& sec, DramConfig& d, double clock_hz) {
       return ns;
     });
   }
-  sec.read_string("page_policy", d.page_policy, {"open", "closed"});
+  sec.read("controller_latency", d.controller_latency, units::parse_time_ns);
+  sec.read_enum("page_policy", d.page_policy, kPagePolicies);
   sec.read("mapping", d.mapping, [](const std::string& s) {
     std::set<std::string> seen;
     std::stringstream in(s);
@@ -405,7 +478,7 @@ HwConfig parse_config(const std::string& text, const std::string& file) {
   });
   if (top.has("core")) {
     Section s(top.get("core"), file, "core");
-    parse_core(s, c.core, c.clock_hz);
+    parse_core(s, c.core, file, c.clock_hz);
   }
   if (top.has("memories")) {
     YAML::Node list = top.get("memories");
@@ -417,19 +490,8 @@ HwConfig parse_config(const std::string& text, const std::string& file) {
       c.memories.push_back(m);
     }
   }
-  // The three spaces every program may use exist even when a config omits them.
-  for (const char* name : {"register", "shared", "constant"}) {
-    if (c.memory(name)) continue;
-    MemoryConfig m;
-    m.name = name;
-    m.kind = default_kind(name);
-    m.read_only = m.kind == MemoryKind::Constant;
-    if (m.kind == MemoryKind::Register) { m.latency = 0; m.bandwidth = 256; }
-    if (m.kind == MemoryKind::Scratchpad) { m.latency = 20; m.bandwidth = 128; m.banks = 32; }
-    if (m.kind == MemoryKind::Constant) { m.latency = 4; m.bandwidth = 64; }
-    m.pos = {file, 0, 0};
-    c.memories.push_back(m);
-  }
+  // A config has the memories it names and no others: on a CPU, `shared`
+  // and `constant` data live in the caches (`spaces: {shared: L1D}`).
   if (!top.has("caches")) top.fail(root, "caches", "missing (a config needs at least one cache level)");
   YAML::Node caches = top.get("caches");
   if (!caches.IsSequence()) top.fail(caches, "caches", "expected a list of cache levels, L1 first");

@@ -49,12 +49,43 @@ std::string to_yaml(const HwConfig& c) {
   using units::format_number;
   o << "name: " << c.name << "\n";
   o << "clock: " << units::format_frequency(c.clock_hz) << "\n";
+  const CoreConfig& k = c.core;
   o << "core:\n"
-    << "  issue_width: " << c.core.issue_width << "\n"
-    << "  max_outstanding: " << c.core.max_outstanding << "\n"
-    << "  flops_per_cycle: " << format_number(c.core.flops_per_cycle) << "\n"
-    << "  vector_bytes: " << format_bytes(c.core.vector_bytes) << "\n"
-    << "  cores: " << c.core.count << "\n";
+    << "  model: " << kCoreModels.name(k.model) << "\n"
+    << "  issue_width: " << k.issue_width << "\n"
+    << "  max_outstanding: " << k.max_outstanding << "\n";
+  if (k.flops_per_cycle_by_dtype.empty()) {
+    o << "  flops_per_cycle: " << format_number(k.flops_per_cycle) << "\n";
+  } else {
+    o << "  flops_per_cycle:\n";
+    for (auto& [dt, v] : k.flops_per_cycle_by_dtype) o << "    " << dt << ": " << format_number(v) << "\n";
+  }
+  o << "  vector_bytes: " << format_bytes(k.vector_bytes) << "\n"
+    << "  cores: " << k.count << "\n";
+  if (k.model == CoreModel::Cpu) {
+    o << "  rob_entries: " << k.rob_entries << "\n"
+      << "  lq_entries: " << k.lq_entries << "\n"
+      << "  sq_entries: " << k.sq_entries << "\n"
+      << "  load_ports: " << k.load_ports << "\n"
+      << "  store_ports: " << k.store_ports << "\n"
+      << "  forward_latency: " << k.forward_latency << " cycles\n"
+      << "  loop_uops: " << k.loop_uops << "\n"
+      << "  op_timing:\n";
+    auto entry = [&](const std::string& key, const OpTiming& t) {
+      o << "    " << key << ": {latency: " << format_number(t.latency)
+        << ", throughput: " << format_number(t.throughput) << "}\n";
+    };
+    for (size_t ci = 0; ci < size_t(OpClass::Count); ++ci) {
+      const OpClass cl = OpClass(ci);
+      const OpTiming& f32 = k.op_timing.at(cl, 0);
+      entry(op_class_name(cl), f32);
+      for (size_t d = 1; d < kTimedDtypes; ++d) {
+        const OpTiming& t = k.op_timing.at(cl, d);
+        if (t.latency != f32.latency || t.throughput != f32.throughput)
+          entry(std::string(op_class_name(cl)) + "." + timed_dtype_name(d), t);
+      }
+    }
+  }
   o << "memories:\n";
   for (auto& m : c.memories) {
     o << "  - name: " << m.name << "\n"
@@ -101,7 +132,8 @@ std::string to_yaml(const HwConfig& c) {
     << "  tRAS: " << ns(d.tRAS) << "\n"
     << "  tREFI: " << ns(d.tREFI) << "\n"
     << "  tRFC: " << ns(d.tRFC) << "\n"
-    << "  page_policy: " << d.page_policy << "\n"
+    << "  controller_latency: " << ns(d.controller_latency) << "\n"
+    << "  page_policy: " << kPagePolicies.name(d.page_policy) << "\n"
     << "  mapping: " << d.mapping << "\n";
   o << "spaces:\n";
   for (auto& [space, module] : c.spaces) o << "  " << space << ": " << module << "\n";

@@ -10,16 +10,46 @@
 #include "sim/common/error.h"
 #include "sim/common/name_table.h"
 #include "sim/common/ids.h"
+#include "sim/config/op_timing.h"
 
 namespace ptosim {
 
+enum class CoreModel { Simple, Cpu };
+inline constexpr NameTable<CoreModel, 2> kCoreModels{{{
+    {CoreModel::Simple, "simple", "accesses issue at issue_width a cycle; compute time is added to it"},
+    {CoreModel::Cpu, "cpu", "an out-of-order core: dependences, reorder window, load/store queues, op latencies"},
+}}};
+
 struct CoreConfig {
-  uint32_t issue_width = 4;        // accesses issued per cycle
+  CoreModel model = CoreModel::Simple;  // docs/TIMING.md, "The core"
+  uint32_t issue_width = 4;        // simple: accesses per cycle; cpu: instructions dispatched per cycle
   uint32_t max_outstanding = 16;   // misses in flight (memory-level parallelism)
-  double flops_per_cycle = 32;     // peak compute throughput
+  double flops_per_cycle = 32;     // peak compute throughput (float32's with a per-dtype table)
+  std::map<std::string, double> flops_per_cycle_by_dtype;  // dtype name -> peak; empty = one figure
   uint32_t vector_bytes = 32;      // width of one vector access of a naive op
   uint32_t count = 1;              // cores, for pto.parallel
+  // cpu model only.
+  uint32_t rob_entries = 224;      // reorder window
+  uint32_t lq_entries = 72;        // load queue
+  uint32_t sq_entries = 56;        // store queue
+  uint32_t load_ports = 2;         // loads started per cycle
+  uint32_t store_ports = 1;        // stores started per cycle
+  uint32_t forward_latency = 5;    // store-to-load forwarding, cycles
+  uint32_t loop_uops = 2;          // instructions per loop iteration (counter, compare-and-branch)
+  OpTimingTable op_timing;         // latency / throughput per op class and dtype
+
+  // Peak flops per cycle for a dtype name ("float32", ...).
+  double peak_for(const std::string& dtype) const {
+    auto it = flops_per_cycle_by_dtype.find(dtype);
+    return it != flops_per_cycle_by_dtype.end() ? it->second : flops_per_cycle;
+  }
 };
+
+enum class PagePolicy { Open, Closed };
+inline constexpr NameTable<PagePolicy, 2> kPagePolicies{{{
+    {PagePolicy::Open, "open", "a row stays open after its access, until another row of the bank is needed"},
+    {PagePolicy::Closed, "closed", "a row is precharged once no pending burst of the request needs it"},
+}}};
 
 enum class MemoryKind { Register, Scratchpad, Constant };
 inline constexpr NameTable<MemoryKind, 3> kMemoryKinds{{{
@@ -77,7 +107,10 @@ struct DramConfig {
   // Timings in ns (a config may write them in DRAM clocks: tCK = 2 / data_rate).
   double tCL = 13.75, tRCD = 13.75, tRP = 13.75, tRAS = 32;
   double tREFI = 0, tRFC = 0;      // 0 = no refresh
-  std::string page_policy = "open"; // open | closed
+  // detailed: the path from the last cache to the channel and back (mesh or
+  // fabric, controller queues), ns added to every request's latency.
+  double controller_latency = 0;
+  PagePolicy page_policy = PagePolicy::Open;
   std::string mapping = "ro-ba-ra-ch-co";
   SourcePos pos;
 

@@ -17,6 +17,8 @@ uint64_t space_base(SpaceId id) { return id == 0 ? kGlobalBase : uint64_t(id) <<
 
 ExecContext::ExecContext(const HwConfig& config, EventSink* sink, uint64_t max_events)
     : config_(config), sink_(sink), lane_(sink ? sink->lane() : nullptr), max_events_(max_events) {
+  dataflow_ = sink != nullptr && config.core.model == CoreModel::Cpu;
+  for (size_t k = 0; k < scalar_cost_.size(); ++k) scalar_cost_[k] = op_cost(config, OpKind(k));
   space_names_ = config.space_names();
   if (space_names_.empty()) space_names_.push_back("global");
   uint64_t align = std::max<uint64_t>(config.alignment, 1);
@@ -231,12 +233,29 @@ void ExecContext::compute(OpKind op, double flops) {
 
 void ExecContext::emit_compute(OpKind op, double flops) {
   if (!sink_) return;
+  ++seq_;
   Compute cp;
   cp.flops = uint64_t(flops + 0.5);
   cp.op = uint16_t(op);
   cp.region = region();
   cp.core = acc_.core;
+  cp.op_class = uint8_t(op_info(op).cls);
   sink_->compute(cp);
+}
+
+uint32_t ExecContext::scalar_event(OpKind op, uint32_t d0, uint32_t d1) {
+  if (!sink_) return 0;
+  Compute cp;
+  cp.flops = uint64_t(scalar_cost_[size_t(op)] + 0.5);
+  cp.op = uint16_t(op);
+  cp.region = region();
+  cp.core = acc_.core;
+  cp.scalar = 1;
+  cp.op_class = uint8_t(op_info(op).cls);
+  cp.dep[0] = d0;
+  cp.dep[1] = d1;
+  sink_->compute(cp);
+  return ++seq_;
 }
 
 // Not counted against --max-events: at most one per kScalarBatch operations

@@ -135,36 +135,52 @@ class ExecContext {
   // ---- events (used by ops; public so the interpreter can add its own) ----
   // acc_ holds the current region and core; the sink's lane (the event
   // pipe's chunk) takes the access in place when it has room.
-  void access(uint64_t addr, uint64_t bytes, AccessKind kind, SpaceId space, TagId tensor) {
+  // Returns the access's event number (dataflow: a later event may wait for
+  // it); `dep` is the event it waits for itself (0 = none).
+  uint32_t access(uint64_t addr, uint64_t bytes, AccessKind kind, SpaceId space, TagId tensor, uint32_t dep = 0) {
     if (++events_ > max_events_) event_limit();
     acc_.addr = addr; acc_.bytes = bytes; acc_.kind = kind; acc_.space = space; acc_.tensor = tensor;
+    acc_.dep = dep;
     if (lane_ && lane_->next + 1 < lane_->end) *lane_->next++ = acc_;
     else if (sink_) sink_->access(acc_);
+    return ++seq_;
   }
   // `count` elements of `elem_bytes` at addr, addr + stride, ... in one event
   // (scratchpad bank model); bytes = elem_bytes * count.
   void access_strided(uint64_t addr, uint32_t elem_bytes, uint64_t count, int64_t stride, AccessKind kind,
                       SpaceId space, TagId tensor) {
     if (++events_ > max_events_) event_limit();
+    ++seq_;
     if (sink_) {
       acc_.addr = addr; acc_.bytes = uint64_t(elem_bytes) * count; acc_.kind = kind; acc_.space = space;
-      acc_.tensor = tensor; acc_.elem_bytes = elem_bytes; acc_.stride = stride;
+      acc_.tensor = tensor; acc_.elem_bytes = uint16_t(elem_bytes); acc_.stride = stride; acc_.dep = 0;
       sink_->access(acc_);
       acc_.elem_bytes = 0; acc_.stride = 0;
     }
   }
   void compute(OpKind op, double flops);
   // One scalar float operation the program does itself (the `+=` and `*` of
-  // `C[i, j] += A[i, k] * B[k, j]`). Counted per kind and handed to the sink
-  // as Compute events in batches of kScalarBatch operations (and whenever
-  // the region or core changes, before any op's own Compute, and at the
-  // end): an event per scalar op would double the events of a naive loop,
-  // each worth a fraction of a cycle.
-  void scalar_op(OpKind op) {
-    if (scalar_muted_) return;
+  // `C[i, j] += A[i, k] * B[k, j]`), on operands produced by events d0, d1
+  // (0 = none). Counted per kind and handed to the sink as Compute events in
+  // batches of kScalarBatch operations (and whenever the region or core
+  // changes, before any op's own Compute, and at the end): an event per
+  // scalar op would double the events of a naive loop, each worth a
+  // fraction of a cycle. With dataflow (core model `cpu`) each one is an
+  // event of its own, since its place in the dependence chains is its
+  // time; the result is its event number (0 without dataflow).
+  uint32_t scalar_op(OpKind op, uint32_t d0 = 0, uint32_t d1 = 0) {
+    if (scalar_muted_) return 0;
+    if (dataflow_) return scalar_event(op, d0, d1);
     ++scalar_ops_[size_t(op)];
     if (++scalar_pending_ >= kScalarBatch) flush_scalar();
+    return 0;
   }
+  // One iteration of a program loop: with dataflow, its counter and branch
+  // are instructions too.
+  void loop_iteration() {
+    if (dataflow_ && !scalar_muted_) scalar_event(OpKind::Loop, 0, 0);
+  }
+  bool dataflow() const { return dataflow_; }
   static constexpr uint32_t kScalarBatch = 256;
   // While one is alive (and `on`), scalar_op() counts nothing.
   class ScalarMute {
@@ -193,11 +209,15 @@ class ExecContext {
 
  private:
   void emit_compute(OpKind op, double flops);  // to the sink, as it is
+  uint32_t scalar_event(OpKind op, uint32_t d0, uint32_t d1);
   const HwConfig& config_;
   EventSink* sink_;
   AccessLane* lane_;
   uint64_t max_events_;
   uint64_t events_ = 0;
+  uint32_t seq_ = 0;        // events emitted: the last one's number (event.h)
+  bool dataflow_ = false;   // emit dependences (core model cpu)
+  std::array<double, size_t(OpKind::Count)> scalar_cost_{};  // flops of one scalar op, per kind
   Access acc_;  // the next access: region and core kept current, the rest filled per access
   std::vector<std::string> space_names_;
   std::vector<SpaceKind> kinds_;

@@ -7,15 +7,18 @@ namespace ptosim::exec {
 namespace {
 // Default flops per element. Transcendentals are charged as the short
 // polynomial sequences a vector unit would run; gelu = erf + 4 ops.
+constexpr OpClass A = OpClass::Add, M = OpClass::Mul, F = OpClass::Fma, D = OpClass::Div, S = OpClass::Sqrt,
+                  E = OpClass::Exp, I = OpClass::Int;
 const OpInfo kOps[] = {
-    {"none", 0},
-    {"add", 1}, {"subtract", 1}, {"multiply", 1}, {"divide", 4}, {"maximum", 1}, {"minimum", 1},
-    {"exp", 8}, {"log", 8}, {"sqrt", 4}, {"rsqrt", 4}, {"tanh", 10}, {"sigmoid", 10},
-    {"relu", 1}, {"gelu", 20}, {"square", 1}, {"neg", 1}, {"abs", 1},
-    {"reduce_sum", 1}, {"reduce_mean", 1}, {"reduce_max", 1},
-    {"softmax", 12},
-    {"matmul", 2}, {"conv2d", 2},
-    {"im2col", 0}, {"copy", 0}, {"fill", 0}, {"element", 0},
+    {"none", 0, I},
+    {"add", 1, A}, {"subtract", 1, A}, {"multiply", 1, M}, {"divide", 4, D}, {"maximum", 1, A}, {"minimum", 1, A},
+    {"exp", 8, E}, {"log", 8, E}, {"sqrt", 4, S}, {"rsqrt", 4, S}, {"tanh", 10, E}, {"sigmoid", 10, E},
+    {"relu", 1, A}, {"gelu", 20, E}, {"square", 1, M}, {"neg", 1, A}, {"abs", 1, A},
+    {"reduce_sum", 1, A}, {"reduce_mean", 1, A}, {"reduce_max", 1, A},
+    {"softmax", 12, E},
+    {"matmul", 2, F}, {"conv2d", 2, F},
+    {"im2col", 0, I}, {"copy", 0, I}, {"fill", 0, I}, {"element", 0, I},
+    {"loop", 0, I},
 };
 static_assert(sizeof(kOps) / sizeof(kOps[0]) == size_t(OpKind::Count), "op table out of sync");
 }  // namespace

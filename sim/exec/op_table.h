@@ -24,12 +24,14 @@ enum class OpKind : uint16_t {
   Copy,         // load / copy / store / layout_transform / reshape copy: 0
   Fill,         // zeros / ones / full: 0 (writes only)
   Element,      // scalar element read/write: 0
+  Loop,         // one iteration of a program's loop (core model cpu: its counter and branch): 0
   Count
 };
 
 struct OpInfo {
   const char* name;           // "add", "reduce_sum", "matmul", ...
   double flops_per_element;   // default cost
+  OpClass cls;                // which instruction timing (core model cpu) it runs at
 };
 
 const OpInfo& op_info(OpKind op);

@@ -141,10 +141,18 @@ exec::OpKind scalar_kind(BinOp op) {
 }  // namespace
 
 Value binary_op(Interp& in, BinOp op, const Value& a, const Value& b, Pos pos) {
-  if (a.is_int() && b.is_int()) return int_op(op, a.i, b.i, pos);
+  if (a.is_int() && b.is_int()) {
+    // Index arithmetic is no instruction of its own; a result still comes
+    // from the latest event its operands did (an index loaded from memory).
+    Value r = int_op(op, a.i, b.i, pos);
+    r.tok = a.tok > b.tok ? a.tok : b.tok;
+    return r;
+  }
   if (a.is_number() && b.is_number()) {
-    in.ctx.scalar_op(scalar_kind(op));
-    return float_op(op, a.as_double(), b.as_double(), pos);
+    const uint32_t t = in.ctx.scalar_op(scalar_kind(op), a.tok, b.tok);
+    Value r = float_op(op, a.as_double(), b.as_double(), pos);
+    r.tok = t;
+    return r;
   }
   if (a.tag == VT::Tensor || b.tag == VT::Tensor) return tensor_op(in, op, a, b, pos);
   if (op == BinOp::Add) {
@@ -187,10 +195,7 @@ Value unary_op(Interp& in, UnOp op, const Value& a, Pos pos) {
   switch (op) {
     case UnOp::Not: return Value::boolean(!truthy(a, pos));
     case UnOp::Neg:
-      if (a.tag == VT::Float) {
-        in.ctx.scalar_op(exec::OpKind::Neg);
-        return Value::number(-a.f);
-      }
+      if (a.tag == VT::Float) return Value::number_from(-a.f, in.ctx.scalar_op(exec::OpKind::Neg, a.tok));
       if (a.is_int()) {
         if (a.i == INT64_MIN) fail(pos, "integer overflow (integers are 64-bit)");
         return Value::integer(-a.i);

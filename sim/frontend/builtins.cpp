@@ -54,10 +54,7 @@ Value b_max(Interp&, Args& a) { return minmax(a, true); }
 
 Value b_abs(Interp& in, Args& a) {
   const Value& v = a[0];
-  if (v.tag == VT::Float) {
-    in.ctx.scalar_op(exec::OpKind::Abs);
-    return Value::number(std::fabs(v.f));
-  }
+  if (v.tag == VT::Float) return Value::number_from(std::fabs(v.f), in.ctx.scalar_op(exec::OpKind::Abs, v.tok));
   if (v.is_int()) {
     if (v.i == INT64_MIN) fail(a.pos, "integer overflow (integers are 64-bit)");
     return Value::integer(v.i < 0 ? -v.i : v.i);

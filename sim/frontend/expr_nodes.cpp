@@ -349,9 +349,13 @@ void read_only_elem(const exec::Storage& st, Pos pos) {
 
 void freed_elem(const exec::Storage& st, Pos pos) { fail(pos, "use of freed tensor '" + st.name + "'"); }
 
-double augment_value(Interp& in, BinOp op, exec::DType dt, double old, const Value& r, Pos pos) {
-  Value res = binary_op(in, op, elem_to_value(dt, old), r, pos);
+// *tok: on entry the event that read `old`, on return the one that produced the result.
+double augment_value(Interp& in, BinOp op, exec::DType dt, double old, const Value& r, Pos pos, uint32_t* tok) {
+  Value o = elem_to_value(dt, old);
+  o.tok = *tok;
+  Value res = binary_op(in, op, o, r, pos);
   if (!res.is_number()) fail(pos, "cannot assign a tensor to a single element (use a slice)");
+  *tok = res.tok;
   return res.as_double();
 }
 
@@ -380,13 +384,13 @@ void Subscript::write(Frame& f, const Value& o, Value v) const {
       if (v.tag == VT::Tensor) fail(pos, "cannot assign a tensor to a single element (use a slice)");
       fail(pos, std::string("cannot store a value of type '") + type_name(v) + "' into a tensor");
     }
-    write_elem(f.in->ctx, *e.st, e.phys, e.es, v.as_double(), pos);
+    write_elem(f.in->ctx, *e.st, e.phys, e.es, v.as_double(), pos, v.tok);
     return;
   }
   if (o.tag == VT::Tensor) {
     const exec::Tensor& t = o.as_tensor();
     exec::ExecContext& ctx = f.in->ctx;
-    if (!has_slice && int(idx.size()) == t.rank()) {
+    if (names_element(t)) {
       const std::vector<int64_t> iv = int_indices(f);
       if (!v.is_number()) fail(pos, "cannot assign a tensor to a single element (use a slice)");
       at_pos(pos, [&] { exec::write_element(ctx, t, iv, v.as_double()); });
@@ -423,18 +427,17 @@ void Subscript::augment(Frame& f, const Value& o, BinOp op, Node& rhs) const {
   }
   if (o.tag == VT::Tensor) {
     const exec::Tensor& t = o.as_tensor();
-    exec::ExecContext& ctx = f.in->ctx;
-    if (!has_slice && int(idx.size()) == t.rank()) {
+    if (names_element(t)) {
       const std::vector<int64_t> iv = int_indices(f);
       for (size_t k = 0; k < iv.size(); ++k) {
         int64_t size = t.shape()[k];
         int64_t x = iv[k] < 0 ? iv[k] + size : iv[k];
         if (x < 0 || x >= size) out_of_bounds(int(k), iv[k], size);
       }
-      double old = at_pos(pos, [&] { return exec::read_element(ctx, t, iv); });
+      double old = at_pos(pos, [&] { return exec::read_element(f.in->ctx, t, iv); });
       Value res = binary_op(*f.in, op, elem_to_value(t.dtype(), old), rhs.eval(f), pos);
       if (!res.is_number()) fail(pos, "cannot assign a tensor to a single element (use a slice)");
-      at_pos(pos, [&] { exec::write_element(ctx, t, iv, res.as_double()); });
+      at_pos(pos, [&] { exec::write_element(f.in->ctx, t, iv, res.as_double()); });
       return;
     }
     exec::Tensor dst = view(f, t);
@@ -443,7 +446,7 @@ void Subscript::augment(Frame& f, const Value& o, BinOp op, Node& rhs) const {
     if (k == exec::OpKind::None)
       fail(pos, std::string("augmented assignment ") + binop_symbol(op) + "= is not supported on tensor slices");
     exec::Operand src = to_operand(r, rhs.pos);
-    at_pos(pos, [&] { exec::assign(ctx, dst, src, k); });
+    at_pos(pos, [&] { exec::assign(f.in->ctx, dst, src, k); });
     return;
   }
   if (o.tag == VT::List) {

@@ -46,9 +46,12 @@ struct BinaryNode : Node {
     Value b = r->eval(f);
     if (a.tag == VT::Float && b.tag == VT::Float) {
       switch (op) {
-        case BinOp::Add: f.in->ctx.scalar_op(exec::OpKind::Add); return Value::number(a.f + b.f);
-        case BinOp::Sub: f.in->ctx.scalar_op(exec::OpKind::Subtract); return Value::number(a.f - b.f);
-        case BinOp::Mul: f.in->ctx.scalar_op(exec::OpKind::Multiply); return Value::number(a.f * b.f);
+        case BinOp::Add:
+          return Value::number_from(a.f + b.f, f.in->ctx.scalar_op(exec::OpKind::Add, a.tok, b.tok));
+        case BinOp::Sub:
+          return Value::number_from(a.f - b.f, f.in->ctx.scalar_op(exec::OpKind::Subtract, a.tok, b.tok));
+        case BinOp::Mul:
+          return Value::number_from(a.f * b.f, f.in->ctx.scalar_op(exec::OpKind::Multiply, a.tok, b.tok));
         default: break;
       }
     }
@@ -207,6 +210,8 @@ struct Subscript {
   Pos pos;  // the '['
   mutable ElemCache cache;
 
+  // The indices name one element of t (no slice, one index per dimension).
+  bool names_element(const exec::Tensor& t) const { return !has_slice && int(idx.size()) == t.rank(); }
   // The subscripted object when it is a defined name, without a virtual call.
   const Value* obj_ref(Frame& f) const {
     const Value* v = obj_kind == IndexSrc::Global ? &f.globals[obj_slot]
@@ -286,54 +291,62 @@ inline double store_round(exec::DType dt, double v) {
 // The element paths of every subscript node (general, cached and fast)
 // end in these: one element `phys` (es bytes) of a live storage. Executor
 // errors (the event limit) become program errors at pos.
-inline void elem_event(exec::ExecContext& ctx, const exec::Storage& st, int64_t phys, uint32_t es, AccessKind kind,
-                       Pos pos) {
+inline uint32_t elem_event(exec::ExecContext& ctx, const exec::Storage& st, int64_t phys, uint32_t es,
+                           AccessKind kind, Pos pos, uint32_t dep = 0) {
   try {
-    ctx.access(st.base + uint64_t(phys) * es, es, kind, st.space, st.tag);
+    return ctx.access(st.base + uint64_t(phys) * es, es, kind, st.space, st.tag, dep);
   } catch (const exec::OpError& e) {
     fail(pos, e.what());
   }
 }
 
-// `st[phys]`: one read event, the element's value.
-inline Value read_elem(exec::ExecContext& ctx, const exec::Storage& st, int64_t phys, uint32_t es, Pos pos) {
-  elem_event(ctx, st, phys, es, AccessKind::Read, pos);
-  return elem_to_value(st.dtype, elem_value(st, phys));
+// `st[phys]`: one read event, the element's value (produced by that event;
+// `dep`: the event its address came from).
+inline Value read_elem(exec::ExecContext& ctx, const exec::Storage& st, int64_t phys, uint32_t es, Pos pos,
+                       uint32_t dep = 0) {
+  const uint32_t t = elem_event(ctx, st, phys, es, AccessKind::Read, pos, dep);
+  Value v = elem_to_value(st.dtype, elem_value(st, phys));
+  v.tok = t;
+  return v;
 }
 
 // The cold parts of the element paths, out of line.
 [[noreturn]] void read_only_elem(const exec::Storage& st, Pos pos);
 [[noreturn]] void freed_elem(const exec::Storage& st, Pos pos);
-double augment_value(Interp& in, BinOp op, exec::DType dt, double old, const Value& r, Pos pos);
+double augment_value(Interp& in, BinOp op, exec::DType dt, double old, const Value& r, Pos pos, uint32_t* tok);
 
 // `st[phys] = v`: one write event (an error in a read-only space), v rounded
-// to the dtype.
-inline void write_elem(exec::ExecContext& ctx, exec::Storage& st, int64_t phys, uint32_t es, double v, Pos pos) {
+// to the dtype; `dep`: the event that produced v.
+inline void write_elem(exec::ExecContext& ctx, exec::Storage& st, int64_t phys, uint32_t es, double v, Pos pos,
+                       uint32_t dep = 0) {
   if (__builtin_expect(ctx.read_only(st.space), 0)) read_only_elem(st, pos);
-  elem_event(ctx, st, phys, es, AccessKind::Write, pos);
+  elem_event(ctx, st, phys, es, AccessKind::Write, pos, dep);
   st.values[size_t(phys)] = store_round(st.dtype, v);
 }
 
 // `st[phys] op= rhs`, in Python's order: the element is read (one read
 // event), then rhs evaluated, then combined and written back (one write).
-inline void augment_elem(Frame& f, exec::Storage& st, int64_t phys, uint32_t es, BinOp op, Node& rhs, Pos pos) {
+inline void augment_elem(Frame& f, exec::Storage& st, int64_t phys, uint32_t es, BinOp op, Node& rhs, Pos pos,
+                         uint32_t dep = 0) {
   exec::ExecContext& ctx = f.in->ctx;
-  elem_event(ctx, st, phys, es, AccessKind::Read, pos);
+  const uint32_t rd = elem_event(ctx, st, phys, es, AccessKind::Read, pos, dep);
   const double old = elem_value(st, phys);
   Value r = rhs.eval(f);
   double nv;
+  uint32_t tok;
   if (__builtin_expect(r.tag == VT::Float && op == BinOp::Add && st.dtype != exec::DType::I32 &&
                            st.dtype != exec::DType::I8,
                        1)) {
-    ctx.scalar_op(exec::OpKind::Add);
+    tok = ctx.scalar_op(exec::OpKind::Add, rd, r.tok);
     nv = old + r.f;
   } else {
-    nv = augment_value(*f.in, op, st.dtype, old, r, pos);
+    tok = rd;
+    nv = augment_value(*f.in, op, st.dtype, old, r, pos, &tok);
   }
   // The right-hand side may have ended the tensor's life (e.g. a call that
   // left a scope).
   if (__builtin_expect(st.freed, 0)) freed_elem(st, pos);
-  write_elem(ctx, st, phys, es, nv, pos);
+  write_elem(ctx, st, phys, es, nv, pos, tok);
 }
 
 struct SubscriptNode : Node {

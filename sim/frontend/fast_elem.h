@@ -18,7 +18,8 @@ struct FastElem {
   static const Value& at(Frame& f, bool loc, int s) { return (loc ? f.locals : f.globals)[s]; }
 
   // Physical index, or -1 for the general path. `cache` belongs to the node.
-  int64_t phys(Frame& f, const Subscript& s) const {
+  // *dep: the latest event an index came from (an index loaded from memory).
+  int64_t phys(Frame& f, const Subscript& s, uint32_t* dep) const {
     const Value& o = at(f, obj_local, obj_slot);
     if (__builtin_expect(o.tag != VT::Tensor, 0)) return -1;
     const TensorObj& to = *static_cast<const TensorObj*>(o.o);
@@ -32,6 +33,7 @@ struct FastElem {
       // Negative indices fail this unsigned test and take the general path.
       if (__builtin_expect(uint64_t(iv.i) >= uint64_t(c.size[k]), 0)) return -1;
       p += iv.i * c.stride[k];
+      if (iv.tok > *dep) *dep = iv.tok;
     }
     return p;
   }
@@ -43,9 +45,10 @@ struct FastReadNode : SubscriptNode {
   explicit FastReadNode(Pos p) : SubscriptNode(p) {}
   Value eval(Frame& f) override {
     exec::ExecContext& ctx = f.in->ctx;
-    int64_t p = fe.phys(f, s);
+    uint32_t dep = 0;
+    int64_t p = fe.phys(f, s, &dep);
     if (__builtin_expect(p < 0 || ctx.fusing(), 0)) return SubscriptNode::eval(f);
-    return read_elem(ctx, *s.cache.st, p, s.cache.es, pos);
+    return read_elem(ctx, *s.cache.st, p, s.cache.es, pos, dep);
   }
 };
 
@@ -55,9 +58,10 @@ struct FastAugStmt : AugSubscriptStmt {
   FastElem<N> fe;
   explicit FastAugStmt(Pos p) : AugSubscriptStmt(p) {}
   Flow exec(Frame& f) override {
-    int64_t p = fe.phys(f, s);
+    uint32_t dep = 0;
+    int64_t p = fe.phys(f, s, &dep);
     if (__builtin_expect(p < 0 || f.in->ctx.fusing(), 0)) return AugSubscriptStmt::exec(f);
-    augment_elem(f, *s.cache.st, p, s.cache.es, op, *value, s.pos);
+    augment_elem(f, *s.cache.st, p, s.cache.es, op, *value, s.pos, dep);
     return Flow::Normal;
   }
 };

@@ -151,8 +151,8 @@ template <OpKind K>
 Value p_unary(Interp& in, Args& a) {
   if (a[0].tag != VT::Tensor) {
     double x = to_double(a[0], a.at(0), "operand");
-    in.ctx.scalar_op(K);
-    return Value::number(exec::apply_unary(K, x));
+    const uint32_t t = in.ctx.scalar_op(K, a[0].tok);
+    return Value::number_from(exec::apply_unary(K, x), t);
   }
   return tensor(exec::unary(in.ctx, K, operand_arg(a, 0)));
 }

@@ -78,10 +78,14 @@ Flow AugNameStmt::exec(Frame& f) {
     int64_t s;
     if (!__builtin_add_overflow(slot.i, r.i, &s)) {
       slot.i = s;
+      if (r.tok > slot.tok) slot.tok = r.tok;
       return Flow::Normal;
     }
   }
   if (slot.tag == VT::Float && r.tag == VT::Float && op == BinOp::Add) {
+    // A float add like any other: one flop, and (dataflow) the next link
+    // of the accumulator's chain.
+    slot.tok = f.in->ctx.scalar_op(exec::OpKind::Add, slot.tok, r.tok);
     slot.f += r.f;
     return Flow::Normal;
   }
@@ -101,6 +105,7 @@ Flow ForRangeStmt::exec(Frame& f) {
     var.get(f).set_int(v);
     if (__builtin_expect(++in.steps > in.step_limit, 0)) in.step_limit_hit(pos);
     if (parallel) in.ctx.set_core(iter++);
+    in.ctx.loop_iteration();
     Flow fl = body.exec(f);
     if (fl == Flow::Break) break;
     if (fl == Flow::Return) return fl;

@@ -31,6 +31,9 @@ struct FuncObj;
 class Value {
  public:
   VT tag = VT::Undef;
+  // Dataflow (core model cpu): the event that produced this scalar (a
+  // tensor element's read, an arithmetic op), 0 = none; kept in padding.
+  uint32_t tok = 0;
   union {
     int64_t i;
     double f;
@@ -40,14 +43,15 @@ class Value {
 
   Value() : i(0) {}
   ~Value() { drop(); }
-  Value(const Value& v) : tag(v.tag), i(v.i) {
+  Value(const Value& v) : tag(v.tag), tok(v.tok), i(v.i) {
     if (is_heap()) ++o->refs;
   }
-  Value(Value&& v) noexcept : tag(v.tag), i(v.i) { v.tag = VT::Undef; }
+  Value(Value&& v) noexcept : tag(v.tag), tok(v.tok), i(v.i) { v.tag = VT::Undef; }
   Value& operator=(const Value& v) {
     if (v.is_heap()) ++v.o->refs;
     drop();
     tag = v.tag;
+    tok = v.tok;
     i = v.i;
     return *this;
   }
@@ -55,6 +59,7 @@ class Value {
     if (this != &v) {
       drop();
       tag = v.tag;
+      tok = v.tok;
       i = v.i;
       v.tag = VT::Undef;
     }
@@ -92,8 +97,11 @@ class Value {
   void set_int(int64_t x) {
     if (is_heap()) drop();
     tag = VT::Int;
+    tok = 0;
     i = x;
   }
+  // A number produced by event `t`.
+  static Value number_from(double x, uint32_t t) { Value v = number(x); v.tok = t; return v; }
 
  private:
   void drop() {

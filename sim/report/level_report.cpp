@@ -8,15 +8,15 @@ void add_tags(StatsNode& level, const char* table, const TagTable& rows, const s
   for (size_t id = 0; id < rows.rows().size(); ++id) {
     const TagCounters& c = rows.rows()[id];
     if (!c.accesses) continue;
-    if (!t) t = &level.child(table, "table");
+    if (!t) t = &level.child(table, NodeKind::Table);
     std::string name = id < names.size() && !names[id].empty() ? names[id] : "#" + std::to_string(id);
-    t->child(name, "row").set("accesses", c.accesses).set("misses", c.misses).set("bytes", c.bytes);
+    t->child(name, NodeKind::Row).set("accesses", c.accesses).set("misses", c.misses).set("bytes", c.bytes);
   }
 }
 
 }  // namespace
 
-StatsNode& add_level_stats(StatsNode& parent, const std::string& name, const std::string& kind, const LevelStats& s,
+StatsNode& add_level_stats(StatsNode& parent, const std::string& name, NodeKind kind, const LevelStats& s,
                            const TagNames& names, bool with_3c) {
   StatsNode& n = parent.child(name, kind);
   n.set("reads", s.reads).set("writes", s.writes);

@@ -17,7 +17,7 @@ struct TagNames {
   }
 };
 
-StatsNode& add_level_stats(StatsNode& parent, const std::string& name, const std::string& kind,
+StatsNode& add_level_stats(StatsNode& parent, const std::string& name, NodeKind kind,
                            const LevelStats& s, const TagNames& names, bool with_3c);
 
 }  // namespace ptosim

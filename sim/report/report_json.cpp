@@ -19,11 +19,11 @@ ordered_json object(const StatsNode& n, bool with_identity) {
   ordered_json o = ordered_json::object();
   if (with_identity) {
     o["name"] = n.name;
-    if (n.kind != "row") o["kind"] = n.kind;
+    if (n.kind != NodeKind::Row) o["kind"] = node_kind_name(n.kind);
   }
   for (auto& [k, v] : n.values) o[k] = value(v);
   for (auto& c : n.children) {
-    if (c.kind == "list" || c.kind == "table") {
+    if (c.kind == NodeKind::List || c.kind == NodeKind::Table) {
       ordered_json arr = ordered_json::array();
       for (auto& item : c.children) arr.push_back(object(item, true));
       o[c.name] = arr;

@@ -85,7 +85,7 @@ void level(std::ostringstream& o, const StatsNode& l) {
   o << row("", "reads", "writes", "total");
   const uint64_t r = l.u64("reads"), w = l.u64("writes");
   o << row("requests", u(l, "reads"), u(l, "writes"), std::to_string(r + w));
-  if (l.kind == "cache") {
+  if (l.kind == NodeKind::Cache) {
     const uint64_t rh = l.u64("read_hits"), wh = l.u64("write_hits");
     const uint64_t rm = l.u64("read_misses"), wm = l.u64("write_misses");
     o << row("hits", std::to_string(rh), std::to_string(wh), std::to_string(rh + wh));
@@ -94,7 +94,7 @@ void level(std::ostringstream& o, const StatsNode& l) {
   }
   o << row("bytes", u(l, "bytes_read"), u(l, "bytes_written"),
            std::to_string(l.u64("bytes_read") + l.u64("bytes_written")));
-  if (l.kind == "cache") {
+  if (l.kind == NodeKind::Cache) {
     std::vector<std::string> ev = {"evictions " + u(l, "evictions"), "writebacks " + u(l, "writebacks")};
     if (l.find("back_invalidations")) ev.push_back("back-invalidated " + u(l, "back_invalidations"));
     items(o, "  ", ev);
@@ -191,7 +191,7 @@ std::string render_text(const StatsNode& root) {
   }
   if (const StatsNode* levels = root.find_child("levels"))
     for (auto& l : levels->children)
-      if (!idle(l) || l.kind == "cache" || l.kind == "dram") level(o, l);
+      if (!idle(l) || l.kind == NodeKind::Cache || l.kind == NodeKind::Dram) level(o, l);
   for (auto& c : root.children)
     if (c.name != "levels" && c.name != "core" && c.name != "roofline") { o << "\n"; generic(o, c, 0); }
   return o.str();

@@ -33,7 +33,7 @@ inline StatsNode add_roofline(StatsNode& run, const RooflineInputs& in) {
   run.set("arithmetic_intensity", ai);
   run.set("peak_flops_per_s", in.peak_flops_per_s);
   run.set("peak_dram_bandwidth_bytes_per_s", in.peak_dram_bandwidth);
-  StatsNode roof{"roofline", "roofline", {}, {}};
+  StatsNode roof{"roofline", NodeKind::Roofline, {}, {}};
   roof.set("bound_flops_per_s", bound);
   // Ties go to compute: at the ridge point both roofs are the same number.
   roof.set("bound", std::string(memory_roof < in.peak_flops_per_s ? "memory" : "compute"));

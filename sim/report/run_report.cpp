@@ -8,7 +8,7 @@ namespace ptosim {
 
 StatsNode make_run_report(const RunReportInputs& in, StatsNode core, StatsNode levels) {
   const double seconds = in.cycles / in.clock_hz;
-  StatsNode root{"pto-sim", "run", {}, {}};
+  StatsNode root{"pto-sim", NodeKind::Run, {}, {}};
   root.set("config", in.config).set("source", in.source);
   root.set("clock_hz", in.clock_hz);
   root.set("cycles", in.cycles).set("seconds", seconds);

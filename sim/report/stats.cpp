@@ -1,8 +1,30 @@
 #include "sim/report/stats.h"
 
+#include "sim/common/name_table.h"
+
 #include "sim/common/units.h"
 
 namespace ptosim {
+
+namespace {
+constexpr NameTable<NodeKind, 13> kNodeKinds{{{
+    {NodeKind::Run, "run", "the whole run: header figures"},
+    {NodeKind::Core, "core", "the core (issue, stalls, compute)"},
+    {NodeKind::Roofline, "roofline", "the run placed on its roofline"},
+    {NodeKind::Cache, "cache", "a cache level"},
+    {NodeKind::Dram, "dram", "the DRAM"},
+    {NodeKind::Register, "register", "a register file"},
+    {NodeKind::Scratchpad, "scratchpad", "a scratchpad memory"},
+    {NodeKind::Constant, "constant", "a constant memory"},
+    {NodeKind::List, "list", "a list of nodes"},
+    {NodeKind::Table, "table", "a table of rows"},
+    {NodeKind::Row, "row", "a row of a table"},
+    {NodeKind::Trace, "trace", "what a replayed trace held"},
+    {NodeKind::Program, "program", "what a program's execution produced"},
+}}};
+}  // namespace
+
+const char* node_kind_name(NodeKind k) { return kNodeKinds.name(k); }
 
 StatsNode& StatsNode::set(const std::string& key, StatValue v) {
   for (auto& kv : values)
@@ -14,7 +36,7 @@ StatsNode& StatsNode::set(const std::string& key, StatValue v) {
   return *this;
 }
 
-StatsNode& StatsNode::child(const std::string& n, const std::string& k) {
+StatsNode& StatsNode::child(const std::string& n, NodeKind k) {
   children.push_back(StatsNode{n, k, {}, {}});
   return children.back();
 }

@@ -3,6 +3,7 @@
 // the text / JSON / CSV reports only walk it. Values keep their insertion
 // order so reports print in the order modules chose.
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <utility>
 #include <variant>
@@ -10,16 +11,21 @@
 
 namespace ptosim {
 
+// What a node is: renderers choose its layout by kind (a level's table, a
+// list of rows). Named once, in kNodeKinds (stats.cpp).
+enum class NodeKind : uint8_t { Run, Core, Roofline, Cache, Dram, Register, Scratchpad, Constant, List, Table, Row, Trace, Program };
+const char* node_kind_name(NodeKind k);
+
 using StatValue = std::variant<uint64_t, double, std::string>;
 
 struct StatsNode {
   std::string name;
-  std::string kind;  // "run", "cache", "dram", "scratchpad", "register", "constant", "table", "row"
+  NodeKind kind = NodeKind::Run;
   std::vector<std::pair<std::string, StatValue>> values;
   std::vector<StatsNode> children;
 
   StatsNode& set(const std::string& key, StatValue v);
-  StatsNode& child(const std::string& name, const std::string& kind);  // appends
+  StatsNode& child(const std::string& name, NodeKind kind);  // appends
   const StatValue* find(const std::string& key) const;
   const StatsNode* find_child(const std::string& name) const;
   uint64_t u64(const std::string& key) const;  // 0 when absent
@@ -27,5 +33,6 @@ struct StatsNode {
 };
 
 std::string to_string(const StatValue& v);
+inline std::ostream& operator<<(std::ostream& o, NodeKind k) { return o << node_kind_name(k); }
 
 }  // namespace ptosim

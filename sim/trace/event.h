@@ -32,7 +32,13 @@ struct Access {
   CoreId core = 0;  // the core that issues it (pto.parallel); fits the padding
   // Strided pattern (scratchpads only, for the bank model): `bytes` is
   // elem_bytes x count, elements `stride` bytes apart from addr. 0 = contiguous.
-  uint32_t elem_bytes = 0;
+  uint16_t elem_bytes = 0;
+  // Dataflow (docs/TIMING.md, core model `cpu`): the number of the event
+  // whose result this access waits for (a load: its address; a store: its
+  // data); 0 = none. Events are numbered 1, 2, ... in stream order,
+  // accesses and computes alike; the number itself is implicit (and wraps
+  // at 2^32: an event numbered 0 cannot be waited for).
+  uint32_t dep = 0;
   int64_t stride = 0;
 };
 static_assert(sizeof(Access) == 40, "the event pipe's chunks hold Access objects: keep them small");
@@ -44,6 +50,13 @@ struct Compute {
   uint16_t op = 0;  // index into OpCostTable, for per-op reporting
   TagId region = 0;
   CoreId core = 0;
+  // Dataflow (core model `cpu`): `scalar` = `scalar` instructions of the
+  // program's own arithmetic (0: a tensor op's bulk work), dtype its
+  // element type (exec::DType), dep the events whose results it uses.
+  uint8_t dtype = 0;
+  uint8_t scalar = 0;
+  uint8_t op_class = 0;  // OpClass (sim/config/op_timing.h): which latency and unit
+  uint32_t dep[2] = {0, 0};
 };
 
 // Slots a sink lends its producer so that accesses are written in place,

@@ -62,6 +62,13 @@ void read_native(ByteSource& in, EventSink& sink, TraceCounts& counts, const Tra
   CoreId core = 0;
   uint64_t last_addr = 0;
   bool have_size = false;  // "same size as before" needs an access before it
+  uint64_t seq = 0;  // events read, the last one's number (numbers wrap at 2^32, see event.h)
+  // A dependence `dist` events before event `seq`; 0 = none.
+  auto dep_at = [&](uint64_t dist) -> uint32_t {
+    if (dist == 0) return 0;
+    if (dist >= seq || dist >= (1ull << 31)) d.fail("dependence on an event before the first");
+    return uint32_t(seq - dist);
+  };
   while (d.more()) {
     const uint8_t flags = d.byte();
     const int kind = flags & 3;
@@ -73,6 +80,23 @@ void read_native(ByteSource& in, EventSink& sink, TraceCounts& counts, const Tra
         c.op = uint16_t(tag(d, d.varint()));
         c.region = tag(d, d.varint());
         c.core = core;
+        ++seq;
+        ++counts.compute;
+        sink.compute(c);
+      } else if (sub == 6 && version >= 3) {
+        Compute c;
+        c.flops = d.varint();
+        c.op = uint16_t(tag(d, d.varint()));
+        c.region = tag(d, d.varint());
+        const uint64_t dt = d.varint(), sc = d.varint(), cl = d.varint();
+        if (dt > 255 || sc > 255 || cl > 255) d.fail("bad compute record");
+        c.dtype = uint8_t(dt);
+        c.scalar = uint8_t(sc);
+        c.op_class = uint8_t(cl);
+        c.core = core;
+        ++seq;
+        c.dep[0] = dep_at(d.varint());
+        c.dep[1] = dep_at(d.varint());
         ++counts.compute;
         sink.compute(c);
       } else if (sub == 2 || sub == 3) {
@@ -92,7 +116,8 @@ void read_native(ByteSource& in, EventSink& sink, TraceCounts& counts, const Tra
       }
       continue;
     }
-    if (flags >> 6) d.fail("bad record flags");
+    if (flags >> (version >= 3 ? 7 : 6)) d.fail("bad record flags");
+    ++seq;
     a.kind = (flags & 16) ? AccessKind::Fill : AccessKind(kind);
     if (flags & 8) {
       a.space = SpaceId(tag(d, d.varint()));
@@ -102,10 +127,14 @@ void read_native(ByteSource& in, EventSink& sink, TraceCounts& counts, const Tra
     a.elem_bytes = 0;
     a.stride = 0;
     if (flags & 32) {
-      a.elem_bytes = uint32_t(d.varint());
+      const uint64_t eb = d.varint();
+      if (eb > 0xffff) d.fail("element size " + std::to_string(eb) + " out of range");
+      a.elem_bytes = uint16_t(eb);
       const uint64_t z = d.varint();
       a.stride = int64_t((z >> 1) ^ (~(z & 1) + 1));
     }
+    a.dep = (flags & 64) ? dep_at(d.varint()) : 0;
+    if ((flags & 64) && a.dep == 0) d.fail("dependence distance 0");
     const uint64_t z = d.varint();
     last_addr += (z >> 1) ^ (~(z & 1) + 1);
     a.addr = last_addr;
@@ -157,8 +186,12 @@ void NativeWriter::access(const Access& a) {
   const bool tags = a.space != space_ || a.tensor != tensor_ || a.region != region_;
   const bool fill = a.kind == AccessKind::Fill;
   const bool strided = a.elem_bytes != 0;
+  ++seq_;
+  const uint32_t dist = seq_ - a.dep;  // wraps with the numbers
+  const bool dep = a.dep != 0 && dist != 0 && dist < (1u << 31);
   const int kind = fill ? int(AccessKind::Write) : int(a.kind);
-  std::fputc(kind | (same_size ? 4 : 0) | (tags ? 8 : 0) | (fill ? 16 : 0) | (strided ? 32 : 0), out_);
+  std::fputc(kind | (same_size ? 4 : 0) | (tags ? 8 : 0) | (fill ? 16 : 0) | (strided ? 32 : 0) | (dep ? 64 : 0),
+             out_);
   if (tags) {
     varint(a.space);
     varint(a.tensor);
@@ -171,6 +204,7 @@ void NativeWriter::access(const Access& a) {
     varint(a.elem_bytes);
     varint((uint64_t(a.stride) << 1) ^ uint64_t(a.stride >> 63));
   }
+  if (dep) varint(dist);
   const int64_t delta = int64_t(a.addr - last_addr_);
   varint((uint64_t(delta) << 1) ^ uint64_t(delta >> 63));
   if (!same_size) varint(a.bytes);
@@ -181,11 +215,21 @@ void NativeWriter::access(const Access& a) {
 
 void NativeWriter::compute(const Compute& c) {
   set_core(c.core);
-  std::fputc(3 | (1 << 2), out_);
+  ++seq_;
+  ++counts_.compute;
+  const bool dataflow = c.scalar || c.dtype || c.op_class || c.dep[0] || c.dep[1];
+  std::fputc(3 | ((dataflow ? 6 : 1) << 2), out_);
   varint(c.flops);
   varint(c.op);
   varint(c.region);
-  ++counts_.compute;
+  if (!dataflow) return;
+  varint(c.dtype);
+  varint(c.scalar);
+  varint(c.op_class);
+  for (uint32_t dep : c.dep) {
+    const uint32_t dist = seq_ - dep;
+    varint(dep && dist < (1u << 31) ? dist : 0);
+  }
 }
 
 void NativeWriter::meta_name(int subtype, TagId id, const std::string& name) {

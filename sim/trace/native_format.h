@@ -5,13 +5,20 @@
 //   access:   bit 2 size as previous, bit 3 tags follow (space, tensor, region
 //             varints), bit 4 a fill (kind bits say write), bit 5 a stride
 //             follows (elem_bytes varint, zigzag stride varint, after the
-//             tags); then the zigzag varint address delta from the previous
-//             access, then the size varint unless bit 2.
+//             tags), bit 6 a dependence follows (varint: how many events
+//             back the event it waits for is, after the stride); then the
+//             zigzag varint address delta from the previous access, then the
+//             size varint unless bit 2.
 //   meta:     bits 2-7 subtype: 1 compute (flops, op, region varints),
 //             2 tensor name, 3 region name (id varint, length varint, bytes),
 //             4 core (varint: the core of the accesses and computes that
-//             follow; 0 at the start), 5 barrier (varint: 1 = parallel after).
-// Version 2 added subtypes 4 and 5; version 1 files are read as before.
+//             follow; 0 at the start), 5 barrier (varint: 1 = parallel after),
+//             6 compute with dataflow (flops, op, region, dtype, scalar, op class, and
+//             two dependences as distances back in events, 0 = none).
+// Events (accesses and computes) are numbered from 1 in file order; the
+// dependences name them (Access::dep, Compute::dep).
+// Version 2 added subtypes 4 and 5, version 3 bit 6 and subtype 6; older
+// files are read as before.
 // Sequential streams cost 2-3 bytes per access.
 #include <cstdio>
 
@@ -21,7 +28,7 @@
 namespace ptosim {
 
 constexpr char kNativeMagic[8] = {'P', 'T', 'O', 'T', 'R', 'A', 'C', 'E'};
-constexpr uint32_t kNativeVersion = 2;
+constexpr uint32_t kNativeVersion = 3;
 
 void read_native(ByteSource& in, EventSink& sink, TraceCounts& counts, const TraceRules& rules = {});
 
@@ -44,6 +51,7 @@ class NativeWriter : public TraceWriter {
   SpaceId space_ = 0;
   TagId tensor_ = 0, region_ = 0;
   CoreId core_ = 0;
+  uint32_t seq_ = 0;  // events written, the last one's number
 };
 
 }  // namespace ptosim

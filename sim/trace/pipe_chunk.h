@@ -20,7 +20,8 @@ struct Other {
   enum Kind : uint8_t { Compute, TensorName, RegionName, Barrier };
   uint32_t after;
   Kind kind;
-  uint64_t a, b;  // Compute: flops, op | region << 16 | core << 32; names: index into names, id
+  uint64_t a, b;  // Compute: flops, op | region << 16 | core << 32 | dtype << 40 | scalar << 48; names: index into names, id
+  uint64_t deps = 0;  // Compute: dep[0] | dep[1] << 32
 };
 
 struct alignas(64) Chunk {

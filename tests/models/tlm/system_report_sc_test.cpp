@@ -51,7 +51,7 @@ void expect_roofline(const StatsNode& root, uint64_t flops, uint64_t dram_bytes)
   EXPECT_DOUBLE_EQ(root.num("gflops_per_s"), achieved / 1e9);
   const StatsNode* roof = root.find_child("roofline");
   ASSERT_NE(roof, nullptr);
-  EXPECT_EQ(roof->kind, "roofline");
+  EXPECT_EQ(roof->kind, NodeKind::Roofline);
   const double bound = std::min(kPeakFlops, ai * kPeakDram);
   EXPECT_DOUBLE_EQ(roof->num("bound_flops_per_s"), bound);
   EXPECT_DOUBLE_EQ(roof->num("achieved_fraction"), achieved / bound);
@@ -107,7 +107,7 @@ TEST(Report, GpuSmConstantCacheIsNotInTheGlobalChain) {
   std::vector<std::string> names;
   for (auto& l : levels.children) names.push_back(l.name);
   EXPECT_EQ(names, (std::vector<std::string>{"register", "shared", "constant", "L1", "L2", "HBM2"}));
-  EXPECT_EQ(levels.find_child("constant")->kind, "constant");
+  EXPECT_EQ(levels.find_child("constant")->kind, NodeKind::Constant);
   EXPECT_EQ(levels.find_child("constant")->u64("cache_misses"), 1u);
   // The miss pays latency 8 cycles + 4 B at 64 B/cycle + the flat 300 ns of
   // DRAM at 1.53 GHz, and none of it goes through L1, L2 or the HBM2 model.

@@ -204,7 +204,7 @@ TEST(Timing, ScratchpadStrideOfAllBanksCostsBanksTimesConflictFree) {
   EXPECT_NEAR(strided / contiguous, 32, 1e-3);
   EXPECT_EQ(sp.conflict_cycles(), 31u * 32u);
   EXPECT_EQ(sp.bank_conflicts(), 32u);
-  StatsNode levels{"levels", "list", {}, {}};
+  StatsNode levels{"levels", NodeKind::List, {}, {}};
   sp.report(levels, TagNames{}, 1e-6);
   EXPECT_EQ(levels.children[0].u64("conflict_cycles"), 31u * 32u);
   EXPECT_EQ(levels.children[0].u64("bank_conflicts"), 32u);
@@ -212,7 +212,8 @@ TEST(Timing, ScratchpadStrideOfAllBanksCostsBanksTimesConflictFree) {
 
 TEST(Timing, ConstantMemoryRefusesWritesAcceptsFillsAndBroadcasts) {
   sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
-  HwConfig hw = parse_config(config_yaml(16), "test");
+  HwConfig hw = parse_config("memories: [{name: constant, latency: 4 cycles, bandwidth: 64 B/cycle}]\n" +
+                                  config_yaml(16), "test");
   const MemoryConfig* m = hw.memory("constant");
   ASSERT_NE(m, nullptr);
   std::unique_ptr<MemoryModule> mod = make_memory_module(*m, hw);
@@ -232,10 +233,10 @@ TEST(Timing, ConstantMemoryRefusesWritesAcceptsFillsAndBroadcasts) {
   EXPECT_NEAR(first, 4 + 4.0 / 64, kTol);
   for (int lane = 1; lane < 8; ++lane) EXPECT_NEAR(cycles_of(c, p.set(0x40, 4, false), at + lane * 0.25), first - lane * 0.25, kTol);
   EXPECT_EQ(c.broadcasts(), 7u);
-  StatsNode levels{"levels", "list", {}, {}};
+  StatsNode levels{"levels", NodeKind::List, {}, {}};
   c.report(levels, TagNames{}, 1e-6);
   const StatsNode& n = levels.children[0];
-  EXPECT_EQ(n.kind, "constant");
+  EXPECT_EQ(n.kind, NodeKind::Constant);
   EXPECT_EQ(n.u64("broadcasts"), 7u);
   EXPECT_EQ(n.u64("fills"), 1u);
   EXPECT_EQ(n.u64("fill_bytes"), 256u);
@@ -256,7 +257,7 @@ TEST(Timing, ConstantMemoryBackedByACacheMissesToDram) {
   EXPECT_NEAR(cycles_of(c, p.set(0, 4, false), 0), 4 + 4.0 / 64 + dram, kTol);
   EXPECT_NEAR(cycles_of(c, p.set(4, 4, false), 1000), 4 + 4.0 / 64, kTol);      // same line: hit
   EXPECT_NEAR(cycles_of(c, p.set(64, 4, false), 2000), 4 + 4.0 / 64 + dram, kTol);  // next line: miss
-  StatsNode levels{"levels", "list", {}, {}};
+  StatsNode levels{"levels", NodeKind::List, {}, {}};
   c.report(levels, TagNames{}, 1e-6);
   const StatsNode& n = levels.children[0];
   EXPECT_EQ(n.u64("cache_hits"), 1u);

@@ -105,7 +105,7 @@ for text, msg in [("r 0 ffffffffffffffff\n", "1:5: size larger than one access m
     p = write("m.din", text)
     code, out, err = run("run", "--trace", p, "--config", TINY)
     check(f"refused {text!r}", code == 2 and err.strip() == f"{p}:{msg}", (code, err))
-ro = write("ro.yaml", "caches: [{size: 1 KiB, ways: 2, line: 64 B}]\nspaces: {global: constant}\n")
+ro = write("ro.yaml", "memories: [{name: constant}]\ncaches: [{size: 1 KiB, ways: 2, line: 64 B}]\nspaces: {global: constant}\n")
 p = write("m.din", "r 10 4\nw 20 4\n")
 code, out, err = run("run", "--trace", p, "--config", ro)
 check("a write where global is read-only", code == 2 and err.strip() == f"{p}:2:1: write to the read-only space 'global'",

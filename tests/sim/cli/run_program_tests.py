@@ -291,6 +291,73 @@ for prog in ("matmul_naive.pto", "matmul_tiled.pto", "conv2d_cached.pto", "layer
             check(f"{prog}: .ptt replay has the same cycles", direct["cycles"] == replay["cycles"],
                   (direct["cycles"], replay["cycles"]))
 
+# The cpu core model: the native trace carries the dataflow (dependences,
+# per-instruction compute), so a traced program replays with the same time.
+CFG_CPU = write("cfg_cpu.yaml", open(CFG).read().replace("core: {issue_width: 4,", "core: {model: cpu, issue_width: 4,"))
+for prog in ("matmul_naive.pto", "matmul_tiled.pto", P_SPACES):
+    path = prog if os.path.isabs(prog) else os.path.join(SRC, "workloads", prog)
+    prog = os.path.basename(prog)
+    tf = os.path.join(tmp, f"{prog}.cpu.ptt")
+    code, direct, err = run_json(path, "--config", CFG_CPU)
+    code2, out, err2 = run("trace", path, "--config", CFG_CPU, "-o", tf)
+    code3, replay, err3 = run_json("--trace", tf, "--config", CFG_CPU)
+    if check(f"{prog}: cpu model run, trace and replay", code == 0 and code2 == 0 and code3 == 0 and direct and replay,
+             (err, err2, err3)):
+        check(f"{prog}: cpu model .ptt replay has the same cycles", direct["cycles"] == replay["cycles"],
+              (direct["cycles"], replay["cycles"]))
+        check(f"{prog}: cpu model .ptt replay has the same instructions",
+              direct["core"]["instructions"] == replay["core"]["instructions"] > 0,
+              (direct["core"].get("instructions"), replay["core"].get("instructions")))
+        code4, simple, err4 = run_json(path, "--config", CFG)
+        check(f"{prog}: the cpu model has the simple core's flops", code4 == 0 and
+              simple["core"]["flops"] == direct["core"]["flops"], err4)
+
+# The calibration suite without timing: every native kernel has a .pto
+# twin and every twin runs (at a small size) on a config of this machine.
+FID = os.path.join(SRC, "bench", "fidelity")
+exe = os.path.join(tmp, "fidelity_kernels")
+r = subprocess.run(["g++", "-std=c++17", "-O2", "-o", exe, os.path.join(FID, "kernels.cpp")], capture_output=True, text=True)
+if check("fidelity: kernels.cpp builds", r.returncode == 0, r.stderr[-2000:]):
+    native = subprocess.run([exe, "--list"], capture_output=True, text=True).stdout.split()
+    twins = sorted(f[:-4] for f in os.listdir(os.path.join(FID, "pto")) if f.endswith(".pto"))
+    check("fidelity: every native kernel has its .pto twin", sorted(native) == twins and len(twins) >= 20,
+          (native, twins))
+    code, host, err = run("config", "host")
+    if code == 2 and "no cache levels in sysfs" in err:
+        host_cfg = os.path.join(SRC, "configs", "xeon-gold-6248r.yaml")  # a machine that hides its caches
+    else:
+        host_cfg = write("host.yaml", host)
+        check("fidelity: config host", code == 0 and "model: cpu" in host and "shared: L1D" in host, err)
+    for t in twins:
+        small = ["-D", "C=2", "-D", "H=6", "-D", "W=6", "-D", "F=2"] if t.startswith("conv") else ["-D", "N=64"]
+        code, rep, err = run_json(os.path.join(FID, "pto", t + ".pto"), "--config", host_cfg, *small)
+        check(f"fidelity: {t} runs on the host config", code == 0 and rep and rep["core"]["flops"] >= 0, err)
+
+# The Xeon config's idle load-to-use latency: a dependent chase over 256 MiB
+# (one miss in flight, the cpu core waits for each address) costs the ~80 ns
+# its sources cite (docs/TIMING.md, "DRAM controller latency").
+chase = os.path.join(tmp, "chase.ptt")
+r = subprocess.run([sys.executable, os.path.join(SRC, "bench", "chase_trace.py"), chase, "--steps", "3000"],
+                   capture_output=True, text=True)
+code, rep, err = run_json("--trace", chase, "--config", os.path.join(SRC, "configs", "xeon-gold-6248r.yaml"))
+if check("xeon: chase trace replays", r.returncode == 0 and code == 0 and rep, (r.stderr, err)):
+    ns = rep["seconds"] / 3000 * 1e9
+    check("xeon: a random dependent chase over 256 MiB takes 75-85 ns a load", 75 <= ns <= 85, ns)
+
+# A space served by a cache (the Xeon's shared -> L1D): no allocation limit,
+# a report warning when its footprint exceeds the level.
+XEON = os.path.join(SRC, "configs", "xeon-gold-6248r.yaml")
+for rows, warned in ((32, False), (128, True)):
+    prog = write(f"shared{rows}.pto", f"S = pto.tensor([{rows}, 128], pto.float32, memory=\"shared\")\nx = S[1, 2]\n")
+    code, rep, err = run_json(prog, "--config", XEON)
+    if check(f"xeon: {rows}x128 f32 in shared runs", code == 0 and rep, err):
+        w = rep["program"].get("warnings", [])
+        check(f"xeon: {rows}x128 f32 in shared {'warns' if warned else 'does not warn'}",
+              bool(w) == warned and (not warned or "more than L1D (32768 bytes)" in w[0]["message"]), w)
+        names = [l["name"] for l in rep["levels"]]
+        check("xeon: no invented scratchpad or constant memory", "shared" not in names and "constant" not in names,
+              names)
+
 # A multi-core program: the native trace keeps cores and barriers, so its
 # replay on the 4-core config reproduces the run (counters, cycles, per core).
 tf = os.path.join(tmp, "parallel.ptt")

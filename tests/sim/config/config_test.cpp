@@ -39,11 +39,17 @@ TEST(Config, MinimalConfigGetsEveryDefault) {
   EXPECT_DOUBLE_EQ(c.clock_hz, 2e9);
   EXPECT_EQ(c.core.max_outstanding, 16u);
   EXPECT_EQ(c.spaces.at("global"), "L1");
-  EXPECT_EQ(c.spaces.at("shared"), "shared");
-  ASSERT_NE(c.memory("register"), nullptr);
-  ASSERT_NE(c.memory("constant"), nullptr);
-  EXPECT_TRUE(c.memory("constant")->read_only);
-  EXPECT_EQ(c.space_names().front(), "global");
+  // Only the memories a config names exist (no invented scratchpads).
+  EXPECT_TRUE(c.memories.empty());
+  EXPECT_EQ(c.spaces.count("shared"), 0u);
+  EXPECT_EQ(c.space_names(), std::vector<std::string>{"global"});
+  EXPECT_EQ(c.core.model, CoreModel::Simple);
+  HwConfig m = parse_config("memories: [{name: constant}]\ncaches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B}]",
+                            "min.yaml");
+  ASSERT_NE(m.memory("constant"), nullptr);
+  EXPECT_TRUE(m.memory("constant")->read_only);
+  EXPECT_EQ(m.spaces.at("constant"), "constant");
+  EXPECT_EQ(m.space_names().front(), "global");
 }
 
 TEST(Config, DefaultIsTheShippedFile) {
@@ -163,9 +169,10 @@ TEST(Config, NameErrors) {
                "cfg.yaml:1: caches[0].name: name 'DRAM' is the DRAM's (the default name of `dram`)");
   expect_error("caches:\n  - " + cache + "\n  - {name: HBM, size: 4 KiB, ways: 2, line: 64 B}\ndram: {name: HBM}\n",
                "cfg.yaml:4: dram.name: name 'HBM' used twice");
-  expect_error("caches: [" + cache + "]\ndram: {name: shared}\n", "cfg.yaml:2: dram.name: name 'shared' used twice");
-  expect_error("caches: [{name: shared, size: 1 KiB, ways: 2, line: 64 B}]\n",
-               "cfg.yaml:1: caches[0].name: name 'shared' used twice");
+  expect_error("memories: [{name: shared}]\ncaches: [" + cache + "]\ndram: {name: shared}\n",
+               "cfg.yaml:3: dram.name: name 'shared' used twice");
+  expect_error("memories: [{name: shared}]\ncaches: [{name: shared, size: 1 KiB, ways: 2, line: 64 B}]\n",
+               "cfg.yaml:2: caches[0].name: name 'shared' used twice");
   EXPECT_EQ(parse_config("caches: [{name: L1-d_0, size: 1 KiB, ways: 2, line: 64 B}]\ndram: {name: HBM2e}\n", "c.yaml")
                 .dram.name,
             "HBM2e");

@@ -15,10 +15,10 @@ namespace {
 // table, a two-channel DRAM with its channel table). Counts are large so that
 // the text report's width is tested on long numbers.
 StatsNode sample_run(uint64_t flops = 4000000000ull, uint64_t dram_bytes = 1000000000ull) {
-  StatsNode root{"pto-sim", "run", {}, {}};
+  StatsNode root{"pto-sim", NodeKind::Run, {}, {}};
   root.set("config", "t").set("source", "/a/very/long/path/to/some/deeply/nested/directory/of/traces/matmul.din");
   root.set("clock_hz", 2e9).set("cycles", 2e9).set("seconds", 1.0);
-  StatsNode& core = root.child("core", "core");
+  StatsNode& core = root.child("core", NodeKind::Core);
   core.set("accesses", uint64_t(123456789012)).set("reads", uint64_t(100000000000)).set("writes", uint64_t(23456789012));
   core.set("flops", flops).set("window_stalls", uint64_t(9876543210));
   RooflineInputs in;
@@ -29,8 +29,8 @@ StatsNode sample_run(uint64_t flops = 4000000000ull, uint64_t dram_bytes = 10000
   in.peak_dram_bandwidth = 25.6e9;
   StatsNode roof = add_roofline(root, in);
   root.children.push_back(roof);
-  StatsNode& levels = root.child("levels", "list");
-  StatsNode& l1 = levels.child("L1", "cache");
+  StatsNode& levels = root.child("levels", NodeKind::List);
+  StatsNode& l1 = levels.child("L1", NodeKind::Cache);
   l1.set("reads", uint64_t(100000000000)).set("writes", uint64_t(23456789012));
   l1.set("read_misses", uint64_t(1234567890)).set("write_misses", uint64_t(1234567890));
   l1.set("compulsory_misses", uint64_t(1234567890)).set("capacity_misses", uint64_t(1234567890));
@@ -38,18 +38,18 @@ StatsNode sample_run(uint64_t flops = 4000000000ull, uint64_t dram_bytes = 10000
   l1.set("writebacks", uint64_t(2469135780)).set("back_invalidations", uint64_t(2469135780));
   l1.set("bandwidth_bytes_per_s", 123.4e9).set("peak_bandwidth_bytes_per_s", 256e9);
   l1.set("utilization", 0.48).set("avg_latency_cycles", 12345.6);
-  l1.child("tensors", "table").child("a_tensor_with_a_long_name", "row").set("accesses", uint64_t(5));
-  StatsNode& d = levels.child("DRAM", "dram");
+  l1.child("tensors", NodeKind::Table).child("a_tensor_with_a_long_name", NodeKind::Row).set("accesses", uint64_t(5));
+  StatsNode& d = levels.child("DRAM", NodeKind::Dram);
   d.set("reads", uint64_t(10)).set("bytes_read", dram_bytes).set("bytes_written", uint64_t(0));
   d.set("bandwidth_bytes_per_s", 1e9).set("peak_bandwidth_bytes_per_s", 25.6e9);
   d.set("utilization", 0.04).set("avg_latency_cycles", 80.0);
   d.set("row_hits", uint64_t(7)).set("row_misses", uint64_t(2)).set("row_conflicts", uint64_t(1));
-  StatsNode& ch = d.child("channels", "table");
-  ch.child("ch0", "row").set("row_hits", uint64_t(4)).set("row_misses", uint64_t(1))
+  StatsNode& ch = d.child("channels", NodeKind::Table);
+  ch.child("ch0", NodeKind::Row).set("row_hits", uint64_t(4)).set("row_misses", uint64_t(1))
       .set("row_conflicts", uint64_t(1)).set("utilization", 0.05).set("bytes", uint64_t(384));
-  ch.child("ch1", "row").set("row_hits", uint64_t(3)).set("row_misses", uint64_t(1))
+  ch.child("ch1", NodeKind::Row).set("row_hits", uint64_t(3)).set("row_misses", uint64_t(1))
       .set("row_conflicts", uint64_t(0)).set("utilization", 0.03).set("bytes", uint64_t(256));
-  root.child("trace", "trace").set("records", uint64_t(123456789012)).set("reads", uint64_t(100000000000))
+  root.child("trace", NodeKind::Trace).set("records", uint64_t(123456789012)).set("reads", uint64_t(100000000000))
       .set("writes", uint64_t(23456789012)).set("fetches", uint64_t(0)).set("skipped_unknown", uint64_t(12345));
   return root;
 }
@@ -57,7 +57,7 @@ StatsNode sample_run(uint64_t flops = 4000000000ull, uint64_t dram_bytes = 10000
 TEST(Roofline, BoundIsTheLowerOfTheComputeAndMemoryRoofs) {
   // 4 GFLOP over 1 GB of DRAM in 1 s: AI 4, memory roof 4 x 25.6 = 102.4
   // GFLOP/s is above the 64 GFLOP/s peak, so compute-bound at 64.
-  StatsNode compute{"r", "run", {}, {}};
+  StatsNode compute{"r", NodeKind::Run, {}, {}};
   StatsNode c = add_roofline(compute, {4000000000ull, 1.0, 1000000000ull, 64e9, 25.6e9});
   EXPECT_DOUBLE_EQ(compute.num("arithmetic_intensity"), 4.0);
   EXPECT_DOUBLE_EQ(compute.num("gflops_per_s"), 4.0);
@@ -65,7 +65,7 @@ TEST(Roofline, BoundIsTheLowerOfTheComputeAndMemoryRoofs) {
   EXPECT_EQ(to_string(*c.find("bound")), "compute");
   EXPECT_DOUBLE_EQ(c.num("achieved_fraction"), 4e9 / 64e9);
   // AI 0.5: 12.8 GFLOP/s memory roof.
-  StatsNode memory{"r", "run", {}, {}};
+  StatsNode memory{"r", NodeKind::Run, {}, {}};
   StatsNode m = add_roofline(memory, {500000000ull, 0.5, 1000000000ull, 64e9, 25.6e9});
   EXPECT_DOUBLE_EQ(m.num("bound_flops_per_s"), 0.5 * 25.6e9);
   EXPECT_EQ(to_string(*m.find("bound")), "memory");
@@ -76,12 +76,12 @@ TEST(Roofline, BoundIsTheLowerOfTheComputeAndMemoryRoofs) {
 }
 
 TEST(Roofline, NoDramTrafficIsComputeBoundAndNoFlopsAchievesZero) {
-  StatsNode run{"r", "run", {}, {}};
+  StatsNode run{"r", NodeKind::Run, {}, {}};
   StatsNode r = add_roofline(run, {1000, 1e-6, 0, 64e9, 25.6e9});
   EXPECT_EQ(run.num("arithmetic_intensity"), 0.0);
   EXPECT_EQ(to_string(*r.find("bound")), "compute");
   EXPECT_DOUBLE_EQ(r.num("bound_flops_per_s"), 64e9);
-  StatsNode idle{"r", "run", {}, {}};
+  StatsNode idle{"r", NodeKind::Run, {}, {}};
   StatsNode z = add_roofline(idle, {0, 1e-6, 4096, 64e9, 25.6e9});
   EXPECT_EQ(z.num("achieved_fraction"), 0.0);
   EXPECT_EQ(idle.num("gflops_per_s"), 0.0);

@@ -108,8 +108,8 @@ TEST(NativeFormat, VersionOneIsReadWithoutCoreRecords) {
 
 TEST(NativeFormat, BadVersionsAndCoreRecords) {
   const std::string path = temp_path("bad.ptt");
-  write_bytes(path, header(3));
-  EXPECT_EQ(error_of(path), path + ": byte 12: unsupported native trace version 3");
+  write_bytes(path, header(4));
+  EXPECT_EQ(error_of(path), path + ": byte 12: unsupported native trace version 4");
   write_bytes(path, header(2) + std::string("\x13\x80\x02", 3));  // core 256
   EXPECT_EQ(error_of(path), path + ": byte 15: core 256 out of range");
   write_bytes(path, header(2) + std::string("\x17\x02", 2));  // barrier 2

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Calibration suite: does pto-sim rank loop nests the way this machine does?
+
+Times the native kernels of kernels.cpp on this machine (the minimum over
+interleaved rounds of a call that follows a call of the same kernel) and
+predicts each one with `pto-sim run` of its .pto twin in pto/ on a config
+of this machine (`pto-sim config host --measure`, or --config): the
+simulated time of two calls (-D REPS=2) minus that of one, the same warm
+call. With --cold, one call from cold caches on both sides. Prints a table (measured,
+predicted, predicted/measured), the Spearman rank correlation, how many
+ratios lie within [0.67, 1.5] and whether the fastest measured variant is
+among the predicted top 3 (the targets of issue 12; docs/PERFORMANCE.md).
+
+    python3 bench/fidelity/run.py BUILD_DIR [--rounds 7] [--config FILE] [--only a,b] [--json OUT]
+
+The native side is built with `-O2 -fno-tree-vectorize -fno-unroll-loops
+-falign-loops=32` and no -march: scalar SSE code whose loads, stores and
+flops are the loop nest's own (no FMA contraction, no unrolling).
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def ranks(xs):
+    order = sorted(range(len(xs)), key=lambda i: xs[i])
+    r = [0.0] * len(xs)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            r[order[k]] = (i + j) / 2.0 + 1
+        i = j + 1
+    return r
+
+
+def spearman(a, b):
+    ra, rb = ranks(a), ranks(b)
+    n = len(a)
+    ma, mb = sum(ra) / n, sum(rb) / n
+    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
+    va = sum((x - ma) ** 2 for x in ra) ** 0.5
+    vb = sum((y - mb) ** 2 for y in rb) ** 0.5
+    return cov / (va * vb) if va and vb else 0.0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("build")
+    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--config", help="a config of this machine (default: pto-sim config host --measure)")
+    ap.add_argument("--only", help="comma-separated variants")
+    ap.add_argument("--json", help="write the figures here too")
+    ap.add_argument("--cold", action="store_true", help="time one call from cold caches instead")
+    ap.add_argument("-j", type=int, default=2, help="simulations at once")
+    a = ap.parse_args()
+    sim = os.path.join(a.build, "sim", "cli", "pto-sim")
+    work = tempfile.mkdtemp(prefix="pto-fidelity-")
+    variants = sorted(f[:-4] for f in os.listdir(os.path.join(HERE, "pto")) if f.endswith(".pto"))
+    if a.only:
+        variants = [v for v in variants if v in a.only.split(",")]
+
+    cfg = a.config
+    if not cfg:
+        cfg = os.path.join(work, "host.yaml")
+        with open(cfg, "w") as f:
+            subprocess.run([sim, "config", "host", "--measure"], stdout=f, check=True)
+    print(f"config: {cfg}", file=sys.stderr)
+
+    exe = os.path.join(work, "kernels")
+    subprocess.run(["g++", "-std=c++17", "-O2", "-fno-tree-vectorize", "-fno-unroll-loops", "-falign-loops=32",
+                    "-o", exe, os.path.join(HERE, "kernels.cpp")], check=True)
+    out = subprocess.run([exe, "--rounds", str(a.rounds)] + (["--cold"] if a.cold else []) + variants,
+                         capture_output=True, text=True, check=True)
+    measured = {l.split()[0]: float(l.split()[1]) for l in out.stdout.splitlines()}
+
+    def simulate(job):
+        v, reps = job
+        r = subprocess.run([sim, "run", os.path.join(HERE, "pto", v + ".pto"), "--config", cfg, "--format", "json",
+                            "-D", f"REPS={reps}"], capture_output=True, text=True, check=True)
+        return job, json.loads(r.stdout)["seconds"]
+
+    jobs = [(v, 1) for v in variants] + ([] if a.cold else [(v, 2) for v in variants])
+    with concurrent.futures.ThreadPoolExecutor(a.j) as pool:
+        sims = dict(pool.map(simulate, jobs))
+    predicted = {v: sims[(v, 1)] if a.cold else sims[(v, 2)] - sims[(v, 1)] for v in variants}
+    for v in variants:
+        print(f"  {v}: predicted {predicted[v] * 1e3:.3f} ms, measured {measured[v] * 1e3:.3f} ms", file=sys.stderr)
+
+    m = [measured[v] for v in variants]
+    p = [predicted[v] for v in variants]
+    rho = spearman(m, p)
+    within = [v for v in variants if 0.67 <= predicted[v] / measured[v] <= 1.5]
+    fastest = min(variants, key=lambda v: measured[v])
+    top3 = sorted(variants, key=lambda v: predicted[v])[:3]
+    mr, pr = ranks(m), ranks(p)
+    print("| variant | measured ms | predicted ms | predicted / measured | rank measured | rank predicted |")
+    print("|---|---|---|---|---|---|")
+    for i, v in enumerate(variants):
+        print(f"| {v} | {measured[v] * 1e3:.3f} | {predicted[v] * 1e3:.3f} | {predicted[v] / measured[v]:.2f} | "
+              f"{mr[i]:g} | {pr[i]:g} |")
+    print()
+    print(f"Spearman {rho:.3f} over {len(variants)} variants; {len(within)} of {len(variants)} ratios within "
+          f"[0.67, 1.5]; fastest measured {fastest} is {'' if fastest in top3 else 'not '}in the predicted top 3 "
+          f"({', '.join(top3)})")
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"measured": measured, "predicted": predicted, "spearman": rho, "within": len(within),
+                       "variants": len(variants), "fastest_in_top3": fastest in top3}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

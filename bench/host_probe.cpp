@@ -1,0 +1,109 @@
+#include "bench/host_probe.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <numeric>
+#include <random>
+
+namespace ptosim::bench {
+namespace {
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+// 1-cycle dependent adds the compiler cannot fold (the asm hides the value);
+// the best of many short runs (a few ms each: on a shared machine a short
+// run is more likely to have the core to itself for its whole length).
+double measure_clock_hz() {
+  const uint64_t n = 8'000'000;
+  double best = 1e30;
+  for (int r = 0; r < 40; ++r) {
+    uint64_t x = 0;
+    const double t0 = now_s();
+    for (uint64_t i = 0; i < n; i += 8) {
+#if defined(__x86_64__)
+      // One statement: the eight adds stay back to back whatever the compiler does around them.
+      asm volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+                   "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0"
+                   : "+r"(x));
+#else
+      for (int k = 0; k < 8; ++k) asm volatile("" : "+r"(x)), ++x;
+#endif
+    }
+    best = std::min(best, now_s() - t0);
+    asm volatile("" ::"r"(x));
+  }
+  return double(n) / best;
+}
+
+// One pointer per line, the lines in one random cycle: every load waits
+// for the one before and misses wherever the footprint does not fit.
+double chase_ns(uint64_t footprint, uint64_t line) {
+  const uint64_t lines = std::max<uint64_t>(footprint / line, 2);
+  const uint64_t stride = line / sizeof(void*);
+  void** buf = static_cast<void**>(std::aligned_alloc(4096, lines * line));
+  // Up to what the TLBs reach (8 MiB) the lines in random order; beyond,
+  // pages in random order and the lines of a page in random order before
+  // the next page: a TLB miss is then paid once a page (64 loads), as a
+  // cache model without a TLB assumes.
+  const uint64_t per_page = footprint <= (8ull << 20) ? lines : std::max<uint64_t>(4096 / line, 1), pages = (lines + per_page - 1) / per_page;
+  std::mt19937_64 rng(42);
+  std::vector<uint64_t> page(pages), order;
+  std::iota(page.begin(), page.end(), 0);
+  std::shuffle(page.begin(), page.end(), rng);
+  order.reserve(lines);
+  for (uint64_t p : page) {
+    std::vector<uint64_t> in;
+    for (uint64_t l = p * per_page; l < std::min(lines, (p + 1) * per_page); ++l) in.push_back(l);
+    std::shuffle(in.begin(), in.end(), rng);
+    order.insert(order.end(), in.begin(), in.end());
+  }
+  for (uint64_t i = 0; i < lines; ++i) buf[order[i] * stride] = &buf[order[(i + 1) % lines] * stride];
+  const uint64_t steps = std::max<uint64_t>(500'000, lines / 4);
+  void** p = &buf[order[0] * stride];
+  for (uint64_t i = 0; i < lines; ++i) p = static_cast<void**>(*p);  // warm (and TLB)
+  double best = 1e30;
+  for (int r = 0; r < 9; ++r) {
+    const double t0 = now_s();
+    for (uint64_t i = 0; i < steps; ++i) p = static_cast<void**>(*p);
+    best = std::min(best, now_s() - t0);
+  }
+  asm volatile("" ::"r"(p));
+  std::free(buf);
+  return best / double(steps) * 1e9;
+}
+
+double stream_bytes_per_s(uint64_t bytes) {
+  const uint64_t n = bytes / sizeof(uint64_t);
+  uint64_t* buf = static_cast<uint64_t*>(std::aligned_alloc(4096, n * sizeof(uint64_t)));
+  for (uint64_t i = 0; i < n; ++i) buf[i] = i;
+  double best = 1e30;
+  uint64_t sum = 0;
+  for (int r = 0; r < 3; ++r) {
+    const double t0 = now_s();
+    uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    for (uint64_t i = 0; i + 3 < n; i += 4) {
+      s0 += buf[i];
+      s1 += buf[i + 1];
+      s2 += buf[i + 2];
+      s3 += buf[i + 3];
+    }
+    sum += s0 + s1 + s2 + s3;
+    best = std::min(best, now_s() - t0);
+  }
+  asm volatile("" ::"r"(sum));
+  std::free(buf);
+  return double(n * sizeof(uint64_t)) / best;
+}
+
+HostProbe probe_host(const std::vector<uint64_t>& footprints, uint64_t stream_bytes) {
+  HostProbe h;
+  h.clock_hz = measure_clock_hz();
+  for (uint64_t f : footprints) h.latency.push_back({f, chase_ns(f)});
+  h.stream_bytes_per_s = stream_bytes_per_s(stream_bytes);
+  return h;
+}
+
+}  // namespace ptosim::bench

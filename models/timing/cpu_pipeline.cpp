@@ -1,0 +1,112 @@
+#include "models/timing/cpu_pipeline.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ptosim {
+
+CpuPipeline::CpuPipeline(const CoreConfig& core, double period_fs)
+    : disp_fs_(uint64_t(std::llround(period_fs / core.issue_width))),
+      period_fs_(uint64_t(std::llround(period_fs))),
+      forward_fs_(uint64_t(std::llround(period_fs * core.forward_latency))),
+      loop_uops_(core.loop_uops),
+      core_(core),
+      done_(kDoneRing, 0),
+      done_seq_(kDoneRing, 0),
+      rob_(core.rob_entries, 0),
+      lq_(core.lq_entries, 0),
+      sq_(core.sq_entries, 0),
+      load_ports_(core.load_ports, period_fs_),
+      store_ports_(core.store_ports, period_fs_),
+      forward_(kForwardSlots),
+      regs_(kRegSlots) {
+  for (size_t c = 0; c < size_t(OpClass::Count); ++c) units_.emplace_back(core.op_timing.at(OpClass(c), 0).throughput, period_fs_);
+}
+
+CpuPipeline::Slots::Slots(double throughput, uint64_t period_fs)
+    : tag_(kCycles, ~0ull),
+      used_(kCycles, 0),
+      period_(period_fs ? period_fs : 1),
+      per_cycle_(uint16_t(throughput >= 1 ? std::min(std::lround(throughput), 1000l) : 1)),
+      span_(throughput >= 1 ? 1 : uint32_t(std::ceil(1 / throughput - 1e-9))) {}
+
+uint64_t CpuPipeline::Slots::take(uint64_t t) {
+  uint64_t c = t / period_;
+  for (;; ++c) {
+    bool free = true;
+    for (uint32_t k = 0; k < span_ && free; ++k) {
+      const uint32_t i = uint32_t((c + k) % kCycles);
+      free = tag_[i] != c + k || used_[i] < per_cycle_;
+    }
+    if (!free) continue;
+    for (uint32_t k = 0; k < span_; ++k) {
+      const uint32_t i = uint32_t((c + k) % kCycles);
+      if (tag_[i] != c + k) {
+        tag_[i] = c + k;
+        used_[i] = 0;
+      }
+      ++used_[i];
+    }
+    return std::max(t, c * period_);
+  }
+}
+
+void CpuPipeline::register_read(uint32_t seq, uint32_t dep, uint64_t addr) {
+  ++stats_.register_moves;
+  const RegValue& r = regs_[(addr >> 2) % kRegSlots];
+  uint64_t t = r.addr == addr ? r.ready : 0;
+  const uint64_t a = ready(seq, dep);
+  set_done(seq, a > t ? a : t);
+}
+
+void CpuPipeline::register_write(uint32_t seq, uint32_t dep, uint64_t addr) {
+  ++stats_.register_moves;
+  const uint64_t t = ready(seq, dep);
+  regs_[(addr >> 2) % kRegSlots] = RegValue{addr, t};
+  set_done(seq, t);
+}
+
+void CpuPipeline::compute(CoreClock& k, uint32_t seq, const Compute& c) {
+  const OpClass cls = c.op_class < uint8_t(OpClass::Count) ? OpClass(c.op_class) : OpClass::Add;
+  const OpTiming& timing = core_.op_timing.at(cls, c.dtype);
+  if (cls == OpClass::Int && c.flops == 0) {
+    // Loop overhead: counter and branch, nobody waits for their results.
+    for (uint32_t i = 0; i < loop_uops_ * (c.scalar ? c.scalar : 1); ++i) retire(k, dispatch(k, Queue::None) + period_fs_);
+    return;
+  }
+  k.flops += c.flops;
+  uint64_t t0, occupy;
+  if (c.scalar) {
+    t0 = dispatch(k, Queue::None);
+    occupy = uint64_t(double(period_fs_) / timing.throughput);
+  } else {
+    // A tensor op's work: flops at the dtype's peak on the vector units,
+    // dispatched as the vector instructions it takes (2 flops a lane).
+    const char* dt = timed_dtype_name(c.dtype);
+    const double lanes = double(core_.vector_bytes) / (c.dtype == 0 || c.dtype == 3 ? 4 : c.dtype == 4 ? 1 : 2);
+    const double instrs = std::ceil(double(c.flops) / (2 * lanes));
+    t0 = dispatch(k, Queue::None);
+    k.issue_at += uint64_t(std::max(0.0, instrs - 1) * double(disp_fs_));
+    occupy = uint64_t(std::llround(double(period_fs_) * double(c.flops) / core_.peak_for(dt)));
+  }
+  uint64_t start = t0;
+  for (uint32_t d : c.dep) {
+    const uint64_t r = ready(seq, d);
+    if (r > start) start = r;
+  }
+  if (start > t0) stats_.dep_wait_fs += start - t0;
+  if (c.scalar) {
+    start = units_[size_t(cls)].take(start);
+  } else {
+    uint64_t& unit = unit_free_[size_t(cls)];
+    if (unit > start) start = unit;
+    unit = start + occupy;
+  }
+  stats_.unit_busy_fs += occupy;
+  k.compute_fs += occupy;
+  const uint64_t done = start + (c.scalar ? 0 : occupy) + uint64_t(std::llround(timing.latency * double(period_fs_)));
+  set_done(seq, done);
+  retire(k, done);
+}
+
+}  // namespace ptosim

@@ -1,0 +1,207 @@
+#pragma once
+// The `cpu` core model's timing, in plain C++ (no SystemC): an out-of-order
+// core seen as a one-pass schedule over the event stream. Every event is an
+// instruction (a load, a store, an arithmetic op; a loop iteration adds its
+// counter and branch): instructions dispatch in order at `issue_width` per
+// cycle into a reorder window of `rob_entries`, a load also into one of
+// `lq_entries`, a store into one of `sq_entries`; an instruction starts when
+// its operands are ready (the events it depends on, Access::dep and
+// Compute::dep) and its unit is free, and retires in order. So a
+// loop-carried chain (an accumulator) advances one latency per iteration
+// while independent loads and arithmetic overlap within the window. See
+// docs/TIMING.md for what it leaves out.
+//
+// Memory is the caller's: `Memory` sends one line-sized request at a time
+// and returns when its data is there (the cache hierarchy, or a TLM target).
+#include <cstdint>
+#include <vector>
+
+#include "sim/config/hw_config.h"
+#include "models/timing/core_clock.h"
+#include "sim/trace/event.h"
+
+namespace ptosim {
+
+struct CpuStats {
+  uint64_t uops = 0;
+  uint64_t loads = 0, stores = 0, forwarded = 0, register_moves = 0;
+  uint64_t rob_stall_fs = 0, lq_stall_fs = 0, sq_stall_fs = 0;
+  uint64_t dep_wait_fs = 0;  // operands not ready at dispatch, summed over instructions
+  uint64_t unit_busy_fs = 0; // arithmetic unit occupancy
+};
+
+class CpuPipeline {
+ public:
+  CpuPipeline(const CoreConfig& core, double period_fs);
+
+  // One load / store of `bytes` at addr (within one cache line, or a
+  // scratchpad transfer), event number `seq` (a multi-line access calls
+  // again with the same seq: its result is ready when every line is).
+  // `mem(t)` performs it at time t and returns when its data is there.
+  template <class Memory>
+  void load(CoreClock& k, uint32_t seq, uint32_t dep, uint64_t addr, uint64_t bytes, Memory&& mem);
+  template <class Memory>
+  void store(CoreClock& k, uint32_t seq, uint32_t dep, uint64_t addr, uint64_t bytes, Memory&& mem);
+  // An access to the register file: no instruction of its own (registers
+  // are operands), the value flows from the last write of that address.
+  void register_read(uint32_t seq, uint32_t dep, uint64_t addr);
+  void register_write(uint32_t seq, uint32_t dep, uint64_t addr);
+  void compute(CoreClock& k, uint32_t seq, const Compute& c);
+
+  // When every instruction so far has retired and every store committed.
+  uint64_t drained() const { return drained_; }
+  const CpuStats& stats() const { return stats_; }
+
+ private:
+  enum class Queue { None, Load, Store };
+  uint64_t dispatch(CoreClock& k, Queue q);
+  uint64_t retire(CoreClock& k, uint64_t done);
+  uint64_t ready(uint32_t seq, uint32_t dep) const;
+  void set_done(uint32_t seq, uint64_t t);
+  uint64_t result(uint32_t seq, uint32_t dep) const;
+
+  // Issue slots of one unit (or port), cycle by cycle: an instruction that
+  // is ready earlier than one before it in program order still takes the
+  // earlier cycle (out of order), unlike a "busy until" that only moves on.
+  class Slots {
+   public:
+    Slots(double throughput, uint64_t period_fs);
+    // The first time >= t with a free slot, which it takes.
+    uint64_t take(uint64_t t);
+
+   private:
+    static constexpr uint32_t kCycles = 1u << 14;  // a ring of cycles; older entries are forgotten
+    std::vector<uint64_t> tag_;   // which cycle each entry counts
+    std::vector<uint16_t> used_;
+    uint64_t period_;
+    uint16_t per_cycle_;          // slots a cycle (throughput >= 1)
+    uint32_t span_;               // cycles one instruction holds (throughput < 1)
+  };
+  struct Forward {
+    uint64_t addr = ~0ull, bytes = 0, data = 0, commit = 0;
+  };
+  struct RegValue {
+    uint64_t addr = ~0ull, ready = 0;
+  };
+  static constexpr uint32_t kDoneRing = 1u << 16;  // results kept: dependences reach this far back
+  static constexpr uint32_t kForwardSlots = 1024, kRegSlots = 4096;
+
+  uint64_t disp_fs_, period_fs_, forward_fs_;
+  uint32_t loop_uops_;
+  const CoreConfig& core_;
+  std::vector<uint64_t> done_;       // by seq: when its result is ready
+  std::vector<uint32_t> done_seq_;   // which seq each slot holds
+  std::vector<uint64_t> rob_, lq_, sq_;  // rings: retire / commit times of the last entries
+  uint64_t uops_ = 0, loads_ = 0, stores_ = 0;
+  uint64_t last_retire_ = 0, last_commit_ = 0, drained_ = 0;
+  Slots load_ports_, store_ports_;
+  std::vector<Slots> units_;  // per op class (float32's throughput): scalar instructions
+  uint64_t unit_free_[size_t(OpClass::Count)] = {};  // bulk work: busy until
+  std::vector<Forward> forward_;
+  std::vector<RegValue> regs_;
+  CpuStats stats_;
+};
+
+// ---- inline: the per-access path ----
+
+inline uint64_t CpuPipeline::dispatch(CoreClock& k, Queue q) {
+  uint64_t t = k.issue_at;
+  const uint64_t rob_free = rob_[uops_ % rob_.size()];
+  if (rob_free > t) {
+    stats_.rob_stall_fs += rob_free - t;
+    t = rob_free;
+  }
+  if (q == Queue::Load) {
+    const uint64_t f = lq_[loads_ % lq_.size()];
+    if (f > t) {
+      stats_.lq_stall_fs += f - t;
+      t = f;
+    }
+  } else if (q == Queue::Store) {
+    const uint64_t f = sq_[stores_ % sq_.size()];
+    if (f > t) {
+      stats_.sq_stall_fs += f - t;
+      t = f;
+    }
+  }
+  k.issue_at = t + disp_fs_;
+  ++stats_.uops;
+  return t;
+}
+
+inline uint64_t CpuPipeline::retire(CoreClock& k, uint64_t done) {
+  uint64_t r = last_retire_ + disp_fs_;  // in order, issue_width per cycle
+  if (done > r) r = done;
+  last_retire_ = r;
+  rob_[uops_++ % rob_.size()] = r;
+  if (r > k.end) k.end = r;
+  if (r > drained_) drained_ = r;
+  return r;
+}
+
+inline uint64_t CpuPipeline::result(uint32_t seq, uint32_t dep) const {
+  if (!dep) return 0;
+  const uint32_t back = seq - dep;
+  if (back == 0 || back >= kDoneRing) return 0;  // itself, or long ago: ready
+  const uint32_t slot = dep & (kDoneRing - 1);
+  return done_seq_[slot] == dep ? done_[slot] : 0;
+}
+
+inline uint64_t CpuPipeline::ready(uint32_t seq, uint32_t dep) const { return result(seq, dep); }
+
+inline void CpuPipeline::set_done(uint32_t seq, uint64_t t) {
+  const uint32_t slot = seq & (kDoneRing - 1);
+  if (done_seq_[slot] == seq) {  // another line of the same access
+    if (t > done_[slot]) done_[slot] = t;
+    return;
+  }
+  done_seq_[slot] = seq;
+  done_[slot] = t;
+}
+
+template <class Memory>
+void CpuPipeline::load(CoreClock& k, uint32_t seq, uint32_t dep, uint64_t addr, uint64_t bytes, Memory&& mem) {
+  const uint64_t t0 = dispatch(k, Queue::Load);
+  uint64_t t = t0;
+  const uint64_t a = ready(seq, dep);  // its address
+  if (a > t) {
+    stats_.dep_wait_fs += a - t;
+    t = a;
+  }
+  ++stats_.loads;
+  Forward& f = forward_[(addr >> 2) % kForwardSlots];
+  uint64_t data;
+  if (f.addr == addr && f.bytes >= bytes && f.commit > t) {
+    // The value is still in the store queue: forwarded, no cache access.
+    data = (f.data > t ? f.data : t) + forward_fs_;
+    ++stats_.forwarded;
+  } else {
+    t = load_ports_.take(t);
+    data = mem(t);
+  }
+  set_done(seq, data);
+  lq_[loads_++ % lq_.size()] = retire(k, data);
+}
+
+template <class Memory>
+void CpuPipeline::store(CoreClock& k, uint32_t seq, uint32_t dep, uint64_t addr, uint64_t bytes, Memory&& mem) {
+  const uint64_t t0 = dispatch(k, Queue::Store);
+  uint64_t data = ready(seq, dep);
+  if (data > t0) stats_.dep_wait_fs += data - t0;
+  if (data < t0) data = t0;
+  ++stats_.stores;
+  // The address is known at dispatch: the line is requested then (a write
+  // miss fetches it, holding a miss slot), the data is written at commit.
+  const uint64_t written = mem(store_ports_.take(t0));
+  const uint64_t r = retire(k, data + period_fs_);
+  uint64_t commit = r > written ? r : written;
+  if (last_commit_ > commit) commit = last_commit_;  // stores commit in order
+  last_commit_ = commit;
+  sq_[stores_++ % sq_.size()] = commit;
+  if (commit > drained_) drained_ = commit;
+  if (commit > k.end) k.end = commit;
+  forward_[(addr >> 2) % kForwardSlots] = Forward{addr, bytes, data, commit};
+  set_done(seq, data);
+}
+
+}  // namespace ptosim

@@ -1,0 +1,177 @@
+#include "sim/config/host_config.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "sim/common/error.h"
+#include "sim/common/units.h"
+
+namespace ptosim {
+namespace {
+
+std::string read_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string s;
+  std::getline(in, s);
+  return s;
+}
+
+uint64_t parse_sysfs_size(const std::string& s) {  // "32K", "1024K", "32768K"
+  if (s.empty()) return 0;
+  uint64_t v = std::stoull(s);
+  const char u = s.back();
+  if (u == 'K') v <<= 10;
+  if (u == 'M') v <<= 20;
+  if (u == 'G') v <<= 30;
+  return v;
+}
+
+// Timings of the vendor's current cores (AMD Zen 3/4; Intel Skylake to
+// Golden Cove), from the vendors' optimisation guides and Agner Fog's
+// tables: what `config host` writes unless the user edits it. AMD's
+// forwarding latency is 0: Zen 2-4 rename a store and a later load of the
+// same address register and offset (the "memfile"), so the load's value is
+// the store's register, as in a loop that updates C[i][j] in place.
+struct VendorCore {
+  unsigned issue_width, rob, lq, sq, load_ports, store_ports, forward;
+  double add[2], mul[2], fma[2], div[2], sqrt[2];
+  unsigned cache_latency[3];  // L1 L2 L3 cycles when not measured
+};
+const VendorCore kAmd{6, 320, 88, 64, 3, 2, 0, {3, 2}, {3, 2}, {4, 2}, {10, 0.28}, {14, 0.2}, {4, 14, 47}};
+const VendorCore kIntel{4, 224, 72, 56, 2, 1, 5, {4, 2}, {4, 2}, {4, 2}, {11, 0.33}, {12, 0.33}, {5, 14, 60}};
+
+}  // namespace
+
+HostFacts read_host_facts(const std::string& root) {
+  HostFacts f;
+  const std::string base = root + "/sys/devices/system/cpu/cpu0/cache/";
+  for (int i = 0; i < 16; ++i) {
+    const std::string d = base + "index" + std::to_string(i) + "/";
+    const std::string level = read_line(d + "level");
+    if (level.empty()) continue;
+    HostCache c;
+    c.level = std::atoi(level.c_str());
+    c.type = read_line(d + "type");
+    if (c.type == "Instruction") continue;
+    c.size = parse_sysfs_size(read_line(d + "size"));
+    c.ways = uint32_t(std::atoi(read_line(d + "ways_of_associativity").c_str()));
+    c.line = uint32_t(std::atoi(read_line(d + "coherency_line_size").c_str()));
+    c.shared_cpus = read_line(d + "shared_cpu_list");
+    if (!c.size || !c.line) continue;
+    if (!c.ways || c.size % (uint64_t(c.ways) * c.line)) c.ways = uint32_t(c.size / c.line);  // fully associative
+    f.caches.push_back(c);
+  }
+  std::sort(f.caches.begin(), f.caches.end(), [](const HostCache& a, const HostCache& b) { return a.level < b.level; });
+  if (f.caches.empty()) throw InputError({base, 0, 0}, "", "no cache levels in sysfs: cannot describe this machine");
+  std::ifstream cpuinfo(root + "/proc/cpuinfo");
+  std::string line;
+  f.cpus = 0;
+  while (std::getline(cpuinfo, line)) {
+    const size_t colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    std::string key = line.substr(0, colon), val = colon + 2 <= line.size() ? line.substr(colon + 2) : "";
+    key.erase(key.find_last_not_of(" \t") + 1);
+    if (key == "processor") ++f.cpus;
+    if (key == "model name" && f.model.empty()) f.model = val;
+    if (key == "vendor_id" && f.vendor.empty()) f.vendor = val;
+    if (key == "cpu MHz" && f.mhz == 0) f.mhz = std::atof(val.c_str());
+    if (key == "flags" && !f.avx2) {
+      std::istringstream in(val);
+      std::string flag;
+      while (in >> flag) {
+        f.avx512 = f.avx512 || flag == "avx512f";
+        f.avx2 = f.avx2 || flag == "avx2";
+      }
+    }
+  }
+  if (!f.cpus) f.cpus = 1;
+  return f;
+}
+
+std::vector<uint64_t> host_probe_footprints(const HostFacts& f) {
+  std::vector<uint64_t> v;
+  // Half of each level; a level past the second at most twice the one above:
+  // a shared last level (and a VM's slice of it) holds a working set a few
+  // times L2 but rarely half of its nominal size for one core.
+  for (size_t i = 0; i < f.caches.size(); ++i)
+    v.push_back(i >= 2 ? std::min(f.caches[i].size / 2, f.caches[i - 1].size * 2) : f.caches[i].size / 2);
+  v.push_back(f.caches.back().size * 8);
+  return v;
+}
+
+std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
+  const bool amd = f.vendor.find("AMD") != std::string::npos;
+  const VendorCore& k = amd ? kAmd : kIntel;
+  const double clock = m.valid && m.clock_hz > 0 ? m.clock_hz : (f.mhz > 0 ? f.mhz * 1e6 : 2e9);
+  const unsigned vec = f.avx512 ? 64 : f.avx2 ? 32 : 16;
+  using units::format_number;
+  auto cycles_of = [&](double ns) { return std::max(1.0, std::round(ns * clock / 1e9)); };
+  std::ostringstream o;
+  o << "# Written by `pto-sim config host`" << (m.valid ? " --measure" : "") << " on " << f.model << " ("
+    << f.vendor << ", " << f.cpus << " CPUs).\n"
+    << "# Caches from /sys/devices/system/cpu/cpu0/cache; core timings are "
+    << (amd ? "AMD Zen 3/4" : "Intel Skylake-class") << " figures\n"
+    << "# (vendor optimisation guides, Agner Fog's tables); "
+    << (m.valid ? "clock, cache and DRAM latencies and\n# bandwidth measured by bench/host_probe (dependent add chain, pointer chase, stream).\n"
+                : "clock from /proc/cpuinfo, latencies are\n# typical figures (run with --measure to measure them).\n");
+  o << "name: host\n";
+  o << "clock: " << format_number(std::round(clock / 1e6)) << " MHz\n";
+  o << "core:\n"
+    << "  model: cpu\n"
+    << "  issue_width: " << k.issue_width << "\n"
+    << "  max_outstanding: " << (amd ? 24 : 12) << "      # L1D miss buffers\n"
+    << "  rob_entries: " << k.rob << "\n"
+    << "  lq_entries: " << k.lq << "\n"
+    << "  sq_entries: " << k.sq << "\n"
+    << "  load_ports: " << k.load_ports << "\n"
+    << "  store_ports: " << k.store_ports << "\n"
+    << "  forward_latency: " << k.forward << "\n"
+    << "  vector_bytes: " << vec << " B\n"
+    << "  flops_per_cycle:        # 2 FMA pipes x lanes x 2\n"
+    << "    float32: " << 2 * (vec / 4) * 2 << "\n"
+    << "    float16: " << 2 * (vec / 4) * 2 / 2 << "\n"
+    << "    bfloat16: " << 2 * (vec / 4) * 2 / 2 << "\n"
+    << "    int32: " << 2 * (vec / 4) << "\n"
+    << "    int8: " << 2 * vec * 2 << "\n"
+    << "  op_timing:\n";
+  auto op = [&](const char* name, const double* t) {
+    o << "    " << name << ": {latency: " << format_number(t[0]) << ", throughput: " << format_number(t[1]) << "}\n";
+  };
+  op("add", k.add);
+  op("mul", k.mul);
+  op("fma", k.fma);
+  op("div", k.div);
+  op("sqrt", k.sqrt);
+  o << "memories:\n"
+    << "  - {name: register, size: " << units::format_bytes(32ull * vec) << ", latency: 0 cycles, bandwidth: "
+    << 3 * vec << " B/cycle}\n";
+  o << "spaces: {shared: L1D, constant: L1D}   # a CPU has no scratchpad: tiles live in the caches\n";
+  o << "caches:\n";
+  double above_ns = 0;
+  for (size_t i = 0; i < f.caches.size(); ++i) {
+    const HostCache& c = f.caches[i];
+    const std::string name = i == 0 ? "L1D" : "L" + std::to_string(c.level);
+    double lat;
+    if (m.valid && i < m.level_ns.size()) {
+      lat = std::max(1.0, cycles_of(m.level_ns[i] - above_ns));
+      above_ns = m.level_ns[i];
+    } else {
+      lat = k.cache_latency[std::min<size_t>(i, 2)];
+    }
+    o << "  - {name: " << name << ", size: " << units::format_bytes(c.size) << ", ways: " << c.ways
+      << ", line: " << c.line << " B, latency: " << format_number(lat) << " cycles, bandwidth: " << (i == 0 ? 2 * vec : vec)
+      << " B/cycle, mshrs: " << (i == 0 ? (amd ? 24 : 12) : 48) << "}   # shared by CPUs " << c.shared_cpus << "\n";
+  }
+  double dram_ns = 90;
+  if (m.valid && m.level_ns.size() > f.caches.size()) dram_ns = std::max(1.0, m.level_ns[f.caches.size()] - above_ns);
+  const double bw = m.valid && m.stream_bytes_per_s > 0 ? m.stream_bytes_per_s : 20e9;
+  o << "dram:\n"
+    << "  timing: simple          # a VM does not show the DIMMs: latency and bandwidth only\n"
+    << "  latency: " << format_number(std::round(dram_ns * 10) / 10) << " ns\n"
+    << "  bandwidth: " << format_number(std::round(bw / 1e8) / 10) << " GB/s\n";
+  return o.str();
+}
+
+}  // namespace ptosim

@@ -1,0 +1,45 @@
+#pragma once
+// `pto-sim config host`: a config of the machine pto-sim runs on, from
+// sysfs (cache levels: size, ways, line, sharing) and /proc/cpuinfo (model,
+// vendor, clock, vector width), with core timings of the vendor's current
+// cores; measured latencies, clock and bandwidth replace the defaults when
+// given (`--measure`, bench/host_probe.h).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ptosim {
+
+struct HostCache {
+  int level = 0;
+  std::string type;  // Data | Unified
+  uint64_t size = 0;
+  uint32_t ways = 0, line = 0;
+  std::string shared_cpus;
+};
+
+struct HostFacts {
+  std::string model, vendor;
+  double mhz = 0;
+  bool avx512 = false, avx2 = false;
+  unsigned cpus = 1;
+  std::vector<HostCache> caches;  // data and unified levels, L1 first
+};
+
+// Reads /sys/devices/system/cpu/cpu0/cache and /proc/cpuinfo under `root`
+// ("" = the real ones); throws InputError when there is no cache level.
+HostFacts read_host_facts(const std::string& root = "");
+
+struct HostMeasured {
+  bool valid = false;
+  double clock_hz = 0;
+  std::vector<double> level_ns;  // per cache level, then DRAM: dependent-load latency at a footprint in it
+  double stream_bytes_per_s = 0;
+};
+
+// The footprints `--measure` chases at: half of each cache level (past L2 at
+// most twice the level above), then 8x the last level (DRAM).
+std::vector<uint64_t> host_probe_footprints(const HostFacts& f);
+std::string host_config_yaml(const HostFacts& f, const HostMeasured& m);
+
+}  // namespace ptosim
