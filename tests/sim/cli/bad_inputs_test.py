@@ -213,6 +213,8 @@ CLI = [
     (["config", "sho"], "pto-sim: unknown subcommand 'sho' (expected one of: show, host)"),
     (["run", "--trace", din, "-o", ""], "pto-sim: --output: an empty file name (use - for stdout)"),
     (["trace", prog, "-o", ""], "pto-sim: --output: an empty file name (use - for stdout)"),
+    (["annotate", prog, "-o", ""], "pto-sim: --output: an empty file name (use - for stdout)"),
+    (["sweep", prog, "-o", ""], "pto-sim: --output: an empty file name (use - for stdout)"),
     (["run", "--trace", din, "-D", "X=1"], "-D: applies to a PROGRAM, not to a --trace replay"),
     (["run", "--trace", din, "--max-events", "5"], "--max-events: applies to a PROGRAM, not to a --trace replay"),
     (["run", prog, "--trace", din], "pto-sim run: give either a PROGRAM or --trace FILE"),
