@@ -3,13 +3,16 @@
 # UndefinedBehaviorSanitizer (g++) into build-asan/ and runs the suite there:
 # any report fails the test that triggered it.
 #
-# SystemC (Debian's build) runs SC_THREADs on QuickThreads coroutines; a C++
-# throw on a coroutine stack makes ASan ignore the unwound frames
-# (google/sanitizers#189) and report false stack-buffer-overflows later. The
-# simulation therefore never lets an exception leave its coroutine through a
-# throw: the producer's error (a bad program, a bad trace) is carried out of
-# the SC thread as an exception_ptr and rethrown after sc_start returns
-# (EventPipe::drain, CoreModule::run, System::run).
+# SystemC (Debian's build) runs SC_THREADs on QuickThreads coroutines and
+# switches their stacks under the thread that calls sc_start without telling
+# ASan, which then misreads that thread's stack on every later throw
+# (google/sanitizers#189: "ignoring requested __asan_handle_no_return", then
+# false stack-buffer-overflows). What we chose: System::run starts the kernel
+# on a thread of its own and waits for it (models/tlm/system.cpp), so the
+# thread that rethrows the simulation's errors and runs everything after it
+# never switched stacks; and inside the simulation no exception leaves a
+# coroutine through a throw (the producer's error travels as an
+# exception_ptr: EventPipe::drain, CoreModule::run).
 #   scripts/sanitize.sh [ctest arguments...]
 set -euo pipefail
 cd "$(dirname "$0")/.."

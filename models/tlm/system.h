@@ -43,6 +43,7 @@ class System {
   std::string timeline_json(const std::string& source, const std::vector<std::string>& lines = {}) const;
 
  private:
+  void run_kernel();  // sc_start() on a thread of its own (see system.cpp)
   // --check-data: the checker of one run, its stores and routes given to the core.
   std::unique_ptr<DataChecker> make_checker(const RunOptions& options);
   // True for a cache named by a memory's `backing:` and by no space.
