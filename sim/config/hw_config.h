@@ -80,6 +80,9 @@ struct PrefetchConfig {
   uint32_t distance = 1;      // prefetch_distance: lines (stride: strides) ahead
   uint32_t degree = 1;        // prefetch_degree: lines proposed per trigger (next_line, stride, stream)
   uint32_t table = 16;        // prefetch_table: streams tracked (stride, stream)
+  // Not a key: the cache's sub-blocks per line (1 without `subblock:`), for
+  // the prefetchers that act within a line (load_forward, subblock).
+  uint32_t subblocks = 1;
 };
 
 struct CacheConfig {
@@ -87,6 +90,10 @@ struct CacheConfig {
   uint64_t size = 0;
   uint32_t ways = 0;
   uint32_t line = 0;
+  // subblock: Dinero IV's -lN-Tsbsize: a valid and a dirty bit per sub-block
+  // of this many bytes, fetched and written back by sub-block. 0 (no key) =
+  // the whole line, the same as subblock == line.
+  uint32_t subblock = 0;
   uint32_t latency = 4;             // hit latency, cycles
   double bandwidth = 64;            // bytes / cycle at its port
   std::string replacement = "lru";  // lru | fifo | random | plru | srrip
@@ -103,6 +110,8 @@ struct CacheConfig {
   SourcePos pos;
 
   uint64_t lines() const { return size / line; }
+  // Whether lines are split into sub-blocks (subblock given and below the line).
+  bool has_subblocks() const { return subblock != 0 && subblock < line; }
   uint64_t sets() const { return size / (uint64_t(ways) * line); }
 };
 

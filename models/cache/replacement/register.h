@@ -12,8 +12,10 @@ namespace ptosim {
 
 using CacheLevelFactory = std::unique_ptr<CacheLevel> (*)(const CacheConfig&);
 
+// A level with sub-blocks is its own instantiation (the whole-line one has no sub-block test).
 template <class Policy>
 std::unique_ptr<CacheLevel> make_level_with(const CacheConfig& c) {
+  if (c.has_subblocks()) return std::make_unique<CacheLevelImpl<Policy, true>>(c);
   return std::make_unique<CacheLevelImpl<Policy>>(c);
 }
 
