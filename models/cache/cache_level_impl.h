@@ -134,9 +134,10 @@ class CacheLevelImpl final : public CacheLevel {
 
  private:
   // A request over several lines, line by line; kept out of access() so
-  // that the common single-line path stays small. Only its first line
-  // trains the prefetcher (Dinero IV: the rest of a split reference is not
-  // a read but a "multiblock" remainder).
+  // that the common single-line path stays small. Every line trains the
+  // prefetcher: Dinero IV queues the rest of a split reference as a
+  // "multiblock" remainder, but d4_dopending clears that mark before the
+  // remainder comes back to d4ref as a read.
 #if defined(__GNUC__)
   __attribute__((noinline))
 #endif
@@ -145,7 +146,7 @@ class CacheLevelImpl final : public CacheLevel {
     for (uint64_t line = first; line <= last; ++line) {
       const uint64_t lo = std::max(r.addr, line << line_shift_);
       const uint64_t hi = std::min(r.addr + bytes, (line + 1) << line_shift_);
-      done = std::max(done, access_line(line, lo, hi - lo, r, issue, line == first));
+      done = std::max(done, access_line(line, lo, hi - lo, r, issue, true));
     }
     return done;
   }

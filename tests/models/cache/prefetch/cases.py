@@ -87,6 +87,7 @@ LEVELS = {
     "4w8k_wt": (8192, 4, 64, "lru", False, True),
     "l2_8w64k": (65536, 8, 64, "lru", True, True),
     "l2_4w32k_128": (32768, 4, 128, "lru", True, True),
+    "l2_8w32k_32": (32768, 8, 32, "lru", True, True),
     "4w8k_sb16": (8192, 4, 64, "lru", True, True, 16),
     "dm4k_sb8": (4096, 1, 32, "lru", True, True, 8),
     "fa2k_sb16": (2048, 32, 64, "lru", True, True, 16),
@@ -104,6 +105,13 @@ for trace in sorted(READ_ONLY):
         for fetch1, fetch2, dist in (("d", "t", 2), ("t", "m", 1), ("a", "a", 4)):
             CASES.append((f"{trace}-4w8k+{l2}-{fetch1}{fetch2}{dist}", trace,
                           [("4w8k", fetch1, dist), (l2, fetch2, dist)]))
+
+# An L2 with lines shorter than L1's: every L1 fill is split there, and each
+# part trains L2's prefetcher (Dinero IV's multiblock remainder is a read).
+for trace in sorted(READ_ONLY):
+    for fetch2, dist in (("a", 1), ("t", 2)):
+        CASES.append((f"{trace}-4w8k+l2_8w32k_32-d{fetch2}{dist}", trace,
+                       [("4w8k", "d", dist), ("l2_8w32k_32", fetch2, dist)]))
 
 # Sub-blocks: load_forward and subblock (which act within a line: distance at
 # most the sub-blocks per line) and the others counting in sub-blocks; and
