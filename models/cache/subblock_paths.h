@@ -1,5 +1,5 @@
 #pragma once
-// The paths of a cache level with sub-blocks (CacheLevelImpl<Policy, true>),
+// The paths of a cache level with sub-blocks (CacheLevelImpl<Policy, false, true>),
 // as Dinero IV's d4ref runs them with -lN-Tsbsize: a line has a valid, a
 // dirty and a demand-referenced bit per sub-block; a request misses when
 // any sub-block it touches is not valid (a sub-block miss; a block miss
@@ -15,8 +15,8 @@
 
 namespace ptosim {
 
-template <class Policy, bool Sub>
-void CacheLevelImpl<Policy, Sub>::init_subblocks() {
+template <class Policy, bool Data, bool Sub>
+void CacheLevelImpl<Policy, Data, Sub>::init_subblocks() {
   sub_.assign(config_.sets() * config_.ways, SubState{});
   while ((1u << sub_shift_) < config_.subblock) ++sub_shift_;
   const uint32_t per_line = config_.line >> sub_shift_;
@@ -27,8 +27,8 @@ void CacheLevelImpl<Policy, Sub>::init_subblocks() {
 }
 
 // The sub-blocks [addr, addr + bytes) touches in `line` (the range is within it).
-template <class Policy, bool Sub>
-uint32_t CacheLevelImpl<Policy, Sub>::sub_mask(uint64_t line, uint64_t addr, uint64_t bytes) const {
+template <class Policy, bool Data, bool Sub>
+uint32_t CacheLevelImpl<Policy, Data, Sub>::sub_mask(uint64_t line, uint64_t addr, uint64_t bytes) const {
   const uint64_t base = line << line_shift_;
   const uint32_t first = uint32_t((addr - base) >> sub_shift_);
   const uint32_t n = uint32_t((addr + bytes - 1 - base) >> sub_shift_) - first + 1;
@@ -37,16 +37,16 @@ uint32_t CacheLevelImpl<Policy, Sub>::sub_mask(uint64_t line, uint64_t addr, uin
 
 // Dinero IV's walloc for a write of [addr, addr + bytes): write_allocate,
 // and with `nofetch` only when the write covers its sub-blocks exactly.
-template <class Policy, bool Sub>
-bool CacheLevelImpl<Policy, Sub>::write_allocates(uint64_t addr, uint64_t bytes) const {
+template <class Policy, bool Data, bool Sub>
+bool CacheLevelImpl<Policy, Data, Sub>::write_allocates(uint64_t addr, uint64_t bytes) const {
   if (!config_.write_allocate) return false;
   if (!config_.allocate_nofetch) return true;
   const uint64_t size = 1ull << sub_shift_;
   return (addr & (size - 1)) == 0 && (bytes & (size - 1)) == 0;
 }
 
-template <class Policy, bool Sub>
-void CacheLevelImpl<Policy, Sub>::count_classes(const SubBlockClasses& c, bool block_miss) {
+template <class Policy, bool Data, bool Sub>
+void CacheLevelImpl<Policy, Data, Sub>::count_classes(const SubBlockClasses& c, bool block_miss) {
   switch (c.miss) {
     case MissClass::Compulsory: ++stats_.compulsory; break;
     case MissClass::Capacity: ++stats_.capacity; break;
@@ -65,8 +65,8 @@ void CacheLevelImpl<Policy, Sub>::count_classes(const SubBlockClasses& c, bool b
 // first demand use is useful (late if its fill is still on its way), and
 // a read whose sub-blocks were all unreferenced is a first use for `tagged`
 // (Dinero IV: no touched sub-block has its referenced bit).
-template <class Policy, bool Sub>
-uint64_t CacheLevelImpl<Policy, Sub>::sub_hit(const typename Array::Found& f, uint64_t line, uint64_t addr,
+template <class Policy, bool Data, bool Sub>
+uint64_t CacheLevelImpl<Policy, Data, Sub>::sub_hit(const typename Array::Found& f, uint64_t line, uint64_t addr,
                                               uint64_t bytes, const MemRequest& r, uint64_t issue, bool train) {
   const uint64_t slot = uint64_t(f.slot);
   const bool write = r.write, dirty = write && config_.write_back;
@@ -101,8 +101,8 @@ uint64_t CacheLevelImpl<Policy, Sub>::sub_hit(const typename Array::Found& f, ui
 // here updates it (valid, and dirty with write-back) without a fetch even
 // without write-allocate, and a write covering its sub-blocks exactly
 // fetches nothing.
-template <class Policy, bool Sub>
-uint64_t CacheLevelImpl<Policy, Sub>::sub_miss(const typename Array::Found& f, uint64_t line, uint64_t addr,
+template <class Policy, bool Data, bool Sub>
+uint64_t CacheLevelImpl<Policy, Data, Sub>::sub_miss(const typename Array::Found& f, uint64_t line, uint64_t addr,
                                                uint64_t bytes, const MemRequest& r, uint64_t issue, bool train) {
   const bool write = r.write;
   const bool block_miss = f.slot < 0;
@@ -117,7 +117,7 @@ uint64_t CacheLevelImpl<Policy, Sub>::sub_miss(const typename Array::Found& f, u
   stats_.writeback_misses += r.writeback;
   count_classes(sub_classifier_->classify(line, sb, !write || walloc, true, block_miss), block_miss);
   if (!update) {  // the write goes below in place of a fill
-    post_below(addr, bytes, r.tensor, r.region, issue);
+    post_below(addr, bytes, r.tensor, r.region, issue, false, nullptr);
     return issue;
   }
   const bool wback = write && config_.write_back;
@@ -148,7 +148,7 @@ uint64_t CacheLevelImpl<Policy, Sub>::sub_miss(const typename Array::Found& f, u
   } else {
     ready_[slot] = std::max(ready_[slot], filled);
   }
-  if (write && !wback) post_below(addr, bytes, r.tensor, r.region, issue);  // write-through
+  if (write && !wback) post_below(addr, bytes, r.tensor, r.region, issue, false, nullptr);  // write-through
   if (v.evicted) evict_subblocked(v, was, issue);
   if (prefetcher_ && train && !write) [[unlikely]]
     prefetch_after(DemandRead{line, true, false, addr >> sub_shift_}, r, issue);
@@ -159,8 +159,8 @@ uint64_t CacheLevelImpl<Policy, Sub>::sub_miss(const typename Array::Found& f, u
 // (Dinero IV's policies), else of the whole line `unit`. A lookup like a
 // read that is no demand: it marks no sub-block referenced; missing, it
 // fetches what it touches.
-template <class Policy, bool Sub>
-void CacheLevelImpl<Policy, Sub>::prefetch_subblocked(uint64_t unit, bool subblocks, const MemRequest& r,
+template <class Policy, bool Data, bool Sub>
+void CacheLevelImpl<Policy, Data, Sub>::prefetch_subblocked(uint64_t unit, bool subblocks, const MemRequest& r,
                                                       uint64_t at) {
   if (unit > (~0ull >> (subblocks ? sub_shift_ : line_shift_))) return;
   const uint64_t addr = subblocks ? unit << sub_shift_ : unit << line_shift_;
@@ -198,8 +198,8 @@ void CacheLevelImpl<Policy, Sub>::prefetch_subblocked(uint64_t unit, bool subblo
 
 // A line leaving for room (`was`: its sub-block state). With inclusion, a
 // dirty copy above makes the whole line dirty.
-template <class Policy, bool Sub>
-void CacheLevelImpl<Policy, Sub>::evict_subblocked(const typename Array::Victim& v, const SubState& was,
+template <class Policy, bool Data, bool Sub>
+void CacheLevelImpl<Policy, Data, Sub>::evict_subblocked(const typename Array::Victim& v, const SubState& was,
                                                    uint64_t at) {
   ++stats_.evictions;
   prefetch_.useless += uint32_t(__builtin_popcount(was.valid & ~was.referenced));
@@ -214,21 +214,21 @@ void CacheLevelImpl<Policy, Sub>::evict_subblocked(const typename Array::Victim&
 // Dinero IV's d4_wbblock: one write per run of consecutive dirty
 // sub-blocks. It pushes them on its pending stack from the lowest address
 // up, and pops them: so they go below from the highest run down.
-template <class Policy, bool Sub>
-void CacheLevelImpl<Policy, Sub>::write_runs(uint64_t line, uint32_t dirty, const LineOwner& owner, uint64_t at) {
+template <class Policy, bool Data, bool Sub>
+void CacheLevelImpl<Policy, Data, Sub>::write_runs(uint64_t line, uint32_t dirty, const LineOwner& owner, uint64_t at) {
   const uint64_t base = line << line_shift_;
   while (dirty) {
     const uint32_t hi = 31 - uint32_t(__builtin_clz(dirty));
     uint32_t lo = hi;
     while (lo > 0 && (dirty >> (lo - 1) & 1)) --lo;
     post_below(base + (uint64_t(lo) << sub_shift_), uint64_t(hi - lo + 1) << sub_shift_, owner.tensor, owner.region,
-               at, true);
+               at, true, nullptr);
     dirty &= ~(((hi - lo + 1 >= 32) ? ~0u : ((1u << (hi - lo + 1)) - 1)) << lo);
   }
 }
 
-template <class Policy, bool Sub>
-void CacheLevelImpl<Policy, Sub>::copy_back_subblocks(uint64_t line, uint64_t at) {
+template <class Policy, bool Data, bool Sub>
+void CacheLevelImpl<Policy, Data, Sub>::copy_back_subblocks(uint64_t line, uint64_t at) {
   const int64_t slot = array_.find_slot(line);
   LineOwner owner;
   if (slot < 0 || !array_.clean(line, &owner)) return;
@@ -240,8 +240,8 @@ void CacheLevelImpl<Policy, Sub>::copy_back_subblocks(uint64_t line, uint64_t at
   write_runs(line, dirty, owner, at);
 }
 
-template <class Policy, bool Sub>
-bool CacheLevelImpl<Policy, Sub>::invalidate_subblocked(uint64_t line, bool* was_dirty) {
+template <class Policy, bool Data, bool Sub>
+bool CacheLevelImpl<Policy, Data, Sub>::invalidate_subblocked(uint64_t line, bool* was_dirty) {
   const int64_t slot = array_.find_slot(line);
   if (slot < 0) return false;
   const SubState& s = sub_[uint64_t(slot)];
