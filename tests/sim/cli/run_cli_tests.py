@@ -202,5 +202,14 @@ for i, (keys, want) in enumerate([
     code, out, err = run("run", "--trace", pf_trace, "--config", bad_sb, "-o", never)
     check(f"bad sub-block config {i} exits 2 at the key", code == 2 and not os.path.exists(never) and
           err.strip() == f"{bad_sb}:2: {want}", (code, err))
+sb_cfg = write("sb.yaml", "caches:\n  - {name: L1, size: 512 B, ways: 2, line: 64 B, subblock: 16 B}\n")
+code, out, err = run("run", "--trace", pf_trace, "--config", sb_cfg, "--check-data", "-o", never)
+check("sub-blocks with --check-data exit 2", code == 2 and not os.path.exists(never) and err.strip() ==
+      f"{sb_cfg}:2: subblock: cache L1: --check-data does not model sub-blocks (drop subblock: or --check-data)",
+      (code, err))
+code, out, err = run("run", "--trace", pf_trace, "--config", sb_cfg, "--format", "json")
+l1 = json.loads(out)["levels"][0] if code == 0 else {}
+check("block-miss keys at a level with sub-blocks", code == 0 and l1.get("block_misses", -1) <= l1["read_misses"] +
+      l1["write_misses"] and "compulsory_block_misses" in l1, (code, err))
 
 H.finish()
