@@ -90,10 +90,6 @@ struct CacheConfig {
   uint64_t size = 0;
   uint32_t ways = 0;
   uint32_t line = 0;
-  // subblock: Dinero IV's -lN-Tsbsize: a valid and a dirty bit per sub-block
-  // of this many bytes, fetched and written back by sub-block. 0 (no key) =
-  // the whole line, the same as subblock == line.
-  uint32_t subblock = 0;
   uint32_t latency = 4;             // hit latency, cycles
   double bandwidth = 64;            // bytes / cycle at its port
   std::string replacement = "lru";  // lru | fifo | random | plru | srrip
@@ -108,6 +104,10 @@ struct CacheConfig {
   uint64_t seed = 1;                // for replacement: random
   PrefetchConfig prefetch;
   SourcePos pos;
+  // subblock: Dinero IV's -lN-Tsbsize: a valid and a dirty bit per sub-block
+  // of this many bytes, fetched and written back by sub-block. 0 (no key) =
+  // the whole line, the same as subblock == line.
+  uint32_t subblock = 0;
 
   uint64_t lines() const { return size / line; }
   // Whether lines are split into sub-blocks (subblock given and below the line).
