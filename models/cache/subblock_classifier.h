@@ -65,13 +65,13 @@ class SubBlockClassifier {
     nodes_[0].next = n;
   }
 
-  ResidentMap where_;          // line -> node, for the shadow's lines
-  SeenLines seen_;             // sub-blocks ever referenced (by sub-block number)
-  std::vector<Node> nodes_;    // [0] is the sentinel
+  ResidentMap where_;           // line -> node, for the shadow's lines
+  SeenLines seen_;              // sub-blocks ever referenced (by sub-block number)
+  std::vector<Node> nodes_;     // [0] is the sentinel
   std::vector<uint32_t> free_;  // nodes of invalidated lines, reused first
   uint64_t capacity_;
-  uint32_t shift_;             // log2 of the sub-blocks per line
-  uint32_t all_;               // the mask of a whole line
+  uint32_t shift_;  // log2 of the sub-blocks per line
+  uint32_t all_;    // the mask of a whole line
   bool fifo_;
 };
 

@@ -22,8 +22,8 @@ void CacheLevelImpl<Policy, Data, Sub>::init_subblocks() {
   const uint32_t per_line = config_.line >> sub_shift_;
   sub_all_ = per_line >= 32 ? ~0u : (1u << per_line) - 1;
   stats_.subblocks = true;
-  sub_classifier_ = std::make_unique<SubBlockClassifier>(config_.lines(), line_shift_ - sub_shift_,
-                                                         ShadowInFillOrder<Policy>::value);
+  sub_classifier_ =
+      std::make_unique<SubBlockClassifier>(config_.lines(), line_shift_ - sub_shift_, ShadowInFillOrder<Policy>::value);
 }
 
 // The sub-blocks [addr, addr + bytes) touches in `line` (the range is within it).
@@ -67,7 +67,7 @@ void CacheLevelImpl<Policy, Data, Sub>::count_classes(const SubBlockClasses& c, 
 // (Dinero IV: no touched sub-block has its referenced bit).
 template <class Policy, bool Data, bool Sub>
 uint64_t CacheLevelImpl<Policy, Data, Sub>::sub_hit(const typename Array::Found& f, uint64_t line, uint64_t addr,
-                                              uint64_t bytes, const MemRequest& r, uint64_t issue, bool train) {
+                                                    uint64_t bytes, const MemRequest& r, uint64_t issue, bool train) {
   const uint64_t slot = uint64_t(f.slot);
   const bool write = r.write, dirty = write && config_.write_back;
   SubState& s = sub_[slot];
@@ -103,7 +103,7 @@ uint64_t CacheLevelImpl<Policy, Data, Sub>::sub_hit(const typename Array::Found&
 // fetches nothing.
 template <class Policy, bool Data, bool Sub>
 uint64_t CacheLevelImpl<Policy, Data, Sub>::sub_miss(const typename Array::Found& f, uint64_t line, uint64_t addr,
-                                               uint64_t bytes, const MemRequest& r, uint64_t issue, bool train) {
+                                                     uint64_t bytes, const MemRequest& r, uint64_t issue, bool train) {
   const bool write = r.write;
   const bool block_miss = f.slot < 0;
   const uint32_t sb = sub_mask(line, addr, bytes);
@@ -161,7 +161,7 @@ uint64_t CacheLevelImpl<Policy, Data, Sub>::sub_miss(const typename Array::Found
 // fetches what it touches.
 template <class Policy, bool Data, bool Sub>
 void CacheLevelImpl<Policy, Data, Sub>::prefetch_subblocked(uint64_t unit, bool subblocks, const MemRequest& r,
-                                                      uint64_t at) {
+                                                            uint64_t at) {
   if (unit > (~0ull >> (subblocks ? sub_shift_ : line_shift_))) return;
   const uint64_t addr = subblocks ? unit << sub_shift_ : unit << line_shift_;
   const uint64_t size = subblocks ? 1ull << sub_shift_ : config_.line;
@@ -200,7 +200,7 @@ void CacheLevelImpl<Policy, Data, Sub>::prefetch_subblocked(uint64_t unit, bool 
 // dirty copy above makes the whole line dirty.
 template <class Policy, bool Data, bool Sub>
 void CacheLevelImpl<Policy, Data, Sub>::evict_subblocked(const typename Array::Victim& v, const SubState& was,
-                                                   uint64_t at) {
+                                                         uint64_t at) {
   ++stats_.evictions;
   prefetch_.useless += uint32_t(__builtin_popcount(was.valid & ~was.referenced));
   uint32_t dirty = was.valid & was.dirty;
@@ -221,8 +221,8 @@ void CacheLevelImpl<Policy, Data, Sub>::write_runs(uint64_t line, uint32_t dirty
     const uint32_t hi = 31 - uint32_t(__builtin_clz(dirty));
     uint32_t lo = hi;
     while (lo > 0 && (dirty >> (lo - 1) & 1)) --lo;
-    post_below(base + (uint64_t(lo) << sub_shift_), uint64_t(hi - lo + 1) << sub_shift_, owner.tensor, owner.region,
-               at, true, nullptr);
+    post_below(base + (uint64_t(lo) << sub_shift_), uint64_t(hi - lo + 1) << sub_shift_, owner.tensor, owner.region, at,
+               true, nullptr);
     dirty &= ~(((hi - lo + 1 >= 32) ? ~0u : ((1u << (hi - lo + 1)) - 1)) << lo);
   }
 }

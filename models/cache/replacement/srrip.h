@@ -59,8 +59,8 @@ class Srrip {
 
  private:
   struct Set {
-    uint8_t base;         // ring slot of RRPV 0
-    uint32_t count[4];    // ways per ring slot
+    uint8_t base;       // ring slot of RRPV 0
+    uint32_t count[4];  // ways per ring slot
   };
   uint64_t* bitmap(uint64_t set, uint32_t slot) { return &bits_[(set * 4 + slot) * words_]; }
   // Wide sets: rrpv_ holds a way's ring slot; its RRPV is (slot - base) & 3.
@@ -89,8 +89,8 @@ class Srrip {
   uint32_t ways_;
   uint32_t words_;
   bool wide_;
-  std::vector<uint8_t> rrpv_;  // per way: the RRPV (scanned sets) or its ring slot (wide sets)
-  std::vector<Set> sets_;      // wide sets
+  std::vector<uint8_t> rrpv_;   // per way: the RRPV (scanned sets) or its ring slot (wide sets)
+  std::vector<Set> sets_;       // wide sets
   std::vector<uint64_t> bits_;  // wide sets: per set, 4 bitmaps of words_ words
 };
 

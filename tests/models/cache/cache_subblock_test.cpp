@@ -38,10 +38,10 @@ TEST(Subblocks, AMissFetchesTheTouchedSubblocksOnly) {
   auto l1 = make_cache_level(sub());
   Recorder below;
   l1->connect_below(&below);
-  l1->request(rd(0x14, 4));  // block miss: sub-block 1
-  l1->request(rd(0x18, 4));  // hit
-  l1->request(rd(0x2c, 8));  // sub-block miss: sub-blocks 2 and 3
-  l1->request(rd(0x10, 40)); // sub-blocks 1..3, all valid: a hit
+  l1->request(rd(0x14, 4));   // block miss: sub-block 1
+  l1->request(rd(0x18, 4));   // hit
+  l1->request(rd(0x2c, 8));   // sub-block miss: sub-blocks 2 and 3
+  l1->request(rd(0x10, 40));  // sub-blocks 1..3, all valid: a hit
   EXPECT_EQ(below.seen, (Seq{"r 0x10 16", "r 0x20 32"}));
   const LevelStats& s = l1->stats();
   EXPECT_EQ(s.reads, 4u);
