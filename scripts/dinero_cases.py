@@ -14,7 +14,9 @@ matmul-like, conv-like, and one of every din record type with accesses that
 straddle lines) on hierarchies of 1 to 4 unified levels: line sizes that grow
 or shrink between levels, direct-mapped to fully associative, LRU and FIFO,
 write-back / write-through x allocate / no-allocate / allocate-nofetch at
-every level, with Dinero IV's 3C classification at every level.
+every level, with Dinero IV's 3C classification at every level; then the
+same with sub-blocks (FIXED_SUBBLOCK, and random hierarchies whose levels
+get sub-blocks of 1 B up to the line).
 """
 
 MASK64 = (1 << 64) - 1
@@ -205,11 +207,14 @@ def trace_text(kind, seed, n):
 POLICIES = [("a", "a"), ("a", "n"), ("n", "a"), ("n", "n"), ("a", "f"), ("n", "f"), ("f", "a"), ("f", "n")]  # (wback, walloc)
 
 
-def level(size, ways, line, repl="lru", wback="a", walloc="a"):
-    """A unified cache level. ways 0 = fully associative."""
+def level(size, ways, line, repl="lru", wback="a", walloc="a", sb=0):
+    """A unified cache level. ways 0 = fully associative; sb: sub-block size (0 = none)."""
     if ways == 0:
         ways = size // line
-    return {"size": size, "ways": ways, "line": line, "repl": repl, "wback": wback, "walloc": walloc}
+    out = {"size": size, "ways": ways, "line": line, "repl": repl, "wback": wback, "walloc": walloc}
+    if sb:
+        out["sb"] = sb
+    return out
 
 
 # Hand-picked hierarchies: the ones the issue names, and the edges.
@@ -235,6 +240,25 @@ FIXED = {
     "1lvl-dm": [level(8192, 1, 32)],
     "1lvl-4way": [level(8192, 4, 16)],
     "1lvl-fa-fifo": [level(4096, 0, 64, "fifo")],
+}
+
+
+# Sub-blocks (Dinero IV's -lN-Tsbsize): one or two levels split, with every
+# write policy, 2 to 16 sub-blocks per line, direct-mapped to fully
+# associative, FIFO, differing line sizes above and below. Not 32: Dinero IV
+# (d4-7) with -lN-Tccc does not finish such a run (it spins in its 3C code).
+FIXED_SUBBLOCK = {
+    "sb-l1": [level(4096, 4, 64, sb=16), level(32768, 8, 64)],
+    "sb-l2": [level(2048, 2, 32), level(32768, 8, 128, sb=32)],
+    "sb-both": [level(4096, 2, 64, sb=8), level(65536, 8, 128, sb=32)],
+    "sb-dm-tiny": [level(1024, 1, 16, sb=1)],
+    "sb-fa-fifo": [level(2048, 0, 64, "fifo", sb=16), level(16384, 4, 64, sb=32)],
+    "sb-wt": [level(4096, 4, 64, wback="n", sb=16), level(32768, 8, 64, sb=16)],
+    "sb-wt-noalloc": [level(4096, 4, 64, wback="n", walloc="n", sb=8), level(32768, 8, 64)],
+    "sb-noalloc": [level(4096, 4, 64, walloc="n", sb=16), level(32768, 8, 128, walloc="n", sb=16)],
+    "sb-nofetch": [level(4096, 4, 32, walloc="f", sb=4), level(32768, 8, 64, walloc="f", sb=8)],
+    "sb-wback-nofetch": [level(4096, 2, 64, wback="f", walloc="n", sb=16), level(32768, 8, 64, wback="f", sb=16)],
+    "sb-3lvl": [level(2048, 2, 16, sb=4), level(16384, 4, 64, sb=16), level(65536, 8, 256, sb=64)],
 }
 
 
@@ -272,6 +296,18 @@ def make_cases():
         k = kinds[i % len(kinds)]
         seed = 1000 + i
         cases.append((f"random{i:02d}/{k}", k, seed, 12000, levels))
+    for h, levels in FIXED_SUBBLOCK.items():
+        for k in kinds:
+            seed = 2000 + len(cases)
+            cases.append((f"{h}/{k}", k, seed, 12000, levels))
+    rng = Rng(20261201)
+    for i in range(24):
+        levels = random_hierarchy(rng)
+        for l in levels:  # a sub-block size from 1 B to the line (the line itself: none, to keep it exercised)
+            if rng.chance(70):
+                l["sb"] = max(l["line"] // 16, min(l["line"], 1 << rng.below(6)))  # at most 16 per line
+        k = kinds[i % len(kinds)]
+        cases.append((f"random-sb{i:02d}/{k}", k, 3000 + i, 12000, levels))
     return cases
 
 
@@ -287,6 +323,8 @@ def dinero_args(levels):
         p = f"-l{i}-u"
         args += [p + "size", str(l["size"]), p + "bsize", str(l["line"]), p + "assoc", str(l["ways"]),
                  p + "repl", {"lru": "l", "fifo": "f"}[l["repl"]], p + "wback", l["wback"], p + "walloc", l["walloc"]]
+        if "sb" in l:
+            args += [p + "sbsize", str(l["sb"])]
         args.append(p + "ccc")
     return args
 
@@ -299,6 +337,7 @@ def pto_config(levels):
         # sets the valid bits first), so it writes back like -wback a.
         policy = "write_through" if l["wback"] == "n" else "write_back"
         allocate = {"a": "true", "n": "false", "f": "nofetch"}[l["walloc"]]
-        lines.append(f"  - {{name: L{i}, size: {l['size']} B, ways: {l['ways']}, line: {l['line']} B, "
+        sb = f", subblock: {l['sb']} B" if "sb" in l else ""
+        lines.append(f"  - {{name: L{i}, size: {l['size']} B, ways: {l['ways']}, line: {l['line']} B{sb}, "
                      f"replacement: {l['repl']}, write_policy: {policy}, write_allocate: {allocate}}}")
     return "\n".join(lines) + "\n"

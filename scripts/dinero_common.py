@@ -50,10 +50,13 @@ def parse_report(text):
     -stat-interval ones first and the final one last), each
     {level name: {metric: [numbers...]}} with metrics "Demand Fetches",
     "Demand Misses", "Compulsory misses", "Capacity misses", "Conflict
-    misses" (columns total, instrn, data, read, write, misc) and
+    misses", and at a level with sub-blocks "Demand Block Misses" and "DB
+    compulsory / capacity / conflict misses" (columns total, instrn, data,
+    read, write, misc) and
     "Bytes From Memory", "Bytes To Memory" (one number)."""
     blocks, block, cur = [], None, None
     metrics = ("Demand Fetches", "Demand Misses", "Compulsory misses", "Capacity misses", "Conflict misses",
+               "Demand Block Misses", "DB compulsory misses", "DB capacity misses", "DB conflict misses",
                "Bytes From Memory", "Bytes To Memory")
     for line in text.splitlines():
         s = line.strip()
@@ -81,13 +84,30 @@ def parse_report(text):
 
 def level_counts(d, ccc):
     """[reads, writes, read_misses, write_misses, bytes from below, bytes to
-    below] (+ [compulsory, capacity, conflict] with ccc) of one Dinero level,
+    below] (+ [compulsory, capacity, conflict] with ccc; + [block misses] and
+    with ccc [their compulsory, capacity, conflict] at a level with
+    sub-blocks, whose misses are sub-block misses) of one Dinero level,
     in pto-sim's terms: a read is anything but a write (instruction fetches
     and misc records included)."""
     f, m = d["Demand Fetches"], d["Demand Misses"]
     out = [f[0] - f[4], f[4], m[0] - m[4], m[4], d["Bytes From Memory"][0], d["Bytes To Memory"][0]]
     if ccc:
         out += [d["Compulsory misses"][0], d["Capacity misses"][0], d["Conflict misses"][0]]
+    if "Demand Block Misses" in d:  # a level with sub-blocks
+        out.append(d["Demand Block Misses"][0])
+        if ccc:
+            out += [d["DB compulsory misses"][0], d["DB capacity misses"][0], d["DB conflict misses"][0]]
+    return out
+
+
+def count_names(ccc, subblocks):
+    """The names of level_counts()'s numbers for a level with or without
+    -ccc and sub-blocks."""
+    out = ["reads", "writes", "read_misses", "write_misses", "bytes_from_below", "bytes_to_below"]
+    if ccc:
+        out += ["compulsory", "capacity", "conflict"]
+    if subblocks:
+        out += ["block_misses"] + (["compulsory_blocks", "capacity_blocks", "conflict_blocks"] if ccc else [])
     return out
 
 
@@ -104,6 +124,10 @@ def pto_counts(report, names, ccc_flags):
         row = [l["reads"], l["writes"], l["read_misses"], l["write_misses"], below["bytes_read"], below["bytes_written"]]
         if ccc:
             row += [l["compulsory_misses"], l["capacity_misses"], l["conflict_misses"]]
+        if "block_misses" in l:  # a level with sub-blocks
+            row.append(l["block_misses"])
+            if ccc:
+                row += [l["compulsory_block_misses"], l["capacity_block_misses"], l["conflict_block_misses"]]
         out.append(row)
     return out
 

@@ -9,7 +9,9 @@ this project (its licence forbids redistribution); what it counts is a fact,
 and those facts are what this script writes: for every case of
 scripts/dinero_cases.py (a seeded trace on a hierarchy), per cache level,
 [reads, writes, read misses, write misses, bytes from below, bytes to
-below, compulsory, capacity, conflict], once before
+below, compulsory, capacity, conflict] (and at a level with sub-blocks,
+whose misses are sub-block misses: block misses, compulsory, capacity and
+conflict block misses), once before
 Dinero IV's end-of-run copyback (its -stat-interval report after the last
 record: pto-sim without --flush) and once after it (its final report:
 pto-sim with --flush). Default output: tests/golden/dinero/cases.json,
@@ -32,7 +34,8 @@ from dinero_common import ENV, build_dinero, die, level_counts, parse_report, ru
 
 DEFAULT_OUT = os.path.join(HERE, "..", "tests", "golden", "dinero", "cases.json")
 FIELDS = ["reads", "writes", "read_misses", "write_misses", "bytes_from_below", "bytes_to_below",
-          "compulsory", "capacity", "conflict"]
+          "compulsory", "capacity", "conflict", "block_misses", "compulsory_blocks", "capacity_blocks",
+          "conflict_blocks"]
 
 
 def record_case(binary, tmp, case):
@@ -72,7 +75,8 @@ def main():
         version = next((l.strip("- ") for l in banner if "version" in l), "Dinero IV")
     golden = {
         "about": "Dinero IV's counts on the cases of scripts/dinero_cases.py, recorded by scripts/dinero_golden.py. "
-                 "Per case and cache level (L1 first): " + ", ".join(FIELDS) + " (Dinero IV ran with -lN-uccc). "
+                 "Per case and cache level (L1 first): " + ", ".join(FIELDS[:9]) + " (Dinero IV ran with -lN-uccc), "
+                 "and at a level with sub-blocks (levels[].sb) " + ", ".join(FIELDS[9:]) + ". "
                  "before_flush: after the last record (pto-sim run without --flush); "
                  "after_flush: after Dinero IV's end-of-run copyback (pto-sim run --flush).",
         "dinero": version,

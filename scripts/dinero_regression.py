@@ -24,8 +24,10 @@ records as -informat d reads them (r/w/i/m at addr & ~3, size 4); for p, b
 and D, `p2d -4`'s output (their .good files are identical: the same
 references); for P, mm.64 decoded as Dinero IV's pixie64fmt.c decodes it.
 
-A parameter set pto-sim cannot describe (split instruction/data caches,
-sub-blocks, prefetching) is listed with the reason. Exit status 1 if a
+Sub-blocks (-lN-usbsize) map to `subblock:`, -lN-ufetch a|m|t|l|s with
+-lN-upfdist to the prefetchers of the same name. A parameter set pto-sim
+cannot describe (split instruction/data caches, prefetch abort) is listed
+with the reason. Exit status 1 if a
 describable set differs. -o writes the outcomes (facts, no Dinero code).
 """
 import argparse
@@ -37,10 +39,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from dinero_common import ENV, build_dinero, die, level_counts, parse_report, pto_counts, tmpdir  # noqa: E402
+from dinero_common import ENV, build_dinero, count_names, die, level_counts, parse_report, pto_counts, tmpdir  # noqa: E402
 
-FIELDS = ["reads", "writes", "read_misses", "write_misses", "bytes_from_below", "bytes_to_below",
-          "compulsory", "capacity", "conflict"]
+PREFETCHER = {"d": "none", "a": "always", "m": "miss", "t": "tagged", "l": "load_forward", "s": "subblock"}
 
 
 def parse_parms(path):
@@ -92,15 +93,14 @@ def describe(args):
             continue
         size, line = num(l["size"]), num(l["bsize"])
         sb = num(l.get("sbsize", l["bsize"]))
-        if sb != line:
-            reasons.append(f"sub-blocks (-l{n}-usbsize {sb} < block {line}): not modelled")
         fetch = l.get("fetch", "d")
-        if fetch != "d":
-            reasons.append(f"prefetch (-l{n}-ufetch {fetch}): the prefetchers are the other half of issue 11")
+        if fetch not in PREFETCHER:
+            reasons.append(f"prefetch policy -l{n}-ufetch {fetch}")
         if "pfabort" in l:
             reasons.append(f"prefetch abort (-l{n}-upfabort): draws libc random()")
-        out.append({"size": size, "line": line, "ways": int(l.get("assoc", "1")), "repl": l.get("repl", "l"),
-                    "wback": l.get("wback", "a"), "walloc": l.get("walloc", "a"), "ccc": bool(l.get("ccc"))})
+        out.append({"size": size, "line": line, "sb": sb, "ways": int(l.get("assoc", "1")), "repl": l.get("repl", "l"),
+                    "wback": l.get("wback", "a"), "walloc": l.get("walloc", "a"), "ccc": bool(l.get("ccc")),
+                    "fetch": fetch, "pfdist": int(l.get("pfdist", "1"))})
     for k in extras:
         if k not in ("informat", "flushcount", "skipcount", "maxcount"):
             reasons.append(f"option -{k}")
@@ -115,8 +115,11 @@ def pto_config(levels):
     for i, l in enumerate(levels, 1):
         policy = "write_through" if l["wback"] == "n" else "write_back"  # -wback f writes back (see dinero_cases.py)
         allocate = {"a": "true", "n": "false", "f": "nofetch"}[l["walloc"]]
+        extra = f", subblock: {l['sb']} B" if l["sb"] != l["line"] else ""
+        if l["fetch"] != "d":
+            extra += f", prefetcher: {PREFETCHER[l['fetch']]}, prefetch_distance: {l['pfdist']}"
         lines.append(f"  - {{name: L{i}, size: {l['size']} B, ways: {l['ways']}, line: {l['line']} B, "
-                     f"replacement: {repl[l['repl']]}, write_policy: {policy}, write_allocate: {allocate}}}")
+                     f"replacement: {repl[l['repl']]}, write_policy: {policy}, write_allocate: {allocate}{extra}}}")
     return "\n".join(lines) + "\n"
 
 
@@ -276,9 +279,12 @@ def main():
             got = pto_counts(report, names, ccc)
             want_block = parse_report(good)[-1]
             want = [level_counts(want_block[n], c) for n, c in zip(names, ccc)]
-            diffs = [f"{n} {fld}: pto-sim {x}, .good {y}" for n, g, w in zip(names, got, want)
-                     for fld, x, y in zip(FIELDS, g, w) if x != y]
-            row["counts"] = {n: dict(zip(FIELDS, w)) for n, w in zip(names, want)}
+            fields = [count_names(l["ccc"], l["sb"] != l["line"]) for l in levels]
+            diffs = [f"{n}: pto-sim reports {len(g)} counts, .good {len(w)}" for n, g, w in zip(names, got, want)
+                     if len(g) != len(w)]
+            diffs += [f"{n} {fld}: pto-sim {x}, .good {y}" for n, g, w, fl in zip(names, got, want, fields)
+                      for fld, x, y in zip(fl, g, w) if x != y and len(g) == len(w)]
+            row["counts"] = {n: dict(zip(fl, w)) for n, w, fl in zip(names, want, fields)}
             if diffs:
                 row.update(outcome="FAIL", reason="; ".join(diffs))
             else:

@@ -5,6 +5,9 @@
 // the semantics. `Data` adds the bytes of every line (a store beside the
 // tags, by slot) for --check-data; every use of it is under
 // `if constexpr (Data)`, so the normal instantiation has no data path.
+// `Sub` is a level with sub-blocks (subblock_paths.h), likewise a separate
+// instantiation: a level without them has no sub-block test on its path
+// (every use is under `if constexpr (Sub)`). Data and Sub do not combine.
 #include <algorithm>
 #include <cstring>
 #include <type_traits>
@@ -12,6 +15,7 @@
 #include "models/cache/cache_level.h"
 #include "models/cache/miss_classifier.h"
 #include "models/cache/set_assoc.h"
+#include "models/cache/subblock_classifier.h"
 
 namespace ptosim {
 
@@ -21,7 +25,7 @@ struct ShadowInFillOrder : std::false_type {};
 template <class P>
 struct ShadowInFillOrder<P, std::void_t<decltype(P::kShadowInFillOrder)>> : std::bool_constant<P::kShadowInFillOrder> {};
 
-template <class Policy, bool Data = false>
+template <class Policy, bool Data = false, bool Sub = false>
 class CacheLevelImpl final : public CacheLevel {
   using Array = SetAssocArray<Policy>;
 
@@ -29,8 +33,10 @@ class CacheLevelImpl final : public CacheLevel {
   explicit CacheLevelImpl(const CacheConfig& config)
       : CacheLevel(config),
         array_(config.sets(), config.ways, config.seed),
-        classifier_(config.lines(), config.sets() * config.ways, ShadowInFillOrder<Policy>::value),
+        classifier_(Sub ? 1 : config.lines(), Sub ? 1 : config.sets() * config.ways, ShadowInFillOrder<Policy>::value),
         ready_(config.sets() * config.ways, 0) {
+    static_assert(!(Data && Sub), "--check-data does not model sub-blocks");
+    if constexpr (Sub) init_subblocks();
     if constexpr (Data) {
       data_.assign(config.sets() * config.ways * config.line, 0);
       victim_.assign(config.line, 0);
@@ -58,7 +64,7 @@ class CacheLevelImpl final : public CacheLevel {
     if (!r.write || config_.write_back) {  // else the write goes below too
       const uint64_t line = r.addr >> line_shift_;
       const typename Array::Found f = array_.find(line);
-      if (f.slot >= 0) {
+      if (f.slot >= 0 && holds(f, line, r.addr, r.bytes ? r.bytes : 1)) {
         const uint64_t at = *t;
         const uint64_t done =
             served_hit(f, line, r.addr, r.bytes ? r.bytes : 1, r, occupy_port(at, r.bytes) + latency_fs_, true);
@@ -113,10 +119,12 @@ class CacheLevelImpl final : public CacheLevel {
     } else if (kind == AccessKind::Invalidate) {
       if (bytes == 0) {
         for (uint64_t line : array_.lines()) array_.invalidate(line, nullptr);
-        classifier_.invalidate_all();
+        if constexpr (Sub) sub_classifier_->invalidate_all();
+        else classifier_.invalidate_all();
       } else {
         array_.invalidate(addr >> line_shift_, nullptr);
-        classifier_.invalidate(addr >> line_shift_);
+        if constexpr (Sub) sub_classifier_->invalidate(addr >> line_shift_);
+        else classifier_.invalidate(addr >> line_shift_);
       }
     }
     below_->control(kind, addr, bytes, at);  // as Dinero IV: this level's writebacks first, then the record
@@ -146,6 +154,7 @@ class CacheLevelImpl final : public CacheLevel {
 
  protected:
   bool invalidate_line(uint64_t line, bool* was_dirty, uint8_t* dirty_data) override {
+    if constexpr (Sub) return invalidate_subblocked(line, was_dirty);
     int64_t slot = -1;
     if constexpr (Data) slot = array_.find_slot(line);
     bool unused_prefetch = false;
@@ -159,9 +168,10 @@ class CacheLevelImpl final : public CacheLevel {
 
  private:
   // A request over several lines, line by line; kept out of access() so
-  // that the common single-line path stays small. Only its first line
-  // trains the prefetcher (Dinero IV: the rest of a split reference is not
-  // a read but a "multiblock" remainder).
+  // that the common single-line path stays small. Every line trains the
+  // prefetcher: Dinero IV queues the rest of a split reference as a
+  // "multiblock" remainder, but d4_dopending clears that mark before the
+  // remainder comes back to d4ref as a read.
 #if defined(__GNUC__)
   __attribute__((noinline))
 #endif
@@ -170,7 +180,7 @@ class CacheLevelImpl final : public CacheLevel {
     for (uint64_t line = first; line <= last; ++line) {
       const uint64_t lo = std::max(r.addr, line << line_shift_);
       const uint64_t hi = std::min(r.addr + bytes, (line + 1) << line_shift_);
-      done = std::max(done, access_line(line, lo, hi - lo, r, issue, line == first));
+      done = std::max(done, access_line(line, lo, hi - lo, r, issue, true));
     }
     return done;
   }
@@ -198,6 +208,7 @@ class CacheLevelImpl final : public CacheLevel {
 #endif
   uint64_t served_hit(const typename Array::Found& f, uint64_t line, uint64_t addr, uint64_t bytes,
                       const MemRequest& r, uint64_t issue, bool train) {
+    if constexpr (Sub) return sub_hit(f, line, addr, bytes, r, issue, train);
     const uint64_t slot = uint64_t(f.slot);
     array_.hit(f, r.write && config_.write_back);
     if constexpr (Data) move_bytes(slot, line, addr, bytes, r);
@@ -222,7 +233,7 @@ class CacheLevelImpl final : public CacheLevel {
                        bool train) {
     const bool write = r.write;
     const typename Array::Found f = array_.find(line);
-    if (f.slot >= 0) {
+    if (f.slot >= 0 && holds(f, line, addr, bytes)) {
       const uint64_t done = served_hit(f, line, addr, bytes, r, issue, train);
       if (write && !config_.write_back) post_below(addr, bytes, r.tensor, r.region, issue, false, at_data(r, addr));
       return done;
@@ -242,6 +253,7 @@ class CacheLevelImpl final : public CacheLevel {
 #endif
   uint64_t served_miss(const typename Array::Found& f, uint64_t line, uint64_t addr, uint64_t bytes,
                        const MemRequest& r, uint64_t issue, bool train) {
+    if constexpr (Sub) return sub_miss(f, line, addr, bytes, r, issue, train);
     const bool write = r.write;
     stats_.count(write, false, bytes, r.tensor, r.region);
     stats_.writeback_requests += r.writeback;
@@ -270,7 +282,7 @@ class CacheLevelImpl final : public CacheLevel {
     if constexpr (Data) move_bytes(v.slot, line, addr, bytes, r);
     if (write && !config_.write_back) post_below(addr, bytes, r.tensor, r.region, issue, false, at_data(r, addr));
     if (v.evicted) evict(v, issue);  // then, as Dinero IV, the prefetch
-    if (prefetcher_ && train && !write) [[unlikely]] prefetch_after(DemandRead{line, true, false}, r, issue);
+    if (prefetcher_ && train && !write) [[unlikely]] prefetch_after(DemandRead{line, true, false, line}, r, issue);
     return std::max(issue, filled);
   }
 
@@ -286,7 +298,7 @@ class CacheLevelImpl final : public CacheLevel {
       ++prefetch_.useful;
       prefetch_.late += ready_[slot] > issue;
     }
-    if (train && !r.write) prefetch_after(DemandRead{line, false, first_use}, r, issue);
+    if (train && !r.write) prefetch_after(DemandRead{line, false, first_use, line}, r, issue);
   }
 
   // Asks the prefetcher after demand read `d` and fetches what it proposes,
@@ -297,8 +309,10 @@ class CacheLevelImpl final : public CacheLevel {
   void prefetch_after(const DemandRead& d, const MemRequest& r, uint64_t at) {
     uint64_t lines[kMaxPrefetchDegree];
     const uint32_t n = prefetcher_->on_read(d, lines);
-    for (uint32_t i = 0; i < n; ++i)
-      if (lines[i] <= max_line_) prefetch_line(lines[i], r, at);
+    for (uint32_t i = 0; i < n; ++i) {
+      if constexpr (Sub) prefetch_subblocked(lines[i], prefetcher_->proposes_subblocks(), r, at);
+      else if (lines[i] <= max_line_) prefetch_line(lines[i], r, at);
+    }
   }
 
   // One prefetch, as Dinero IV runs it: a lookup like a read that counts as
@@ -374,6 +388,7 @@ class CacheLevelImpl final : public CacheLevel {
 
   // Writes `line` below if it is here and dirty (it stays, clean).
   void copy_back(uint64_t line, uint64_t at) {
+    if constexpr (Sub) return copy_back_subblocks(line, at);
     LineOwner owner;
     if (!array_.clean(line, &owner)) return;
     ++stats_.writebacks;
@@ -409,11 +424,47 @@ class CacheLevelImpl final : public CacheLevel {
     else std::memcpy(at_data(r, addr), in_line, bytes);
   }
 
+  // Whether the line found at `f` holds the bytes [addr, addr + bytes):
+  // always without sub-blocks (at compile time), else every sub-block they touch.
+  bool holds(const typename Array::Found& f, uint64_t line, uint64_t addr, uint64_t bytes) const {
+    if constexpr (Sub) {
+      const uint32_t sb = sub_mask(line, addr, bytes);
+      return (sub_[uint64_t(f.slot)].valid & sb) == sb;
+    } else {
+      (void)f, (void)line, (void)addr, (void)bytes;
+      return true;
+    }
+  }
+
+  // ---- sub-blocks (Sub only; defined in subblock_paths.h) ----
+  struct SubState {
+    uint32_t valid = 0, dirty = 0, referenced = 0;  // per sub-block bits (referenced: by demand)
+  };
+  void init_subblocks();
+  uint32_t sub_mask(uint64_t line, uint64_t addr, uint64_t bytes) const;
+  bool write_allocates(uint64_t addr, uint64_t bytes) const;
+  uint64_t sub_hit(const typename Array::Found& f, uint64_t line, uint64_t addr, uint64_t bytes, const MemRequest& r,
+                   uint64_t issue, bool train);
+  uint64_t sub_miss(const typename Array::Found& f, uint64_t line, uint64_t addr, uint64_t bytes,
+                    const MemRequest& r, uint64_t issue, bool train);
+  void prefetch_subblocked(uint64_t unit, bool subblocks, const MemRequest& r, uint64_t at);
+  void evict_subblocked(const typename Array::Victim& v, const SubState& was, uint64_t at);
+  void write_runs(uint64_t line, uint32_t dirty, const LineOwner& owner, uint64_t at);
+  void copy_back_subblocks(uint64_t line, uint64_t at);
+  bool invalidate_subblocked(uint64_t line, bool* was_dirty);
+  void count_classes(const SubBlockClasses& c, bool block_miss);
+
   Array array_;
-  MissClassifier classifier_;
+  MissClassifier classifier_;    // (Sub: unused, one line)
   std::vector<uint64_t> ready_;  // per slot: when the line's fill arrives (fs)
   std::vector<uint8_t> data_;    // Data: per slot, the line's bytes
   std::vector<uint8_t> victim_;  // Data: the bytes of the line being evicted
+  std::vector<SubState> sub_;    // Sub: per slot
+  std::unique_ptr<SubBlockClassifier> sub_classifier_;  // Sub: the 3C shadow
+  uint32_t sub_shift_ = 0;       // Sub: log2 of the sub-block size
+  uint32_t sub_all_ = 1;         // Sub: the mask of every sub-block of a line
 };
 
 }  // namespace ptosim
+
+#include "models/cache/subblock_paths.h"

@@ -44,6 +44,30 @@ class SeenLines {
     }
     return true;
   }
+  // Whether `line` has been seen (marks nothing).
+  bool contains(uint64_t line) const {
+    auto d = dirs_.find(line >> (kPageShift + kDirShift));
+    if (d == dirs_.end() || !d->second.pages) return false;
+    const Page& p = d->second.pages[(line >> kPageShift) & (kDirPages - 1)];
+    if (p.count == kPageLines) return true;
+    const uint64_t i = line & (kPageLines - 1);
+    return p.bits && (p.bits[i >> 6] >> (i & 63) & 1);
+  }
+  // Forgets `line` (Dinero IV's one-block invalidate of a level with sub-blocks).
+  void erase(uint64_t line) {
+    auto d = dirs_.find(line >> (kPageShift + kDirShift));
+    if (d == dirs_.end() || !d->second.pages) return;
+    Page& p = d->second.pages[(line >> kPageShift) & (kDirPages - 1)];
+    const uint64_t i = line & (kPageLines - 1);
+    if (p.count == kPageLines) {  // a full mark gets its bits back
+      p.bits = new uint64_t[kWords];
+      for (uint64_t w = 0; w < kWords; ++w) p.bits[w] = ~0ull;
+    } else if (!p.bits || !(p.bits[i >> 6] >> (i & 63) & 1)) {
+      return;
+    }
+    p.bits[i >> 6] &= ~(1ull << (i & 63));
+    --p.count;
+  }
   // Forgets every line (Dinero IV's whole-cache invalidate).
   void clear() {
     dirs_.clear();

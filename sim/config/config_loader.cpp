@@ -363,6 +363,21 @@ void read_prefetch(Section& sec, PrefetchConfig& p) {
   sec.read_int("prefetch_table", p.table, 1, 4096);
 }
 
+// Dinero IV's limits on -lN-Tsbsize (a power of two, at most the block, at
+// most 32 sub-blocks: one bit each in a 32-bit mask) and on the prefetchers
+// that act within a block (-lN-Tpfdist at most the sub-blocks per block).
+void check_subblock(Section& sec, CacheConfig& c) {
+  const std::string at = sec.key_path("subblock"), sb = std::to_string(c.subblock) + " B";
+  if (!is_pow2(c.subblock)) sec.fail(sec.get("subblock"), at, "sub-block size " + sb + " is not a power of two");
+  if (c.subblock > c.line)
+    sec.fail(sec.get("subblock"), at, "sub-block size " + sb + " is larger than the line (" + std::to_string(c.line) + " B)");
+  if (c.line / c.subblock > 32)
+    sec.fail(sec.get("subblock"), at,
+             "sub-block size " + sb + " makes " + std::to_string(c.line / c.subblock) +
+                 " sub-blocks per line; at most 32 (one valid bit each, as Dinero IV)");
+  c.prefetch.subblocks = c.line / c.subblock;
+}
+
 CacheConfig parse_cache(Section& sec, double clock_hz, size_t index) {
   CacheConfig c;
   c.pos = sec.pos();
@@ -373,6 +388,7 @@ CacheConfig parse_cache(Section& sec, double clock_hz, size_t index) {
   sec.read("size", c.size, units::parse_bytes);
   sec.read_int("ways", c.ways, 1);
   sec.read("line", c.line, to_u32_bytes);
+  sec.read("subblock", c.subblock, to_u32_bytes);
   sec.read("latency", c.latency, [&](const std::string& s) { return latency_cycles(s, clock_hz); });
   sec.read("bandwidth", c.bandwidth, [&](const std::string& s) {
     return positive_bandwidth(units::parse_bandwidth(s), clock_hz, s);
@@ -396,6 +412,13 @@ CacheConfig parse_cache(Section& sec, double clock_hz, size_t index) {
   read_prefetch(sec, c.prefetch);
   sec.reject_unknown();
   if (!is_pow2(c.line)) sec.fail(sec.get("line"), sec.key_path("line"), "line size " + std::to_string(c.line) + " B is not a power of two");
+  if (sec.has("subblock")) check_subblock(sec, c);
+  if ((c.prefetch.name == "load_forward" || c.prefetch.name == "subblock") && c.prefetch.distance > c.prefetch.subblocks)
+    sec.fail(sec.has("prefetch_distance") ? sec.get("prefetch_distance") : sec.get("prefetcher"),
+             sec.key_path("prefetch_distance"),
+             "prefetcher " + c.prefetch.name + " prefetches within a line: prefetch_distance " +
+                 std::to_string(c.prefetch.distance) + " is more than the " + std::to_string(c.prefetch.subblocks) +
+                 " sub-block(s) per line (set subblock:)");
   if (c.size == 0 || c.size % (uint64_t(c.ways) * c.line) != 0)
     sec.fail(sec.get("size"), sec.key_path("size"),
              "size " + units::format_bytes(c.size) + " is not divisible by ways x line (" + std::to_string(c.ways) +

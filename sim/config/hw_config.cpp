@@ -136,6 +136,7 @@ std::string to_yaml(const HwConfig& c) {
       << "    size: " << format_bytes(k.size) << "\n"
       << "    ways: " << k.ways << "\n"
       << "    line: " << format_bytes(k.line) << "\n"
+      << (k.has_subblocks() ? "    subblock: " + format_bytes(k.subblock) + "\n" : std::string())
       << "    latency: " << k.latency << " cycles\n"
       << "    bandwidth: " << bw_cycle(k.bandwidth) << "\n"
       << "    replacement: " << k.replacement << "\n"

@@ -80,6 +80,9 @@ struct PrefetchConfig {
   uint32_t distance = 1;      // prefetch_distance: lines (stride: strides) ahead
   uint32_t degree = 1;        // prefetch_degree: lines proposed per trigger (next_line, stride, stream)
   uint32_t table = 16;        // prefetch_table: streams tracked (stride, stream)
+  // Not a key: the cache's sub-blocks per line (1 without `subblock:`), for
+  // the prefetchers that act within a line (load_forward, subblock).
+  uint32_t subblocks = 1;
 };
 
 struct CacheConfig {
@@ -101,8 +104,14 @@ struct CacheConfig {
   uint64_t seed = 1;                // for replacement: random
   PrefetchConfig prefetch;
   SourcePos pos;
+  // subblock: Dinero IV's -lN-Tsbsize: a valid and a dirty bit per sub-block
+  // of this many bytes, fetched and written back by sub-block. 0 (no key) =
+  // the whole line, the same as subblock == line.
+  uint32_t subblock = 0;
 
   uint64_t lines() const { return size / line; }
+  // Whether lines are split into sub-blocks (subblock given and below the line).
+  bool has_subblocks() const { return subblock != 0 && subblock < line; }
   uint64_t sets() const { return size / (uint64_t(ways) * line); }
 };
 

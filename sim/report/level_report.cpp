@@ -102,6 +102,12 @@ StatsNode& add_level_stats(StatsNode& parent, const std::string& name, NodeKind 
   n.set("capacity_misses", with_3c ? s.capacity : 0);
   n.set("conflict_misses", with_3c ? s.conflict : 0);
   if (s.back_invalidations) n.set("back_invalidations", s.back_invalidations);
+  if (s.subblocks) {
+    n.set("block_misses", s.block_misses);
+    n.set("compulsory_block_misses", with_3c ? s.compulsory_blocks : 0);
+    n.set("capacity_block_misses", with_3c ? s.capacity_blocks : 0);
+    n.set("conflict_block_misses", with_3c ? s.conflict_blocks : 0);
+  }
   add_tags(n, "tensors", s.by_tensor(), names.tensors);
   add_region_tree(n, s.by_region(), names.regions);
   return n;

@@ -61,6 +61,11 @@ struct LevelStats {
   // (not demands), and their misses. Demand = the rest (there are no
   // prefetches).
   uint64_t writeback_requests = 0, writeback_misses = 0;
+  // A level with sub-blocks (Dinero IV's -lN-Tsbsize): the misses are
+  // sub-block misses (a request missing any sub-block it touches); of them,
+  // those whose line was absent, and their 3C classes.
+  bool subblocks = false;
+  uint64_t block_misses = 0, compulsory_blocks = 0, capacity_blocks = 0, conflict_blocks = 0;
 
   uint64_t accesses() const { return reads + writes; }
   uint64_t misses() const { return read_misses + write_misses; }

@@ -1,11 +1,5 @@
 // Dinero IV's `always` (-lN-Tfetch a): every demand read prefetches.
 #include "models/cache/prefetch/dinero_fetch.h"
 
-namespace ptosim::prefetch {
-namespace {
-bool every_read(const DemandRead&) { return true; }
-}  // namespace
-}  // namespace ptosim::prefetch
-
 PTOSIM_PREFETCHER(always, "always", 1, "Dinero IV -lN-Tfetch a: line + distance on every read",
                   make_dinero_fetch<every_read>)

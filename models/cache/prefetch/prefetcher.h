@@ -24,8 +24,11 @@ constexpr uint32_t kMaxPrefetchDegree = PrefetchConfig::kMaxDegree;
 // A demand read seen by the level's prefetcher.
 struct DemandRead {
   uint64_t line;   // line number at this level
-  bool miss;       // it missed
-  bool first_use;  // it hit a line that a prefetch brought in, unused by demand until now
+  bool miss;       // it missed (at a level with sub-blocks: missed a sub-block it touches)
+  bool first_use;  // it hit a line (sub-blocks) that a prefetch brought in, unused by demand until now
+  // The number of its (first) sub-block at a level with sub-blocks
+  // (address / sub-block size); its line number without.
+  uint64_t subblock;
 };
 
 class Prefetcher {
@@ -35,6 +38,10 @@ class Prefetcher {
   // already served it); writes them to out[0..] (room for
   // kMaxPrefetchDegree) in the order to fetch them; returns how many.
   virtual uint32_t on_read(const DemandRead& r, uint64_t* out) = 0;
+  // Whether on_read() proposes sub-block numbers (Dinero IV's policies,
+  // which fetch one sub-block) rather than lines (fetched whole). The same
+  // without sub-blocks.
+  virtual bool proposes_subblocks() const { return false; }
 };
 
 using PrefetcherFactory = std::unique_ptr<Prefetcher> (*)(const PrefetchConfig& config);

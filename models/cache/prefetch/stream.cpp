@@ -80,4 +80,4 @@ class Stream final : public Prefetcher {
 }  // namespace
 }  // namespace ptosim::prefetch
 
-PTOSIM_PREFETCHER(stream, "stream", 6, "ascending/descending streams, distance ahead, degree per read", make_from_config<Stream>)
+PTOSIM_PREFETCHER(stream, "stream", 8, "ascending/descending streams, distance ahead, degree per read", make_from_config<Stream>)

@@ -82,4 +82,4 @@ class Stride final : public Prefetcher {
 }  // namespace
 }  // namespace ptosim::prefetch
 
-PTOSIM_PREFETCHER(stride, "stride", 5, "per-stream stride detection on the address stream", make_from_config<Stride>)
+PTOSIM_PREFETCHER(stride, "stride", 7, "per-stream stride detection on the address stream", make_from_config<Stride>)

@@ -13,8 +13,16 @@ namespace ptosim {
 // `data`: the instantiation that keeps its lines' bytes (--check-data).
 using CacheLevelFactory = std::unique_ptr<CacheLevel> (*)(const CacheConfig&, bool data);
 
+// A level with sub-blocks is its own instantiation (the whole-line one has no sub-block test),
+// and so is one that keeps data (--check-data); the two do not combine.
 template <class Policy>
 std::unique_ptr<CacheLevel> make_level_with(const CacheConfig& c, bool data) {
+  if (c.has_subblocks()) {
+    if (data)
+      throw InputError(c.pos, "subblock",
+                       "cache " + c.name + ": --check-data does not model sub-blocks (drop subblock: or --check-data)");
+    return std::make_unique<CacheLevelImpl<Policy, false, true>>(c);
+  }
   if (data) return std::make_unique<CacheLevelImpl<Policy, true>>(c);
   return std::make_unique<CacheLevelImpl<Policy>>(c);
 }

@@ -1,7 +1,10 @@
 // Exact hit/miss/eviction sequences for each replacement policy.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "tests/models/cache/cache_test_util.h"
+#include "models/cache/replacement/srrip.h"
 
 using namespace ptosim;
 using namespace ptosim::test;
@@ -112,4 +115,53 @@ TEST(Replacement, FullyAssociative) {
   CacheHierarchy h({cache("L1", 4 * 64, 4, 64)});
   // Any four lines fit; the fifth evicts the least recent (line 0).
   EXPECT_EQ(run(h, {0, 17, 33, 1000, 0, 17, 33, 1000, 5, 17, 0}), "mmmmhhhhmhm");
+}
+
+// srrip beyond 16 ways (bitmaps per RRPV in a ring) against the scan it
+// replaces, kept here as the reference: the same victims and RRPVs on
+// random hits, fills and victim picks, including sets that keep hitting
+// (so that a victim has to age them by 1, 2 or 3).
+namespace {
+struct ScanSrrip {
+  uint32_t ways;
+  std::vector<uint8_t> r;
+  ScanSrrip(uint64_t sets, uint32_t w) : ways(w), r(sets * w, 3) {}
+  uint32_t victim(uint64_t set) {
+    uint8_t* p = &r[set * ways];
+    for (;;) {
+      for (uint32_t w = 0; w < ways; ++w)
+        if (p[w] == 3) return w;
+      for (uint32_t w = 0; w < ways; ++w) ++p[w];
+    }
+  }
+};
+}  // namespace
+
+TEST(Replacement, WideSrripPicksAsTheScan) {
+  for (uint32_t ways : {17u, 64u, 65u, 100u, 1024u}) {
+    const uint64_t sets = 3;
+    replacement::Srrip wide(sets, ways, 1);
+    ScanSrrip ref(sets, ways);
+    uint64_t x = 88172645463325252ull + ways;
+    auto next = [&] {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      return x;
+    };
+    for (int step = 0; step < 20000; ++step) {
+      const uint64_t set = next() % sets;
+      const uint32_t hot = 1 + uint32_t(next() % ways);  // hits go to the first `hot` ways: skewed RRPVs
+      if (next() % 3) {
+        const uint32_t way = uint32_t(next() % hot);
+        wide.on_hit(set, way);
+        ref.r[set * ways + way] = 0;
+      } else {
+        const uint32_t v = wide.victim(set);
+        ASSERT_EQ(v, ref.victim(set)) << ways << " ways, step " << step;
+        wide.on_fill(set, v);
+        ref.r[set * ways + v] = 2;
+      }
+      if (step % 997 == 0)
+        for (uint32_t w = 0; w < ways; ++w) ASSERT_EQ(wide.rrpv(set, w), ref.r[set * ways + w]);
+    }
+  }
 }

@@ -15,19 +15,23 @@ using namespace ptosim::test;
 
 namespace {
 
-PrefetchConfig pf(const std::string& name, uint32_t distance = 1, uint32_t degree = 1, uint32_t table = 16) {
+PrefetchConfig pf(const std::string& name, uint32_t distance = 1, uint32_t degree = 1, uint32_t table = 16,
+                  uint32_t subblocks = 1) {
   PrefetchConfig p;
   p.name = name;
   p.distance = distance;
   p.degree = degree;
   p.table = table;
+  p.subblocks = subblocks;
   return p;
 }
 
-// The lines `p` proposes after a read of `line`.
-std::vector<uint64_t> proposes(Prefetcher& p, uint64_t line, bool miss = true, bool first_use = false) {
+// The lines `p` proposes after a read of `line` (or, with `subblock`, of
+// that sub-block at a level with sub-blocks).
+std::vector<uint64_t> proposes(Prefetcher& p, uint64_t line, bool miss = true, bool first_use = false,
+                               uint64_t subblock = ~0ull) {
   uint64_t out[kMaxPrefetchDegree];
-  const uint32_t n = p.on_read(DemandRead{line, miss, first_use}, out);
+  const uint32_t n = p.on_read(DemandRead{line, miss, first_use, subblock == ~0ull ? line : subblock}, out);
   return std::vector<uint64_t>(out, out + n);
 }
 
@@ -55,9 +59,40 @@ class SlowMemory : public MemPort {
 }  // namespace
 
 TEST(Prefetch, RegistryListsEveryPrefetcher) {
-  EXPECT_EQ(ChoiceLists::listing(concepts::kPrefetcher), "none | always | miss | tagged | next_line | stride | stream");
+  EXPECT_EQ(ChoiceLists::listing(concepts::kPrefetcher),
+            "none | always | miss | tagged | load_forward | subblock | next_line | stride | stream");
   EXPECT_EQ(make_prefetcher(pf("none")), nullptr);
-  EXPECT_THROW(make_prefetcher(pf("load_forward")), InputError);
+  EXPECT_THROW(make_prefetcher(pf("forward")), InputError);
+}
+
+// Dinero IV's d4prefetch_loadforw and d4prefetch_subblock, with 4
+// sub-blocks per line: line 2 holds sub-blocks 8..11.
+TEST(Prefetch, LoadForwardStaysInTheLine) {
+  auto p = make_prefetcher(pf("load_forward", 2, 1, 16, 4));
+  EXPECT_TRUE(p->proposes_subblocks());
+  EXPECT_EQ(proposes(*p, 2, true, false, 8), Lines{10});
+  EXPECT_EQ(proposes(*p, 2, false, false, 9), Lines{11});
+  EXPECT_EQ(proposes(*p, 2, true, false, 10), Lines{});  // 12 is in line 3
+  EXPECT_EQ(proposes(*p, 2, false, false, 11), Lines{});
+  auto whole = make_prefetcher(pf("load_forward"));  // one sub-block per line: never
+  EXPECT_EQ(proposes(*whole, 5, true), Lines{});
+}
+
+TEST(Prefetch, SubblockWrapsAroundInTheLine) {
+  auto p = make_prefetcher(pf("subblock", 3, 1, 16, 4));
+  EXPECT_EQ(proposes(*p, 2, true, false, 8), Lines{11});
+  EXPECT_EQ(proposes(*p, 2, false, false, 9), Lines{8});  // 12 wraps to 8
+  EXPECT_EQ(proposes(*p, 2, false, false, 11), Lines{10});
+  auto whole = make_prefetcher(pf("subblock"));  // one sub-block per line: the read's own line
+  EXPECT_EQ(proposes(*whole, 5, true), Lines{5});
+}
+
+TEST(Prefetch, DineroPoliciesCountInSubblocks) {
+  auto always = make_prefetcher(pf("always", 3, 1, 16, 4));
+  EXPECT_EQ(proposes(*always, 2, false, false, 10), Lines{13});  // into the next line
+  auto next = make_prefetcher(pf("next_line", 1, 1, 16, 4));
+  EXPECT_FALSE(next->proposes_subblocks());
+  EXPECT_EQ(proposes(*next, 2, false, false, 10), Lines{3});
 }
 
 TEST(Prefetch, DineroPoliciesProposeTheLineDistanceAhead) {
@@ -253,8 +288,12 @@ TEST(Prefetch, ConfigKeys) {
     return std::string("no error");
   };
   EXPECT_EQ(error("caches:\n  - {name: L1, size: 32 KiB, ways: 8, line: 64 B,\n     prefetcher: streem}\n"),
-            "cfg.yaml:3: caches[0].prefetcher: 'streem' is not one of none | always | miss | tagged | next_line | "
-            "stride | stream");
+            "cfg.yaml:3: caches[0].prefetcher: 'streem' is not one of none | always | miss | tagged | load_forward | "
+            "subblock | next_line | stride | stream");
+  EXPECT_EQ(error("caches:\n  - {name: L1, size: 32 KiB, ways: 8, line: 64 B,\n     subblock: 48 B}\n"),
+            "cfg.yaml:3: caches[0].subblock: sub-block size 48 B is not a power of two");
+  EXPECT_EQ(error("caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B, subblock: 16 B, prefetcher: load_forward}]\n"),
+            "no error");
   EXPECT_EQ(error("caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B, prefetcher: stream, prefetch_degree: 65}]\n"),
             "cfg.yaml:1: caches[0].prefetch_degree: expected a whole number from 1 to 64, got '65'");
   EXPECT_EQ(error("caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B, prefetch_distance: 0}]\n"),

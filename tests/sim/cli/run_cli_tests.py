@@ -179,11 +179,37 @@ rows = list(csv.DictReader(io.StringIO(out)))
 check("prefetch csv column", code == 0 and next(r for r in rows if r["level"] == "L1")["prefetches_issued"] == "2", out)
 code, out, err = run("run", "--trace", pf_trace, "--config", pf_cfg)
 check("prefetch text line", "prefetches: issued 2 of 2, useful 1, late 1, useless 0, bytes 128" in out, out)
-bad_pf = write("badpf.yaml", "caches:\n  - {name: L1, size: 512 B, ways: 2, line: 64 B, prefetcher: load_forward}\n")
+bad_pf = write("badpf.yaml", "caches:\n  - {name: L1, size: 512 B, ways: 2, line: 64 B, prefetcher: forward}\n")
 never = os.path.join(tmp, "never_pf.json")
 code, out, err = run("run", "--trace", pf_trace, "--config", bad_pf, "-o", never)
 check("unknown prefetcher exits 2", code == 2 and not os.path.exists(never) and err.strip() ==
-      f"{bad_pf}:2: caches[0].prefetcher: 'load_forward' is not one of none | always | miss | tagged | next_line | "
-      "stride | stream", (code, err))
+      f"{bad_pf}:2: caches[0].prefetcher: 'forward' is not one of none | always | miss | tagged | load_forward | "
+      "subblock | next_line | stride | stream", (code, err))
+# Bad sub-block sizes and a load_forward / subblock distance beyond the line: errors at the key, exit 2, no output.
+for i, (keys, want) in enumerate([
+        ("subblock: 24 B", "caches[0].subblock: sub-block size 24 B is not a power of two"),
+        ("subblock: 128 B", "caches[0].subblock: sub-block size 128 B is larger than the line (64 B)"),
+        ("subblock: 1 B", "caches[0].subblock: sub-block size 1 B makes 64 sub-blocks per line; at most 32 (one valid "
+                          "bit each, as Dinero IV)"),
+        ("subblock: 0 B", "caches[0].subblock: sub-block size 0 B is not a power of two"),
+        ("subblock: 16 B, prefetcher: load_forward, prefetch_distance: 5",
+         "caches[0].prefetch_distance: prefetcher load_forward prefetches within a line: prefetch_distance 5 is more "
+         "than the 4 sub-block(s) per line (set subblock:)"),
+        ("prefetcher: subblock, prefetch_distance: 2",
+         "caches[0].prefetch_distance: prefetcher subblock prefetches within a line: prefetch_distance 2 is more "
+         "than the 1 sub-block(s) per line (set subblock:)")]):
+    bad_sb = write(f"badsb{i}.yaml", "caches:\n  - {name: L1, size: 512 B, ways: 2, line: 64 B, " + keys + "}\n")
+    code, out, err = run("run", "--trace", pf_trace, "--config", bad_sb, "-o", never)
+    check(f"bad sub-block config {i} exits 2 at the key", code == 2 and not os.path.exists(never) and
+          err.strip() == f"{bad_sb}:2: {want}", (code, err))
+sb_cfg = write("sb.yaml", "caches:\n  - {name: L1, size: 512 B, ways: 2, line: 64 B, subblock: 16 B}\n")
+code, out, err = run("run", "--trace", pf_trace, "--config", sb_cfg, "--check-data", "-o", never)
+check("sub-blocks with --check-data exit 2", code == 2 and not os.path.exists(never) and err.strip() ==
+      f"{sb_cfg}:2: subblock: cache L1: --check-data does not model sub-blocks (drop subblock: or --check-data)",
+      (code, err))
+code, out, err = run("run", "--trace", pf_trace, "--config", sb_cfg, "--format", "json")
+l1 = json.loads(out)["levels"][0] if code == 0 else {}
+check("block-miss keys at a level with sub-blocks", code == 0 and l1.get("block_misses", -1) <= l1["read_misses"] +
+      l1["write_misses"] and "compulsory_block_misses" in l1, (code, err))
 
 H.finish()

@@ -7,10 +7,9 @@ not from a library whose sequence may change between versions.
 Cases with writes run on one level: the order in which a level sends a
 fill and a victim's writeback below (docs/CACHES.md) is not what these cases
 check, and with one level below it is only memory, which counts both.
-Levels are LRU, write-allocate, and no write covers a whole line: FIFO's
-and no-write-allocate's 3C shadow, and a whole-line write miss (which
-Dinero IV does not fetch), differ from Dinero IV without any prefetcher;
-the Dinero-exactness suite of issue 11 covers them.
+Levels are LRU and write-allocate (the Dinero-exactness suite,
+scripts/dinero_cases.py, covers the other policies); some have sub-blocks
+(Dinero IV's -lN-Tsbsize), which load_forward and subblock need.
 """
 
 
@@ -79,7 +78,7 @@ def write_trace(name, path):
             f.write(f"{kind} {addr:x} {size:x}\n")
 
 
-# One level: (size, ways, line, replacement, write_back, write_allocate).
+# One level: (size, ways, line, replacement, write_back, write_allocate[, sub-block size]).
 LEVELS = {
     "dm4k": (4096, 1, 32, "lru", True, True),
     "4w8k": (8192, 4, 64, "lru", True, True),
@@ -88,6 +87,11 @@ LEVELS = {
     "4w8k_wt": (8192, 4, 64, "lru", False, True),
     "l2_8w64k": (65536, 8, 64, "lru", True, True),
     "l2_4w32k_128": (32768, 4, 128, "lru", True, True),
+    "l2_8w32k_32": (32768, 8, 32, "lru", True, True),
+    "4w8k_sb16": (8192, 4, 64, "lru", True, True, 16),
+    "dm4k_sb8": (4096, 1, 32, "lru", True, True, 8),
+    "fa2k_sb16": (2048, 32, 64, "lru", True, True, 16),
+    "4w8k_wt_sb16": (8192, 4, 64, "lru", False, True, 16),
 }
 
 # (name, trace, [(level, prefetcher, distance)...]); prefetcher as Dinero's fetch letter.
@@ -102,16 +106,37 @@ for trace in sorted(READ_ONLY):
             CASES.append((f"{trace}-4w8k+{l2}-{fetch1}{fetch2}{dist}", trace,
                           [("4w8k", fetch1, dist), (l2, fetch2, dist)]))
 
-PREFETCHER = {"d": "none", "a": "always", "m": "miss", "t": "tagged"}
+# An L2 with lines shorter than L1's: every L1 fill is split there, and each
+# part trains L2's prefetcher (Dinero IV's multiblock remainder is a read).
+for trace in sorted(READ_ONLY):
+    for fetch2, dist in (("a", 1), ("t", 2)):
+        CASES.append((f"{trace}-4w8k+l2_8w32k_32-d{fetch2}{dist}", trace,
+                       [("4w8k", "d", dist), ("l2_8w32k_32", fetch2, dist)]))
+
+# Sub-blocks: load_forward and subblock (which act within a line: distance at
+# most the sub-blocks per line) and the others counting in sub-blocks; and
+# load_forward and subblock without sub-blocks (Dinero allows distance 1).
+for trace in TRACES:
+    for level in ("4w8k_sb16", "dm4k_sb8", "fa2k_sb16"):
+        for fetch, dist in (("l", 1), ("l", 2), ("l", 4), ("s", 1), ("s", 3), ("t", 2)):
+            CASES.append((f"{trace}-{level}-{fetch}{dist}", trace, [(level, fetch, dist)]))
+    for fetch, dist in (("a", 2), ("m", 1), ("s", 4)):
+        CASES.append((f"{trace}-4w8k_wt_sb16-{fetch}{dist}", trace, [("4w8k_wt_sb16", fetch, dist)]))
+    for fetch in ("l", "s"):
+        CASES.append((f"{trace}-4w8k-{fetch}1", trace, [("4w8k", fetch, 1)]))
+
+PREFETCHER = {"d": "none", "a": "always", "m": "miss", "t": "tagged", "l": "load_forward", "s": "subblock"}
 
 
 def dinero_args(levels):
     args = ["-informat", "D"]
     for i, (level, fetch, dist) in enumerate(levels, 1):
-        size, ways, line, repl, wb, wa = LEVELS[level]
+        size, ways, line, repl, wb, wa, *sb = LEVELS[level]
         p = f"-l{i}-u"
         args += [p + "size", str(size), p + "assoc", str(ways), p + "bsize", str(line), p + "repl", repl[0],
                  p + "wback", "a" if wb else "n", p + "walloc", "a" if wa else "n", p + "ccc"]
+        if sb:
+            args += [p + "sbsize", str(sb[0])]
         if fetch != "d":
             args += [p + "fetch", fetch, p + "pfdist", str(dist)]
     return args
@@ -120,8 +145,9 @@ def dinero_args(levels):
 def config_yaml(levels):
     out = ["caches:"]
     for i, (level, fetch, dist) in enumerate(levels, 1):
-        size, ways, line, repl, wb, wa = LEVELS[level]
-        out.append(f"  - {{name: L{i}, size: {size} B, ways: {ways}, line: {line} B, replacement: {repl}, "
+        size, ways, line, repl, wb, wa, *sb = LEVELS[level]
+        sub = f"subblock: {sb[0]} B, " if sb else ""
+        out.append(f"  - {{name: L{i}, size: {size} B, ways: {ways}, line: {line} B, {sub}replacement: {repl}, "
                    f"write_policy: {'write_back' if wb else 'write_through'}, write_allocate: {str(wa).lower()}, "
                    f"prefetcher: {PREFETCHER[fetch]}, prefetch_distance: {dist}}}")
     return "\n".join(out) + "\n"
