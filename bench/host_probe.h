@@ -22,6 +22,10 @@ struct HostProbe {
 
 double measure_clock_hz();
 double chase_ns(uint64_t footprint, uint64_t line = 64);
+// by_page: the lines of one page before the next (a TLB miss once a page);
+// else all lines in one random order (a TLB miss on most loads once the
+// footprint's pages overflow the TLB). The default: by page past 8 MiB.
+double chase_ns(uint64_t footprint, uint64_t line, bool by_page);
 double stream_bytes_per_s(uint64_t bytes);
 // Everything above; latencies at `footprints`.
 HostProbe probe_host(const std::vector<uint64_t>& footprints, uint64_t stream_bytes);
