@@ -27,8 +27,9 @@ CoreModule::CoreModule(sc_core::sc_module_name name, const HwConfig& config, siz
     clocks_.emplace_back(config.core.max_outstanding, CoreId(i));
     clocks_.back().interval_fs = uint64_t(std::llround(period_fs_ / config.core.issue_width));
     clocks_.back().sync_at = quantum_fs_;
-    if (config.core.model == CoreModel::Cpu) cpu_.push_back(std::make_unique<CpuPipeline>(config.core, period_fs_));
   }
+  model_ = make_core_timing(config.core, period_fs_, cores);
+  dataflow_ = config.core.dataflow();
   SC_THREAD(run);
   // Interpreters recurse: give the thread a deep stack (reserved, not committed).
   set_stack_size(256 * 1024 * 1024);
@@ -90,7 +91,7 @@ CoreClock& CoreModule::clock(CoreId core) {
 
 void CoreModule::access(const Access& a) {
   // A copyback or invalidate record is no instruction: it takes no event number.
-  const uint32_t seq = cpu_.empty() || is_control(a.kind) ? 0 : ++seq_;
+  const uint32_t seq = !dataflow_ || is_control(a.kind) ? 0 : ++seq_;
   if (parallel_) return enqueue(Queued{false, a, Compute{}, seq});
   issue_now(a, seq);
 }
@@ -104,6 +105,46 @@ const CoreModule::Route& CoreModule::route_of(const Access& a) const {
   return routes_[a.space];
 }
 
+// A route as a core model sees it: sends go to the first cache level
+// directly (holding a slot of the core's miss window when they miss) or
+// down the route's TLM socket.
+class CoreModule::RoutePort final : public CorePort {
+ public:
+  RoutePort(CoreModule& m, const Route& r, CoreClock& k, const Access& a)
+      : m_(m), r_(r), k_(k), a_(a), write_(a.kind == AccessKind::Write || a.kind == AccessKind::Fill) {
+    line = r.split;
+    reg = r.reg;
+  }
+
+  uint64_t send(uint64_t addr, uint64_t bytes, uint64_t* t) override {
+    if (r_.cache) {
+      k_.window.retire(*t);
+      m_.sync(*t);
+      return r_.cache->issue(MemRequest{addr, bytes, write_, a_.tensor, a_.region}, t, k_.window, k_.stalls);
+    }
+    Access whole = a_;
+    whole.addr = addr;
+    whole.bytes = bytes;
+    sc_time delay;
+    tlm::tlm_generic_payload& trans = m_.transport(r_, whole, write_, *t, &delay);
+    if (trans.get_response_status() != tlm::TLM_OK_RESPONSE) {
+      std::ostringstream msg;
+      msg << "write to read-only memory space '" << r_.space << "' at address 0x" << std::hex << a_.addr;
+      throw InputError(msg.str());
+    }
+    return std::max<uint64_t>(*t, m_.now_fs_ + delay.value());
+  }
+
+  void count_only(uint64_t t) override { m_.transport(r_, a_, write_, t); }
+
+ private:
+  CoreModule& m_;
+  const Route& r_;
+  CoreClock& k_;
+  const Access& a_;
+  bool write_;
+};
+
 void CoreModule::issue_now(const Access& a, uint32_t seq) {
   if (is_control(a.kind)) {  // a copyback or invalidate record: the caches' business, not an access
     const Route& r = route_of(a);
@@ -114,83 +155,14 @@ void CoreModule::issue_now(const Access& a, uint32_t seq) {
     }
     return;
   }
-  if (!cpu_.empty()) return cpu_access(a, seq);
   const Route& r = route_of(a);
   CoreClock& k = clock(a.core);
-  const bool write = a.kind == AccessKind::Write || a.kind == AccessKind::Fill;
-  k.count(write);
-  if (!r.cache) {
-    issue_tlm(r, k, a, write);
-    return;
-  }
-  const uint64_t bytes = a.bytes ? a.bytes : 1;
-  const uint64_t mask = r.split - 1;
-  if (((a.addr & mask) + bytes) <= r.split) {  // within one line: the common case
-    issue_cached(r, k, a.addr, bytes, write, a.tensor, a.region);
-    return;
-  }
-  uint64_t addr = a.addr;
-  const uint64_t end = a.addr + bytes;
-  while (addr < end) {
-    const uint64_t next = std::min(end, (addr & ~mask) + r.split);
-    issue_cached(r, k, addr, next - addr, write, a.tensor, a.region);
-    addr = next;
-  }
-}
-
-void CoreModule::cpu_access(const Access& a, uint32_t seq) {
-  const Route& r = route_of(a);
-  CoreClock& k = clock(a.core);
-  CpuPipeline& p = *cpu_[a.core];
-  const bool write = a.kind == AccessKind::Write || a.kind == AccessKind::Fill;
-  k.count(write);
-  if (r.reg) {
-    // Still a transfer for the register file's counters, but no time: the
-    // value is an operand, its readiness flows through the pipeline.
-    transport(r, a, write, k.issue_at);
-    if (write) p.register_write(seq, a.dep, a.addr);
-    else p.register_read(seq, a.dep, a.addr);
-    return;
-  }
-  auto piece = [&](uint64_t addr, uint64_t bytes) {
-    auto mem = [&](uint64_t t) { return cpu_memory(r, k, a, addr, bytes, write, t); };
-    if (write) p.store(k, seq, a.dep, addr, bytes, mem);
-    else p.load(k, seq, a.dep, addr, bytes, mem);
-  };
-  const uint64_t bytes = a.bytes ? a.bytes : 1;
-  if (!r.cache) return piece(a.addr, bytes);
-  const uint64_t mask = r.split - 1;
-  uint64_t addr = a.addr;
-  const uint64_t end = a.addr + bytes;
-  while (addr < end) {
-    const uint64_t next = std::min(end, (addr & ~mask) + r.split);
-    piece(addr, next - addr);
-    addr = next;
-  }
-}
-
-uint64_t CoreModule::cpu_memory(const Route& r, CoreClock& k, const Access& a, uint64_t addr, uint64_t bytes,
-                                bool write, uint64_t t) {
-  ++k.line_requests;
-  sync(t);
-  if (r.cache) {
-    k.window.retire(t);
-    return r.cache->issue(MemRequest{addr, bytes, write, a.tensor, a.region}, &t, k.window, k.stalls);
-  }
-  payload_.set_pattern(a.kind == AccessKind::Fill, a.elem_bytes, a.stride);
-  tlm::tlm_generic_payload& trans = payload_.set(addr, bytes, write, a.tensor, a.region);
-  sc_time delay = sc_time::from_value(t > now_fs_ ? t - now_fs_ : 0);
-  (*r.socket)->b_transport(trans, delay);
-  if (trans.get_response_status() != tlm::TLM_OK_RESPONSE) {
-    std::ostringstream m;
-    m << "write to read-only memory space '" << r.space << "' at address 0x" << std::hex << a.addr;
-    throw InputError(m.str());
-  }
-  return std::max<uint64_t>(t, now_fs_ + delay.value());
+  RoutePort port(*this, r, k, a);
+  model_->access(k, seq, a, port);
 }
 
 void CoreModule::accesses(const Access* a, size_t n) {
-  if (!cpu_.empty() || parallel_) {
+  if (dataflow_ || parallel_) {
     for (size_t i = 0; i < n; ++i) access(a[i]);
     return;
   }
@@ -279,16 +251,6 @@ void CoreModule::footprint(SpaceId space, uint64_t bytes) {
   attr_->footprint(space, bytes, t);
 }
 
-void CoreModule::issue_cached(const Route& r, CoreClock& k, uint64_t addr, uint64_t bytes, bool write, TagId tensor,
-                              TagId region) {
-  const MemRequest req{addr, bytes, write, tensor, region};
-  uint64_t t = k.issue_at;
-  k.window.retire(t);
-  sync(t);
-  const uint64_t done = r.cache->issue(req, &t, k.window, k.stalls);
-  k.issued(t, done);
-}
-
 // Scratchpads and other TLM routes take bulk transfers and hold no miss slot.
 tlm::tlm_generic_payload& CoreModule::transport(const Route& r, const Access& a, bool write, uint64_t t,
                                                  sc_time* delay_out) {
@@ -303,21 +265,8 @@ tlm::tlm_generic_payload& CoreModule::transport(const Route& r, const Access& a,
   return trans;
 }
 
-void CoreModule::issue_tlm(const Route& r, CoreClock& k, const Access& a, bool write) {
-  const uint64_t t = k.issue_at;
-  sc_time delay;
-  tlm::tlm_generic_payload& trans = transport(r, a, write, t, &delay);
-  if (trans.get_response_status() != tlm::TLM_OK_RESPONSE) {
-    std::ostringstream m;
-    m << "write to read-only memory space '" << r.space << "' at address 0x" << std::hex << a.addr;
-    throw InputError(m.str());
-  }
-  const uint64_t done = std::max<uint64_t>(t, now_fs_ + delay.value());
-  k.issued(t, done);
-}
-
 void CoreModule::compute(const Compute& c) {
-  const uint32_t seq = cpu_.empty() ? 0 : ++seq_;
+  const uint32_t seq = dataflow_ ? ++seq_ : 0;
   if (parallel_) return enqueue(Queued{true, Access{}, c, seq});
   if (attr_) return compute_attributed(c);
   compute_now(c, seq);
@@ -325,11 +274,7 @@ void CoreModule::compute(const Compute& c) {
 
 void CoreModule::compute_now(const Compute& c, uint32_t seq) {
   CoreClock& k = clock(c.core);
-  if (!cpu_.empty()) return cpu_[c.core]->compute(k, seq, c);
-  k.flops += c.flops;
-  const uint64_t busy = uint64_t(std::llround(period_fs_ * (double(c.flops) / config_.core.flops_per_cycle)));
-  k.compute_fs += busy;
-  k.issue_at += busy;
+  model_->compute(k, seq, c);
 }
 
 void CoreModule::enqueue(const Queued& q) {
@@ -408,21 +353,7 @@ void CoreModule::report(StatsNode& run) const {
   core_counters(n, all, period_fs_);
   n.set("cores", uint64_t(clocks_.size()));
   n.set("barriers", barriers_);
-  if (!cpu_.empty()) {
-    n.set("model", std::string(kCoreModels.name(config_.core.model)));
-    CpuStats t;
-    for (auto& p : cpu_) {
-      const CpuStats& x = p->stats();
-      t.uops += x.uops; t.loads += x.loads; t.stores += x.stores; t.forwarded += x.forwarded;
-      t.rob_stall_fs += x.rob_stall_fs; t.lq_stall_fs += x.lq_stall_fs; t.sq_stall_fs += x.sq_stall_fs;
-      t.dep_wait_fs += x.dep_wait_fs;
-    }
-    n.set("instructions", t.uops).set("forwarded_loads", t.forwarded);
-    n.set("rob_stall_cycles", double(t.rob_stall_fs) / period_fs_);
-    n.set("lq_stall_cycles", double(t.lq_stall_fs) / period_fs_);
-    n.set("sq_stall_cycles", double(t.sq_stall_fs) / period_fs_);
-    n.set("operand_wait_cycles", double(t.dep_wait_fs) / period_fs_);
-  }
+  model_->report(n);
   if (clocks_.size() == 1) return;
   StatsNode& list = n.child("per_core", NodeKind::List);
   for (const CoreClock& k : clocks_) {

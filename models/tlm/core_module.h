@@ -14,10 +14,11 @@
 // not in stream order. Queues hold at most kLookahead events in all; past
 // that the earliest queued core issues even if another core's queue is empty.
 //
-// With `core.model: cpu` each core's time comes from a CpuPipeline instead
-// (an out-of-order window with dependences, models/timing/cpu_pipeline.h):
+// The timing of an access or a compute event is the core model's
+// (`core.model`, models/timing/core_timing.h: `simple`, the default, above;
+// `cpu`, an out-of-order window with dependences). With a dataflow model
 // events are numbered as they arrive, which is how their dependences name
-// each other, and every access goes through it one line at a time.
+// each other, and every event goes to the model one at a time.
 //
 // Time is kept in integer femtoseconds (SystemC's resolution here) and turned
 // into sc_time only at TLM calls; the first cache level of a space is called
@@ -33,7 +34,7 @@
 
 #include "sim/report/level_report.h"
 #include "models/timing/core_clock.h"
-#include "models/timing/cpu_pipeline.h"
+#include "models/timing/core_timing.h"
 #include "models/tlm/access_tags.h"
 #include "models/tlm/target_base.h"
 #include "sim/config/hw_config.h"
@@ -92,7 +93,7 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
     bool is_compute;
     Access access;
     Compute compute;
-    uint32_t seq = 0;  // the event's number (cpu model)
+    uint32_t seq = 0;  // the event's number (dataflow)
   };
   // Parallel section: queue, then issue what the cores' clocks order allows
   // (everything, with `drain`).
@@ -101,24 +102,18 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   void issue_now(const Access& a, uint32_t seq);
   void compute_now(const Compute& c, uint32_t seq);
   const Route& route_of(const Access& a) const;
-  // The cpu model's paths (cpu_ non-empty).
-  void cpu_access(const Access& a, uint32_t seq);
-  uint64_t cpu_memory(const Route& r, CoreClock& k, const Access& a, uint64_t addr, uint64_t bytes, bool write,
-                      uint64_t t);
+  class RoutePort;  // a route as the core model's CorePort
   void issue_runs(const Access* a, size_t n);
   // With attribution: runs of one site / region / core, cut at epoch ends
-  // (the `cpu` core model takes events one by one and is not attributed).
+  // (a dataflow core model takes events one by one and is not attributed).
   void accesses_attributed(const Access* a, size_t n);
   size_t issue_some(const Access* a, size_t n);
   void issue_attributed(const Access& a);
   void compute_attributed(const Compute& c);
-  void issue_cached(const Route& r, CoreClock& clock, uint64_t addr, uint64_t bytes, bool write, TagId tensor,
-                    TagId region);
   // Sends one access down a TLM route at time t (syncing first); the
   // payload answers, `delay_out` (if given) the delay it came back with.
   tlm::tlm_generic_payload& transport(const Route& r, const Access& a, bool write, uint64_t t,
                                       sc_core::sc_time* delay_out = nullptr);
-  void issue_tlm(const Route& r, CoreClock& clock, const Access& a, bool write);
   void sync(uint64_t t);
 
   const HwConfig& config_;
@@ -134,8 +129,9 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   uint64_t quantum_fs_;
   uint64_t now_fs_ = 0;       // sc_time_stamp() in fs, refreshed after each wait
   std::vector<CoreClock> clocks_;  // one per core
-  std::vector<std::unique_ptr<CpuPipeline>> cpu_;  // one per core with `core.model: cpu`, else none
-  uint32_t seq_ = 0;               // events received (cpu model), the last one's number
+  std::unique_ptr<CoreTiming> model_;  // core.model, for every core
+  bool dataflow_ = false;              // the model takes numbered events one by one
+  uint32_t seq_ = 0;                   // events received (dataflow), the last one's number
   uint64_t barriers_ = 0;
   bool parallel_ = false;                    // inside a parallel loop: events are queued
   std::vector<std::deque<Queued>> queues_;   // per core

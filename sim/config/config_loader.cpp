@@ -212,7 +212,7 @@ void parse_op_timing(Section& sec, CoreConfig& core, const std::string& file) {
 }
 
 void parse_core(Section& sec, CoreConfig& core, const std::string& file) {
-  sec.read_enum("model", core.model, kCoreModels);
+  sec.read_choice("model", core.model, concepts::kCoreModel);
   sec.read_int("issue_width", core.issue_width, 1, 1024);
   sec.read_int("max_outstanding", core.max_outstanding, 1, 4096);
   parse_flops_per_cycle(sec, core, file);
