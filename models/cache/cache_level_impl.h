@@ -298,6 +298,7 @@ class CacheLevelImpl final : public CacheLevel {
     if (dirty) {
       ++stats_.writebacks;
       post_below(v.line << line_shift_, config_.line, v.owner.tensor, v.owner.region, at, true);
+      if (!set_filled_.empty()) [[unlikely]] writeback_leaves_set(v.line, at);
     }
   }
 

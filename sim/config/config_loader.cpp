@@ -301,6 +301,7 @@ CacheConfig parse_cache(Section& sec, double clock_hz, size_t index) {
   sec.read_string("inclusion", inc, {"non_inclusive", "inclusive"});
   c.inclusive = inc == "inclusive";
   sec.read_int("mshrs", c.mshrs, 1, 4096);
+  sec.read_int("set_fill_cycles", c.set_fill_cycles, 0, 4096);
   sec.read_int("seed", c.seed, 0);
   read_prefetch(sec, c.prefetch);
   sec.reject_unknown();

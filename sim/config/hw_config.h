@@ -95,6 +95,9 @@ struct CacheConfig {
   bool allocate_nofetch = false;
   bool inclusive = false;           // inclusion: non_inclusive | inclusive
   uint32_t mshrs = 16;
+  // set_fill_cycles: a set takes one fill every that many cycles (0 = no
+  // limit); a fill arrives no sooner than that after the set's previous one.
+  uint32_t set_fill_cycles = 0;
   uint64_t seed = 1;                // for replacement: random
   PrefetchConfig prefetch;
   SourcePos pos;

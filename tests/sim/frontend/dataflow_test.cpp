@@ -6,6 +6,7 @@
 
 #include <variant>
 
+#include "sim/exec/dtype.h"
 #include "sim/exec/op_table.h"
 #include "tests/sim/frontend/frontend_test_util.h"
 
@@ -80,7 +81,7 @@ TEST(Dataflow, AScalarOpIsTimedForItsOperandsType) {
       "y = x + 0.5\n"        // 4: a literal takes the other operand's type
       "z = y * F[0]\n"       // 5 6: float16 meets float32: float32
       "w = I[0] * 0.5\n"     // 7 8: an integer element in a float op: float32
-      "v = 2.0 * 3.0\n");    // no event: both untyped constants fold? (0 operands: float32)
+      "v = x * x\n");        // 9: float16
   auto dtype_of = [&](uint32_t seq) {
     const Compute* c = s.compute_at(seq);
     EXPECT_NE(c, nullptr) << seq;
@@ -90,9 +91,8 @@ TEST(Dataflow, AScalarOpIsTimedForItsOperandsType) {
   EXPECT_EQ(dtype_of(4), int(exec::DType::F16));
   EXPECT_EQ(dtype_of(6), int(exec::DType::F32));
   EXPECT_EQ(dtype_of(8), int(exec::DType::F32));
-  const Compute* last = s.compute_at(uint32_t(s.events.size()));
-  ASSERT_NE(last, nullptr);
-  EXPECT_EQ(last->dtype, uint8_t(exec::DType::F32));
+  EXPECT_EQ(dtype_of(9), int(exec::DType::F16));
+  EXPECT_EQ(s.events.size(), 9u);
 }
 
 TEST(Dataflow, AnIndexLoadedFromMemoryIsTheNextLoadsAddress) {
