@@ -4,8 +4,11 @@
 // while misses stay in flight. No dependences: the first cache level issues
 // runs of accesses itself (CacheLevel::run) with this same timing.
 #include <cmath>
+#include <sstream>
 
 #include "models/timing/core_timing.h"
+#include "sim/common/error.h"
+#include "sim/common/time_limits.h"
 
 namespace ptosim {
 namespace {
@@ -25,7 +28,13 @@ class SimpleCore final : public CoreTiming {
 
   void compute(CoreClock& k, uint32_t, const Compute& c) override {
     k.flops += c.flops;
-    const uint64_t busy = uint64_t(std::llround(period_fs_ * (double(c.flops) / config_.flops_per_cycle)));
+    const double busy_fs = period_fs_ * (double(c.flops) / config_.flops_per_cycle);
+    if (!(busy_fs <= time_limits::kMaxStepFs)) {
+      std::ostringstream m;
+      m << "a compute event of " << c.flops << " flops takes longer than the model's limit of 2^56 fs (72 s) for one step";
+      throw InputError(m.str());
+    }
+    const uint64_t busy = uint64_t(std::llround(busy_fs));
     k.compute_fs += busy;
     k.issue_at += busy;
   }

@@ -4,8 +4,12 @@
 #include <sstream>
 
 #include "models/timing/attribution.h"
+#include "models/cache/data_checker.h"
 #include "models/tlm/cache_module.h"
 #include "sim/common/error.h"
+#include "sim/common/run_control.h"
+#include "sim/common/time_limits.h"
+#include "sim/common/units.h"
 #include "sim/trace/event_pipe.h"
 
 namespace ptosim {
@@ -23,6 +27,7 @@ CoreModule::CoreModule(sc_core::sc_module_name name, const HwConfig& config, siz
   const uint32_t cores = std::max<uint32_t>(config.core.count, 1);
   clocks_.reserve(cores);
   queues_.resize(cores);
+  pending_.resize(cores);
   for (uint32_t i = 0; i < cores; ++i) {
     clocks_.emplace_back(config.core.max_outstanding, CoreId(i));
     clocks_.back().interval_fs = uint64_t(std::llround(period_fs_ / config.core.issue_width));
@@ -52,7 +57,14 @@ void CoreModule::run() {
     if (producer_) {
       // The producer runs on a thread of its own; this thread simulates.
       EventPipe pipe(producer_);
-      pipe.drain(*this);
+      // The producer's error comes back as a value, not thrown here on the
+      // SystemC coroutine (google/sanitizers#189); System::run rethrows it.
+      std::exception_ptr producer_error;
+      interrupted_ = !pipe.drain(*this, run_control::stop_requested, &producer_error);
+      if (producer_error) {
+        error_ = producer_error;
+        return;
+      }
     }
     schedule(true);  // a stream that ended inside a parallel loop
     uint64_t last = now_fs_;
@@ -62,7 +74,8 @@ void CoreModule::run() {
       for (const CoreClock& k : clocks_) idle = std::max(idle, k.idle_at());
       attr_->finish(idle);
     }
-    if (finisher_) finisher_(sc_time::from_value(last - now_fs_));
+    // An interrupted run reports what it simulated: no flush it never reached.
+    if (finisher_ && !interrupted_) finisher_(sc_time::from_value(last - now_fs_));
   } catch (...) {
     error_ = std::current_exception();
   }
@@ -74,9 +87,15 @@ void CoreModule::sync(uint64_t t) {
   // (with several cores, to the one furthest ahead; the others run behind
   // the kernel's time, as loosely timed initiators may).
   if (t > now_fs_ && t - now_fs_ > quantum_fs_) {
+    // Each step is at most 2^56 fs (the config loader sees to it), so time
+    // passes this bound here, once a quantum, well before it could wrap.
+    if (t > time_limits::kMaxRunFs)
+      throw InputError("pto-sim: the simulated time passed 2^63 fs (about 2.56 hours at " +
+                       units::format_frequency(config_.clock_hz) + "), the longest the model can count");
     wait(sc_time::from_value(t - now_fs_));
     now_fs_ = sc_core::sc_time_stamp().value();
     for (CoreClock& k : clocks_) k.sync_at = now_fs_ + quantum_fs_;
+    run_control::counters().sim_fs.store(now_fs_, std::memory_order_relaxed);
   }
 }
 
@@ -90,10 +109,95 @@ CoreClock& CoreModule::clock(CoreId core) {
 }
 
 void CoreModule::access(const Access& a) {
+  if (checker_ && !is_control(a.kind)) return checked(a, false, nullptr);
   // A copyback or invalidate record is no instruction: it takes no event number.
   const uint32_t seq = !dataflow_ || is_control(a.kind) ? 0 : ++seq_;
   if (parallel_) return enqueue(Queued{false, a, Compute{}, seq});
   issue_now(a, seq);
+}
+
+// ---- --check-data ----
+
+void CoreModule::checked(const Access& a, bool host, const uint8_t* host_data) {
+  clock(a.core);  // a core the config does not have is an error before anything is queued
+  Pending& p = parallel_ ? pending_[a.core].emplace_back() : scratch_;  // scratch_: no allocation per access
+  p.position = checker_->current_position();
+  if (host) p.bytes.assign(host_data, host_data + a.bytes);
+  else if (a.kind == AccessKind::Write || a.kind == AccessKind::Fill) checker_->take_write(a, p.bytes);
+  p.seq = host || !dataflow_ ? 0 : ++seq_;  // host writes are not events of the program
+  if (!parallel_) return issue_checked(a, host, p);
+  Queued q{false, a, Compute{}, p.seq};
+  q.host = host;
+  enqueue(q);
+}
+
+const DataRoute& CoreModule::data_route(SpaceId space) const {
+  if (space >= data_routes_.size() || space >= routes_.size() || !routes_[space].socket) {
+    std::ostringstream m;
+    m << "access to space id " << space << " which this config does not map";
+    throw InputError(m.str());
+  }
+  return data_routes_[space];
+}
+
+void CoreModule::issue_checked(const Access& a, bool host, Pending& p) {
+  checker_->set_position(p.position);
+  const DataRoute& d = data_route(a.space);
+  if (host) {
+    checker_->wrote(d.store, a, p.bytes.data());
+    const Route& r = routes_[a.space];
+    if (r.cache) {
+      r.cache->poke(a.addr, a.bytes, p.bytes.data());
+    } else {
+      tlm::tlm_generic_payload& t = payload_.set(a.addr, a.bytes, true, a.tensor, a.region);
+      t.set_data_ptr(p.bytes.data());
+      (*r.socket)->transport_dbg(t);
+      t.set_data_ptr(nullptr);
+    }
+    return;
+  }
+  if (a.kind == AccessKind::Write || a.kind == AccessKind::Fill) {
+    checker_->wrote(d.store, a, p.bytes.data());
+    issue_now(a, p.seq, p.bytes.data());
+  } else {
+    // The first level that holds the first byte's line now serves it; the
+    // ones before it miss and fill (a broken fill is in one of them).
+    size_t server = 0;
+    while (server < d.levels.size() && !d.levels[server]->contains(a.addr)) ++server;
+    read_buf_.assign(a.bytes ? a.bytes : 1, 0);
+    // The cpu model forwards a load (or a line of it) from its store queue
+    // without a memory access: those bytes are the last store's.
+    if (dataflow_) checker_->shadow_bytes(d.store, a, read_buf_.data());
+    memory_used_ = false;
+    issue_now(a, p.seq, read_buf_.data());
+    const bool forwarded = dataflow_ && !memory_used_;
+    if (!forwarded && !checker_->read_matches(d.store, a, read_buf_.data())) {
+      std::string served = server < d.levels.size() ? d.levels[server]->config().name : d.last, missed;
+      for (size_t i = 0; i < server; ++i) missed += (i ? ", " : "") + d.levels[i]->config().name;
+      if (!missed.empty()) served += " (missed in " + missed + ")";
+      checker_->mismatch(a, read_buf_.data(), routes_[a.space].space, served);
+    }
+  }
+  checker_->issued();
+}
+
+void CoreModule::host_write(const Access& a, const uint8_t* data) {
+  if (checker_) checked(a, true, data);
+}
+
+void CoreModule::expect(const Access& a, const uint8_t* data) {
+  if (!checker_) return;
+  const DataRoute& d = data_route(a.space);
+  checker_->expect(d.store, a, data, a.tensor < names_.tensors.size() ? names_.tensors[a.tensor] : "?",
+                   routes_[a.space].space);
+}
+
+void CoreModule::position(const std::string& file, int line, int col) {
+  if (checker_) checker_->position(file, line, col);
+}
+
+void CoreModule::write_data(const uint8_t* data, size_t n) {
+  if (checker_) checker_->write_data(data, n);
 }
 
 const CoreModule::Route& CoreModule::route_of(const Access& a) const {
@@ -107,26 +211,28 @@ const CoreModule::Route& CoreModule::route_of(const Access& a) const {
 
 // A route as a core model sees it: sends go to the first cache level
 // directly (holding a slot of the core's miss window when they miss) or
-// down the route's TLM socket.
+// down the route's TLM socket, with the access's bytes (--check-data).
 class CoreModule::RoutePort final : public CorePort {
  public:
-  RoutePort(CoreModule& m, const Route& r, CoreClock& k, const Access& a)
-      : m_(m), r_(r), k_(k), a_(a), write_(a.kind == AccessKind::Write || a.kind == AccessKind::Fill) {
+  RoutePort(CoreModule& m, const Route& r, CoreClock& k, const Access& a, uint8_t* data)
+      : m_(m), r_(r), k_(k), a_(a), data_(data), write_(a.kind == AccessKind::Write || a.kind == AccessKind::Fill) {
     line = r.split;
     reg = r.reg;
   }
 
   uint64_t send(uint64_t addr, uint64_t bytes, uint64_t* t) override {
+    m_.memory_used_ = true;
+    uint8_t* data = data_ ? data_ + (addr - a_.addr) : nullptr;
     if (r_.cache) {
       k_.window.retire(*t);
       m_.sync(*t);
-      return r_.cache->issue(MemRequest{addr, bytes, write_, a_.tensor, a_.region}, t, k_.window, k_.stalls);
+      return r_.cache->issue(MemRequest{addr, bytes, write_, a_.tensor, a_.region, data}, t, k_.window, k_.stalls);
     }
-    Access whole = a_;
-    whole.addr = addr;
-    whole.bytes = bytes;
+    Access piece = a_;
+    piece.addr = addr;
+    piece.bytes = bytes;
     sc_time delay;
-    tlm::tlm_generic_payload& trans = m_.transport(r_, whole, write_, *t, &delay);
+    tlm::tlm_generic_payload& trans = m_.transport(r_, piece, write_, *t, data, &delay);
     if (trans.get_response_status() != tlm::TLM_OK_RESPONSE) {
       std::ostringstream msg;
       msg << "write to read-only memory space '" << r_.space << "' at address 0x" << std::hex << a_.addr;
@@ -135,17 +241,21 @@ class CoreModule::RoutePort final : public CorePort {
     return std::max<uint64_t>(*t, m_.now_fs_ + delay.value());
   }
 
-  void count_only(uint64_t t) override { m_.transport(r_, a_, write_, t); }
+  void count_only(uint64_t t) override {
+    m_.memory_used_ = true;
+    m_.transport(r_, a_, write_, t, data_);
+  }
 
  private:
   CoreModule& m_;
   const Route& r_;
   CoreClock& k_;
   const Access& a_;
+  uint8_t* data_;
   bool write_;
 };
 
-void CoreModule::issue_now(const Access& a, uint32_t seq) {
+void CoreModule::issue_now(const Access& a, uint32_t seq, uint8_t* data) {
   if (is_control(a.kind)) {  // a copyback or invalidate record: the caches' business, not an access
     const Route& r = route_of(a);
     CoreClock& k = clock(a.core);
@@ -157,12 +267,12 @@ void CoreModule::issue_now(const Access& a, uint32_t seq) {
   }
   const Route& r = route_of(a);
   CoreClock& k = clock(a.core);
-  RoutePort port(*this, r, k, a);
+  RoutePort port(*this, r, k, a, data);
   model_->access(k, seq, a, port);
 }
 
 void CoreModule::accesses(const Access* a, size_t n) {
-  if (dataflow_ || parallel_) {
+  if (checker_ || dataflow_ || parallel_) {
     for (size_t i = 0; i < n; ++i) access(a[i]);
     return;
   }
@@ -253,10 +363,11 @@ void CoreModule::footprint(SpaceId space, uint64_t bytes) {
 
 // Scratchpads and other TLM routes take bulk transfers and hold no miss slot.
 tlm::tlm_generic_payload& CoreModule::transport(const Route& r, const Access& a, bool write, uint64_t t,
-                                                 sc_time* delay_out) {
+                                                 uint8_t* data, sc_time* delay_out) {
   sync(t);
   payload_.set_pattern(a.kind == AccessKind::Fill, a.elem_bytes, a.stride);
   tlm::tlm_generic_payload& trans = payload_.set(a.addr, a.bytes ? a.bytes : 1, write, a.tensor, a.region);
+  trans.set_data_ptr(data);
   // A core behind the kernel's time (see sync) sends a zero delay: the
   // target's own busy-until keeps it in order.
   sc_time delay = sc_time::from_value(t > now_fs_ ? t - now_fs_ : 0);
@@ -302,8 +413,15 @@ void CoreModule::schedule(bool drain) {
     const Queued q = queues_[best].front();
     queues_[best].pop_front();
     --queued_;
-    if (q.is_compute) attr_ ? compute_attributed(q.compute) : compute_now(q.compute, q.seq);
-    else attr_ ? issue_attributed(q.access) : issue_now(q.access, q.seq);
+    if (q.is_compute) {
+      attr_ ? compute_attributed(q.compute) : compute_now(q.compute, q.seq);
+    } else if (checker_ && !is_control(q.access.kind)) {
+      Pending p = std::move(pending_[best].front());
+      pending_[best].pop_front();
+      issue_checked(q.access, q.host, p);
+    } else {
+      attr_ ? issue_attributed(q.access) : issue_now(q.access, q.seq);
+    }
   }
 }
 
