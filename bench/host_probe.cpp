@@ -105,11 +105,37 @@ double stream_bytes_per_s(uint64_t bytes) {
   return double(n * sizeof(uint64_t)) / best;
 }
 
-HostProbe probe_host(const std::vector<uint64_t>& footprints, uint64_t stream_bytes) {
+double column_walk_ns(uint64_t rows, uint64_t stride) {
+  const uint64_t columns = 16, bytes = rows * stride + 4096;
+  char* buf = static_cast<char*>(std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096));
+  for (uint64_t i = 0; i < bytes; ++i) buf[i] = char(i);
+  double best = 1e30;
+  uint32_t sum = 0;
+  for (int r = 0; r < 9; ++r) {
+    const double t0 = now_s();
+    for (uint64_t j = 0; j < columns; ++j)
+      for (uint64_t i = 0; i < rows; ++i) {
+        uint32_t v;
+        __builtin_memcpy(&v, buf + i * stride + j * 4, 4);
+        sum ^= v;  // one-cycle xor: the loads, not a chain, set the pace
+      }
+    best = std::min(best, now_s() - t0);
+  }
+  asm volatile("" ::"r"(sum));
+  std::free(buf);
+  return best / double(rows * columns) * 1e9;
+}
+
+HostProbe probe_host(const std::vector<uint64_t>& footprints, uint64_t stream_bytes, uint64_t l1_way,
+                     uint64_t l1_line) {
   HostProbe h;
   h.clock_hz = measure_clock_hz();
   for (uint64_t f : footprints) h.latency.push_back({f, chase_ns(f)});
   h.stream_bytes_per_s = stream_bytes_per_s(stream_bytes);
+  if (l1_way) {  // 512 rows: every set of one column sees many more lines than it has ways
+    h.one_set_ns = column_walk_ns(512, l1_way);
+    h.spread_ns = column_walk_ns(512, l1_way + l1_line);
+  }
   return h;
 }
 

@@ -52,7 +52,8 @@ struct VendorCore {
   double add[2], mul[2], fma[2], div[2], sqrt[2];
   unsigned cache_latency[3];  // L1 L2 L3 cycles when not measured
   LevelPrefetch prefetch[3];  // L1 L2 L3
-  // L1D set_fill_cycles. AMD: 11, measured on a Zen 4 EPYC (a column walk
+  // L1D set_fill_cycles when not measured (--measure times the column
+  // walk itself, bench/host_probe.h). AMD: 11, measured on a Zen 4 EPYC (a column walk
   // of independent loads at a 4 KiB row stride, all in one L1D set: 10.7-11
   // cycles a load whether the column spans 1 or 4 MiB; at 2 KiB, two sets,
   // 5.3-5.8; at 4 KiB + 64 B, a new set each row, 2.0-2.7). Intel: not
@@ -185,7 +186,14 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
     o << "  - {name: " << name << ", size: " << units::format_bytes(c.size) << ", ways: " << c.ways
       << ", line: " << c.line << " B, latency: " << format_number(lat) << " cycles, bandwidth: " << (i == 0 ? 2 * vec : vec)
       << " B/cycle, mshrs: " << (i == 0 ? (amd ? 24 : 12) : 48);
-    if (i == 0 && k.l1_set_fill_cycles) o << ", set_fill_cycles: " << k.l1_set_fill_cycles;
+    if (i == 0) {
+      // Measured: a column walk within one set at least twice as slow as
+      // the same walk spread over the sets takes that long a fill; else none.
+      const double spacing = m.valid && m.one_set_ns > 0
+                                 ? (m.one_set_ns >= 2 * m.spread_ns ? cycles_of(m.one_set_ns) : 0)
+                                 : k.l1_set_fill_cycles;
+      if (spacing > 0) o << ", set_fill_cycles: " << format_number(spacing);
+    }
     const LevelPrefetch& pf = k.prefetch[std::min<size_t>(i, 2)];
     if (pf.name)
       o << ", prefetcher: " << pf.name << ", prefetch_distance: " << pf.distance << ", prefetch_degree: " << pf.degree
