@@ -23,8 +23,10 @@ class CpuCore final : public CoreTiming {
       // Still a transfer for the register file's counters, but no time: the
       // value is an operand, its readiness flows through the pipeline.
       port.count_only(k.issue_at);
-      if (write) p.register_write(seq, a.dep, a.addr);
-      else p.register_read(seq, a.dep, a.addr);
+      if (write)
+        p.register_write(seq, a.dep, a.addr);
+      else
+        p.register_read(seq, a.dep, a.addr);
       return;
     }
     for_each_piece(a, port, [&](uint64_t addr, uint64_t bytes) {
@@ -32,8 +34,10 @@ class CpuCore final : public CoreTiming {
         ++k.line_requests;
         return port.send(addr, bytes, &t);
       };
-      if (write) p.store(k, seq, a.dep, addr, bytes, mem);
-      else p.load(k, seq, a.dep, addr, bytes, mem);
+      if (write)
+        p.store(k, seq, a.dep, addr, bytes, mem);
+      else
+        p.load(k, seq, a.dep, addr, bytes, mem);
     });
   }
 
@@ -44,8 +48,13 @@ class CpuCore final : public CoreTiming {
     CpuStats t;
     for (auto& p : pipes_) {
       const CpuStats& x = p->stats();
-      t.uops += x.uops; t.loads += x.loads; t.stores += x.stores; t.forwarded += x.forwarded;
-      t.rob_stall_fs += x.rob_stall_fs; t.lq_stall_fs += x.lq_stall_fs; t.sq_stall_fs += x.sq_stall_fs;
+      t.uops += x.uops;
+      t.loads += x.loads;
+      t.stores += x.stores;
+      t.forwarded += x.forwarded;
+      t.rob_stall_fs += x.rob_stall_fs;
+      t.lq_stall_fs += x.lq_stall_fs;
+      t.sq_stall_fs += x.sq_stall_fs;
       t.dep_wait_fs += x.dep_wait_fs;
     }
     n.set("instructions", t.uops).set("forwarded_loads", t.forwarded);
@@ -63,7 +72,9 @@ class CpuCore final : public CoreTiming {
 
 const bool registered = Registry<CoreTimingFactory>::instance().add(
     concepts::kCoreModel,
-    {"cpu", "an out-of-order core: dependences, reorder window, load/store queues, op latencies", 1,
+    {"cpu",
+     "an out-of-order core: dependences, reorder window, load/store queues, op latencies",
+     1,
      {traits::kDataflow}},
     [](const CoreConfig& c, double period_fs, uint32_t cores) -> std::unique_ptr<CoreTiming> {
       return std::make_unique<CpuCore>(c, period_fs, cores);

@@ -31,7 +31,8 @@ class SimpleCore final : public CoreTiming {
     const double busy_fs = period_fs_ * (double(c.flops) / config_.flops_per_cycle);
     if (!(busy_fs <= time_limits::kMaxStepFs)) {
       std::ostringstream m;
-      m << "a compute event of " << c.flops << " flops takes longer than the model's limit of 2^56 fs (72 s) for one step";
+      m << "a compute event of " << c.flops
+        << " flops takes longer than the model's limit of 2^56 fs (72 s) for one step";
       throw InputError(m.str());
     }
     const uint64_t busy = uint64_t(std::llround(busy_fs));

@@ -49,7 +49,7 @@ TEST(SetFills, FillsFurtherApartThanTheSpacingDoNotWait) {
 
 TEST(SetFills, ADirtyVictimTakesASpacingOfItsOwn) {
   Level l(300);
-  l.level->access(wr(0), 0);          // set 0, dirty; its fill arrives at 1001
+  l.level->access(wr(0), 0);  // set 0, dirty; its fill arrives at 1001
   EXPECT_EQ(l.read(256, 0), 1301u);
   EXPECT_EQ(l.read(512, 0), 1601u);
   EXPECT_EQ(l.read(768, 0), 1901u);   // set 0 full (4 ways)
@@ -71,9 +71,10 @@ TEST(SetFills, ConfigKeyAndItsBounds) {
   const HwConfig c = parse_config(
       "name: t\ncaches:\n  - {name: L1, size: 1 KiB, ways: 4, line: 64 B, set_fill_cycles: 11}\n", "t.yaml");
   EXPECT_EQ(c.caches.at(0).set_fill_cycles, 11u);
-  EXPECT_THROW(parse_config("name: t\ncaches:\n  - {name: L1, size: 1 KiB, ways: 4, line: 64 B, set_fill_cycles: 5000}\n",
-                            "t.yaml"),
-               InputError);
+  EXPECT_THROW(
+      parse_config("name: t\ncaches:\n  - {name: L1, size: 1 KiB, ways: 4, line: 64 B, set_fill_cycles: 5000}\n",
+                   "t.yaml"),
+      InputError);
 }
 
 }  // namespace
