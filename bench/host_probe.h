@@ -18,12 +18,26 @@ struct HostProbe {
   double clock_hz = 0;
   std::vector<LatencyPoint> latency;
   double stream_bytes_per_s = 0;
+  // A column walk (column_walk_ns) whose lines all fall into one L1D set,
+  // and the same walk shifted a line a row (a new set every row).
+  double one_set_ns = 0, spread_ns = 0;
 };
 
 double measure_clock_hz();
 double chase_ns(uint64_t footprint, uint64_t line = 64);
+// by_page: the lines of one page before the next (a TLB miss once a page);
+// else all lines in one random order (a TLB miss on most loads once the
+// footprint's pages overflow the TLB). The default: by page past 8 MiB.
+double chase_ns(uint64_t footprint, uint64_t line, bool by_page);
 double stream_bytes_per_s(uint64_t bytes);
+// Independent loads down 16 columns of `rows` rows `stride` bytes apart (a
+// matrix walked by columns): ns a load, the best of several runs. With the
+// stride a multiple of an L1D way (size / ways) every line of a column
+// falls into one set: how fast that set takes fills.
+double column_walk_ns(uint64_t rows, uint64_t stride);
 // Everything above; latencies at `footprints`.
-HostProbe probe_host(const std::vector<uint64_t>& footprints, uint64_t stream_bytes);
+// l1_way: the L1D's size / ways, l1_line its line (0: no column walk).
+HostProbe probe_host(const std::vector<uint64_t>& footprints, uint64_t stream_bytes, uint64_t l1_way = 0,
+                     uint64_t l1_line = 64);
 
 }  // namespace ptosim::bench

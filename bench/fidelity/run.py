@@ -2,7 +2,8 @@
 """Calibration suite: does pto-sim rank loop nests the way this machine does?
 
 Times the native kernels of kernels.cpp on this machine (the minimum over
-interleaved rounds of a call that follows a call of the same kernel) and
+interleaved rounds of a call that follows a call of the same kernel, by
+the thread's CPU time, measured twice) and
 predicts each one with `pto-sim run` of its .pto twin in pto/ on a config
 of this machine (`pto-sim config host --measure`, or --config): the
 simulated time of two calls (-D REPS=2) minus that of one, the same warm
@@ -52,6 +53,11 @@ def spearman(a, b):
     return cov / (va * vb) if va and vb else 0.0
 
 
+def load_average():
+    with open("/proc/loadavg") as f:
+        return f.read().split()[0]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("build")
@@ -78,9 +84,20 @@ def main():
     exe = os.path.join(work, "kernels")
     subprocess.run(["g++", "-std=c++17", "-O2", "-fno-tree-vectorize", "-fno-unroll-loops", "-falign-loops=32",
                     "-o", exe, os.path.join(HERE, "kernels.cpp")], check=True)
-    out = subprocess.run([exe, "--rounds", str(a.rounds)] + (["--cold"] if a.cold else []) + variants,
-                         capture_output=True, text=True, check=True)
-    measured = {l.split()[0]: float(l.split()[1]) for l in out.stdout.splitlines()}
+
+    def measure():
+        out = subprocess.run([exe, "--rounds", str(a.rounds)] + (["--cold"] if a.cold else []) + variants,
+                             capture_output=True, text=True, check=True)
+        return {l.split()[0]: float(l.split()[1]) for l in out.stdout.splitlines()}
+
+    loads = [load_average()]
+    # Two measurements, each the minimum over its interleaved rounds: their
+    # agreement says how stable the measured order is on this machine now;
+    # the comparison takes the minimum over both.
+    first = measure()
+    second = measure()
+    loads.append(load_average())
+    measured = {v: min(first[v], second[v]) for v in variants}
 
     def simulate(job):
         v, reps = job
@@ -102,19 +119,26 @@ def main():
     fastest = min(variants, key=lambda v: measured[v])
     top3 = sorted(variants, key=lambda v: predicted[v])[:3]
     mr, pr = ranks(m), ranks(p)
-    print("| variant | measured ms | predicted ms | predicted / measured | rank measured | rank predicted |")
+    print("| variant | measured ms (1st / 2nd) | predicted ms | predicted / measured | rank measured | rank predicted |")
     print("|---|---|---|---|---|---|")
     for i, v in enumerate(variants):
-        print(f"| {v} | {measured[v] * 1e3:.3f} | {predicted[v] * 1e3:.3f} | {predicted[v] / measured[v]:.2f} | "
-              f"{mr[i]:g} | {pr[i]:g} |")
+        print(f"| {v} | {first[v] * 1e3:.3f} / {second[v] * 1e3:.3f} | {predicted[v] * 1e3:.3f} | "
+              f"{predicted[v] / measured[v]:.2f} | {mr[i]:g} | {pr[i]:g} |")
     print()
-    print(f"Spearman {rho:.3f} over {len(variants)} variants; {len(within)} of {len(variants)} ratios within "
-          f"[0.67, 1.5]; fastest measured {fastest} is {'' if fastest in top3 else 'not '}in the predicted top 3 "
+    ratios = [predicted[v] / measured[v] for v in variants]
+    agree = spearman([first[v] for v in variants], [second[v] for v in variants])
+    print(f"Spearman {rho:.3f} over {len(variants)} variants (vs the 1st measurement alone "
+          f"{spearman([first[v] for v in variants], p):.3f}, the 2nd {spearman([second[v] for v in variants], p):.3f}); "
+          f"{len(within)} of {len(variants)} ratios within [0.67, 1.5] (range {min(ratios):.2f}-{max(ratios):.2f}); "
+          f"fastest measured {fastest} is {'' if fastest in top3 else 'not '}in the predicted top 3 "
           f"({', '.join(top3)})")
+    print(f"The two measured orders agree at Spearman {agree:.3f}; {a.rounds} interleaved rounds each; "
+          f"load average {loads[0]} before, {loads[1]} after measuring")
     if a.json:
         with open(a.json, "w") as f:
-            json.dump({"measured": measured, "predicted": predicted, "spearman": rho, "within": len(within),
-                       "variants": len(variants), "fastest_in_top3": fastest in top3}, f, indent=1)
+            json.dump({"measured": measured, "first": first, "second": second, "predicted": predicted,
+                       "spearman": rho, "measured_agreement": agree, "within": len(within),
+                       "variants": len(variants), "fastest_in_top3": fastest in top3, "load": loads}, f, indent=1)
 
 
 if __name__ == "__main__":

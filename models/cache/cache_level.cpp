@@ -18,7 +18,8 @@ CacheLevel::CacheLevel(const CacheConfig& config)
       line_shift_(log2_exact(config.line)),
       prefetcher_(make_prefetcher(config.prefetch, config.pos)),
       max_line_(~0ull >> line_shift_),
-      mshrs_(config.mshrs) {}
+      mshrs_(config.mshrs),
+      sets_(config.sets() ? config.sets() : 1) {}
 
 namespace {
 // Copies the bytes of [from_addr, from_addr + from_n) that fall inside

@@ -378,6 +378,7 @@ class CacheLevelImpl final : public CacheLevel {
       ++stats_.writebacks;
       post_below(v.line << line_shift_, config_.line, v.owner.tensor, v.owner.region, at, true,
                  Data ? written_back(bytes) : nullptr);
+      if (!set_filled_.empty()) [[unlikely]] writeback_leaves_set(v.line, at);
     }
   }
 

@@ -20,7 +20,14 @@ CpuPipeline::CpuPipeline(const CoreConfig& core, double period_fs)
       store_ports_(core.store_ports, period_fs_),
       forward_(kForwardSlots),
       regs_(kRegSlots) {
-  for (size_t c = 0; c < size_t(OpClass::Count); ++c) units_.emplace_back(core.op_timing.at(OpClass(c), 0).throughput, period_fs_);
+  units_.resize(size_t(OpClass::Count) * kTimedDtypes);
+}
+
+CpuPipeline::Slots& CpuPipeline::unit(OpClass cls, size_t dtype) {
+  if (dtype >= kTimedDtypes) dtype = 0;
+  std::unique_ptr<Slots>& u = units_[size_t(cls) * kTimedDtypes + dtype];
+  if (!u) u = std::make_unique<Slots>(core_.op_timing.at(cls, dtype).throughput, period_fs_);
+  return *u;
 }
 
 CpuPipeline::Slots::Slots(double throughput, uint64_t period_fs)
@@ -96,7 +103,7 @@ void CpuPipeline::compute(CoreClock& k, uint32_t seq, const Compute& c) {
   }
   if (start > t0) stats_.dep_wait_fs += start - t0;
   if (c.scalar) {
-    start = units_[size_t(cls)].take(start);
+    start = unit(cls, c.dtype).take(start);
   } else {
     uint64_t& unit = unit_free_[size_t(cls)];
     if (unit > start) start = unit;

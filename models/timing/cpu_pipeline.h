@@ -14,6 +14,7 @@
 // Memory is the caller's: `Memory` sends one line-sized request at a time
 // and returns when its data is there (the cache hierarchy, or a TLM target).
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "sim/config/hw_config.h"
@@ -95,7 +96,10 @@ class CpuPipeline {
   uint64_t uops_ = 0, loads_ = 0, stores_ = 0;
   uint64_t last_retire_ = 0, last_commit_ = 0, drained_ = 0;
   Slots load_ports_, store_ports_;
-  std::vector<Slots> units_;  // per op class (float32's throughput): scalar instructions
+  // Scalar instructions' issue slots per op class and dtype (the dtype's
+  // throughput), made when first used.
+  std::vector<std::unique_ptr<Slots>> units_;
+  Slots& unit(OpClass cls, size_t dtype);
   uint64_t unit_free_[size_t(OpClass::Count)] = {};  // bulk work: busy until
   std::vector<Forward> forward_;
   std::vector<RegValue> regs_;

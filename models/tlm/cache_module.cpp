@@ -12,7 +12,8 @@ CacheModule::CacheModule(sc_core::sc_module_name name, const CacheConfig& config
     : sc_module(name), up("up"), down("down"), logic_(make_cache_level(config, data)), clock_hz_(clock_hz) {
   up.bind(*this);
   down.bind(*this);
-  logic_->set_timing(uint64_t(std::llround(1e15 / clock_hz * config.latency)), 1e15 / clock_hz / config.bandwidth);
+  logic_->set_timing(uint64_t(std::llround(1e15 / clock_hz * config.latency)), 1e15 / clock_hz / config.bandwidth,
+                     uint64_t(std::llround(1e15 / clock_hz * config.set_fill_cycles)));
   logic_->connect_below(this);
 }
 
@@ -59,6 +60,7 @@ void CacheModule::report(StatsNode& parent, const TagNames& names, double second
   n.set("hit_latency_cycles", uint64_t(logic_->config().latency));
   n.set("mshr_merges", t.merges);
   n.set("mshr_stalls", t.mshr_stalls);
+  if (logic_->config().set_fill_cycles) n.set("set_fill_stalls", t.set_fill_stalls);  // only where spaced
   if (logic_->has_prefetcher()) {  // keys only for levels that prefetch (docs/REPORTS.md)
     const PrefetchStats& p = logic_->prefetch_stats();
     n.set("prefetch_requests", p.requests).set("prefetches_issued", p.issued);

@@ -32,8 +32,9 @@ CoreModule::CoreModule(sc_core::sc_module_name name, const HwConfig& config, siz
     clocks_.emplace_back(config.core.max_outstanding, CoreId(i));
     clocks_.back().interval_fs = uint64_t(std::llround(period_fs_ / config.core.issue_width));
     clocks_.back().sync_at = quantum_fs_;
-    if (config.core.model == CoreModel::Cpu) cpu_.push_back(std::make_unique<CpuPipeline>(config.core, period_fs_));
   }
+  model_ = make_core_timing(config.core, period_fs_, cores);
+  dataflow_ = config.core.dataflow();
   SC_THREAD(run);
   // Interpreters recurse: give the thread a deep stack (reserved, not committed).
   set_stack_size(256 * 1024 * 1024);
@@ -110,7 +111,7 @@ CoreClock& CoreModule::clock(CoreId core) {
 void CoreModule::access(const Access& a) {
   if (checker_ && !is_control(a.kind)) return checked(a, false, nullptr);
   // A copyback or invalidate record is no instruction: it takes no event number.
-  const uint32_t seq = cpu_.empty() || is_control(a.kind) ? 0 : ++seq_;
+  const uint32_t seq = !dataflow_ || is_control(a.kind) ? 0 : ++seq_;
   if (parallel_) return enqueue(Queued{false, a, Compute{}, seq});
   issue_now(a, seq);
 }
@@ -123,7 +124,7 @@ void CoreModule::checked(const Access& a, bool host, const uint8_t* host_data) {
   p.position = checker_->current_position();
   if (host) p.bytes.assign(host_data, host_data + a.bytes);
   else if (a.kind == AccessKind::Write || a.kind == AccessKind::Fill) checker_->take_write(a, p.bytes);
-  p.seq = host || cpu_.empty() ? 0 : ++seq_;  // host writes are not events of the program
+  p.seq = host || !dataflow_ ? 0 : ++seq_;  // host writes are not events of the program
   if (!parallel_) return issue_checked(a, host, p);
   Queued q{false, a, Compute{}, p.seq};
   q.host = host;
@@ -166,10 +167,10 @@ void CoreModule::issue_checked(const Access& a, bool host, Pending& p) {
     read_buf_.assign(a.bytes ? a.bytes : 1, 0);
     // The cpu model forwards a load (or a line of it) from its store queue
     // without a memory access: those bytes are the last store's.
-    if (!cpu_.empty()) checker_->shadow_bytes(d.store, a, read_buf_.data());
-    cpu_memory_used_ = false;
+    if (dataflow_) checker_->shadow_bytes(d.store, a, read_buf_.data());
+    memory_used_ = false;
     issue_now(a, p.seq, read_buf_.data());
-    const bool forwarded = !cpu_.empty() && !cpu_memory_used_;
+    const bool forwarded = dataflow_ && !memory_used_;
     if (!forwarded && !checker_->read_matches(d.store, a, read_buf_.data())) {
       std::string served = server < d.levels.size() ? d.levels[server]->config().name : d.last, missed;
       for (size_t i = 0; i < server; ++i) missed += (i ? ", " : "") + d.levels[i]->config().name;
@@ -208,6 +209,52 @@ const CoreModule::Route& CoreModule::route_of(const Access& a) const {
   return routes_[a.space];
 }
 
+// A route as a core model sees it: sends go to the first cache level
+// directly (holding a slot of the core's miss window when they miss) or
+// down the route's TLM socket, with the access's bytes (--check-data).
+class CoreModule::RoutePort final : public CorePort {
+ public:
+  RoutePort(CoreModule& m, const Route& r, CoreClock& k, const Access& a, uint8_t* data)
+      : m_(m), r_(r), k_(k), a_(a), data_(data), write_(a.kind == AccessKind::Write || a.kind == AccessKind::Fill) {
+    line = r.split;
+    reg = r.reg;
+  }
+
+  uint64_t send(uint64_t addr, uint64_t bytes, uint64_t* t) override {
+    m_.memory_used_ = true;
+    uint8_t* data = data_ ? data_ + (addr - a_.addr) : nullptr;
+    if (r_.cache) {
+      k_.window.retire(*t);
+      m_.sync(*t);
+      return r_.cache->issue(MemRequest{addr, bytes, write_, a_.tensor, a_.region, data}, t, k_.window, k_.stalls);
+    }
+    Access piece = a_;
+    piece.addr = addr;
+    piece.bytes = bytes;
+    sc_time delay;
+    tlm::tlm_generic_payload& trans = m_.transport(r_, piece, write_, *t, data, &delay);
+    if (trans.get_response_status() != tlm::TLM_OK_RESPONSE) {
+      std::ostringstream msg;
+      msg << "write to read-only memory space '" << r_.space << "' at address 0x" << std::hex << a_.addr;
+      throw InputError(msg.str());
+    }
+    return std::max<uint64_t>(*t, m_.now_fs_ + delay.value());
+  }
+
+  void count_only(uint64_t t) override {
+    m_.memory_used_ = true;
+    m_.transport(r_, a_, write_, t, data_);
+  }
+
+ private:
+  CoreModule& m_;
+  const Route& r_;
+  CoreClock& k_;
+  const Access& a_;
+  uint8_t* data_;
+  bool write_;
+};
+
 void CoreModule::issue_now(const Access& a, uint32_t seq, uint8_t* data) {
   if (is_control(a.kind)) {  // a copyback or invalidate record: the caches' business, not an access
     const Route& r = route_of(a);
@@ -218,92 +265,14 @@ void CoreModule::issue_now(const Access& a, uint32_t seq, uint8_t* data) {
     }
     return;
   }
-  if (!cpu_.empty()) {
-    cpu_data_ = data;  // --check-data: the bytes of the access cpu_memory() performs
-    cpu_access(a, seq);
-    cpu_data_ = nullptr;
-    return;
-  }
   const Route& r = route_of(a);
   CoreClock& k = clock(a.core);
-  const bool write = a.kind == AccessKind::Write || a.kind == AccessKind::Fill;
-  k.count(write);
-  if (!r.cache) {
-    issue_tlm(r, k, a, write, data);
-    return;
-  }
-  const uint64_t bytes = a.bytes ? a.bytes : 1;
-  const uint64_t mask = r.split - 1;
-  if (((a.addr & mask) + bytes) <= r.split) {  // within one line: the common case
-    issue_cached(r, k, a.addr, bytes, write, a.tensor, a.region, data);
-    return;
-  }
-  uint64_t addr = a.addr;
-  const uint64_t end = a.addr + bytes;
-  while (addr < end) {
-    const uint64_t next = std::min(end, (addr & ~mask) + r.split);
-    issue_cached(r, k, addr, next - addr, write, a.tensor, a.region, data ? data + (addr - a.addr) : nullptr);
-    addr = next;
-  }
-}
-
-void CoreModule::cpu_access(const Access& a, uint32_t seq) {
-  const Route& r = route_of(a);
-  CoreClock& k = clock(a.core);
-  CpuPipeline& p = *cpu_[a.core];
-  const bool write = a.kind == AccessKind::Write || a.kind == AccessKind::Fill;
-  k.count(write);
-  if (r.reg) {
-    // Still a transfer for the register file's counters, but no time: the
-    // value is an operand, its readiness flows through the pipeline.
-    transport(r, a, write, k.issue_at, cpu_data_);
-    cpu_memory_used_ = true;
-    if (write) p.register_write(seq, a.dep, a.addr);
-    else p.register_read(seq, a.dep, a.addr);
-    return;
-  }
-  auto piece = [&](uint64_t addr, uint64_t bytes) {
-    auto mem = [&](uint64_t t) { return cpu_memory(r, k, a, addr, bytes, write, t); };
-    if (write) p.store(k, seq, a.dep, addr, bytes, mem);
-    else p.load(k, seq, a.dep, addr, bytes, mem);
-  };
-  const uint64_t bytes = a.bytes ? a.bytes : 1;
-  if (!r.cache) return piece(a.addr, bytes);
-  const uint64_t mask = r.split - 1;
-  uint64_t addr = a.addr;
-  const uint64_t end = a.addr + bytes;
-  while (addr < end) {
-    const uint64_t next = std::min(end, (addr & ~mask) + r.split);
-    piece(addr, next - addr);
-    addr = next;
-  }
-}
-
-uint64_t CoreModule::cpu_memory(const Route& r, CoreClock& k, const Access& a, uint64_t addr, uint64_t bytes,
-                                bool write, uint64_t t) {
-  ++k.line_requests;
-  sync(t);
-  cpu_memory_used_ = true;
-  uint8_t* data = cpu_data_ ? cpu_data_ + (addr - a.addr) : nullptr;
-  if (r.cache) {
-    k.window.retire(t);
-    return r.cache->issue(MemRequest{addr, bytes, write, a.tensor, a.region, data}, &t, k.window, k.stalls);
-  }
-  payload_.set_pattern(a.kind == AccessKind::Fill, a.elem_bytes, a.stride);
-  tlm::tlm_generic_payload& trans = payload_.set(addr, bytes, write, a.tensor, a.region);
-  trans.set_data_ptr(data);
-  sc_time delay = sc_time::from_value(t > now_fs_ ? t - now_fs_ : 0);
-  (*r.socket)->b_transport(trans, delay);
-  if (trans.get_response_status() != tlm::TLM_OK_RESPONSE) {
-    std::ostringstream m;
-    m << "write to read-only memory space '" << r.space << "' at address 0x" << std::hex << a.addr;
-    throw InputError(m.str());
-  }
-  return std::max<uint64_t>(t, now_fs_ + delay.value());
+  RoutePort port(*this, r, k, a, data);
+  model_->access(k, seq, a, port);
 }
 
 void CoreModule::accesses(const Access* a, size_t n) {
-  if (checker_ || !cpu_.empty() || parallel_) {
+  if (checker_ || dataflow_ || parallel_) {
     for (size_t i = 0; i < n; ++i) access(a[i]);
     return;
   }
@@ -392,16 +361,6 @@ void CoreModule::footprint(SpaceId space, uint64_t bytes) {
   attr_->footprint(space, bytes, t);
 }
 
-void CoreModule::issue_cached(const Route& r, CoreClock& k, uint64_t addr, uint64_t bytes, bool write, TagId tensor,
-                              TagId region, uint8_t* data) {
-  const MemRequest req{addr, bytes, write, tensor, region, data};
-  uint64_t t = k.issue_at;
-  k.window.retire(t);
-  sync(t);
-  const uint64_t done = r.cache->issue(req, &t, k.window, k.stalls);
-  k.issued(t, done);
-}
-
 // Scratchpads and other TLM routes take bulk transfers and hold no miss slot.
 tlm::tlm_generic_payload& CoreModule::transport(const Route& r, const Access& a, bool write, uint64_t t,
                                                  uint8_t* data, sc_time* delay_out) {
@@ -417,21 +376,8 @@ tlm::tlm_generic_payload& CoreModule::transport(const Route& r, const Access& a,
   return trans;
 }
 
-void CoreModule::issue_tlm(const Route& r, CoreClock& k, const Access& a, bool write, uint8_t* data) {
-  const uint64_t t = k.issue_at;
-  sc_time delay;
-  tlm::tlm_generic_payload& trans = transport(r, a, write, t, data, &delay);
-  if (trans.get_response_status() != tlm::TLM_OK_RESPONSE) {
-    std::ostringstream m;
-    m << "write to read-only memory space '" << r.space << "' at address 0x" << std::hex << a.addr;
-    throw InputError(m.str());
-  }
-  const uint64_t done = std::max<uint64_t>(t, now_fs_ + delay.value());
-  k.issued(t, done);
-}
-
 void CoreModule::compute(const Compute& c) {
-  const uint32_t seq = cpu_.empty() ? 0 : ++seq_;
+  const uint32_t seq = dataflow_ ? ++seq_ : 0;
   if (parallel_) return enqueue(Queued{true, Access{}, c, seq});
   if (attr_) return compute_attributed(c);
   compute_now(c, seq);
@@ -439,17 +385,7 @@ void CoreModule::compute(const Compute& c) {
 
 void CoreModule::compute_now(const Compute& c, uint32_t seq) {
   CoreClock& k = clock(c.core);
-  if (!cpu_.empty()) return cpu_[c.core]->compute(k, seq, c);
-  k.flops += c.flops;
-  const double busy_fs = period_fs_ * (double(c.flops) / config_.core.flops_per_cycle);
-  if (!(busy_fs <= time_limits::kMaxStepFs)) {
-    std::ostringstream m;
-    m << "a compute event of " << c.flops << " flops takes longer than the model's limit of 2^56 fs (72 s) for one step";
-    throw InputError(m.str());
-  }
-  const uint64_t busy = uint64_t(std::llround(busy_fs));
-  k.compute_fs += busy;
-  k.issue_at += busy;
+  model_->compute(k, seq, c);
 }
 
 void CoreModule::enqueue(const Queued& q) {
@@ -535,21 +471,7 @@ void CoreModule::report(StatsNode& run) const {
   core_counters(n, all, period_fs_);
   n.set("cores", uint64_t(clocks_.size()));
   n.set("barriers", barriers_);
-  if (!cpu_.empty()) {
-    n.set("model", std::string(kCoreModels.name(config_.core.model)));
-    CpuStats t;
-    for (auto& p : cpu_) {
-      const CpuStats& x = p->stats();
-      t.uops += x.uops; t.loads += x.loads; t.stores += x.stores; t.forwarded += x.forwarded;
-      t.rob_stall_fs += x.rob_stall_fs; t.lq_stall_fs += x.lq_stall_fs; t.sq_stall_fs += x.sq_stall_fs;
-      t.dep_wait_fs += x.dep_wait_fs;
-    }
-    n.set("instructions", t.uops).set("forwarded_loads", t.forwarded);
-    n.set("rob_stall_cycles", double(t.rob_stall_fs) / period_fs_);
-    n.set("lq_stall_cycles", double(t.lq_stall_fs) / period_fs_);
-    n.set("sq_stall_cycles", double(t.sq_stall_fs) / period_fs_);
-    n.set("operand_wait_cycles", double(t.dep_wait_fs) / period_fs_);
-  }
+  model_->report(n);
   if (clocks_.size() == 1) return;
   StatsNode& list = n.child("per_core", NodeKind::List);
   for (const CoreClock& k : clocks_) {

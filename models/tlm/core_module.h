@@ -14,10 +14,11 @@
 // not in stream order. Queues hold at most kLookahead events in all; past
 // that the earliest queued core issues even if another core's queue is empty.
 //
-// With `core.model: cpu` each core's time comes from a CpuPipeline instead
-// (an out-of-order window with dependences, models/timing/cpu_pipeline.h):
+// The timing of an access or a compute event is the core model's
+// (`core.model`, models/timing/core_timing.h: `simple`, the default, above;
+// `cpu`, an out-of-order window with dependences). With a dataflow model
 // events are numbered as they arrive, which is how their dependences name
-// each other, and every access goes through it one line at a time.
+// each other, and every event goes to the model one at a time.
 //
 // Time is kept in integer femtoseconds (SystemC's resolution here) and turned
 // into sc_time only at TLM calls; the first cache level of a space is called
@@ -39,7 +40,7 @@
 
 #include "sim/report/level_report.h"
 #include "models/timing/core_clock.h"
-#include "models/timing/cpu_pipeline.h"
+#include "models/timing/core_timing.h"
 #include "models/tlm/access_tags.h"
 #include "models/tlm/target_base.h"
 #include "sim/config/hw_config.h"
@@ -119,14 +120,14 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
     bool is_compute;
     Access access;
     Compute compute;
-    uint32_t seq = 0;  // the event's number (cpu model)
+    uint32_t seq = 0;  // the event's number (dataflow)
     bool host = false;  // --check-data: a host write (its bytes are queued beside)
   };
   // --check-data: an access's or host write's bytes and position, in order.
   struct Pending {
     std::vector<uint8_t> bytes;
     uint32_t position = 0;
-    uint32_t seq = 0;  // the event's number (cpu model)
+    uint32_t seq = 0;  // the event's number (dataflow)
   };
   void checked(const Access& a, bool host, const uint8_t* host_data);
   void issue_checked(const Access& a, bool host, Pending& p);
@@ -138,25 +139,19 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   void issue_now(const Access& a, uint32_t seq, uint8_t* data = nullptr);
   void compute_now(const Compute& c, uint32_t seq);
   const Route& route_of(const Access& a) const;
-  // The cpu model's paths (cpu_ non-empty).
-  void cpu_access(const Access& a, uint32_t seq);
-  uint64_t cpu_memory(const Route& r, CoreClock& k, const Access& a, uint64_t addr, uint64_t bytes, bool write,
-                      uint64_t t);
+  class RoutePort;  // a route as the core model's CorePort
   void issue_runs(const Access* a, size_t n);
   // With attribution: runs of one site / region / core, cut at epoch ends
-  // (the `cpu` core model takes events one by one and is not attributed).
+  // (a dataflow core model takes events one by one and is not attributed).
   void accesses_attributed(const Access* a, size_t n);
   size_t issue_some(const Access* a, size_t n);
   void issue_attributed(const Access& a);
   void compute_attributed(const Compute& c);
-  void issue_cached(const Route& r, CoreClock& clock, uint64_t addr, uint64_t bytes, bool write, TagId tensor,
-                    TagId region, uint8_t* data);
   // Sends one access down a TLM route at time t (syncing first) with its
   // bytes (`data`, --check-data; else null); the payload answers,
   // `delay_out` (if given) the delay it came back with.
   tlm::tlm_generic_payload& transport(const Route& r, const Access& a, bool write, uint64_t t, uint8_t* data,
                                       sc_core::sc_time* delay_out = nullptr);
-  void issue_tlm(const Route& r, CoreClock& clock, const Access& a, bool write, uint8_t* data);
   void sync(uint64_t t);
 
   const HwConfig& config_;
@@ -173,7 +168,8 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   uint64_t quantum_fs_;
   uint64_t now_fs_ = 0;       // sc_time_stamp() in fs, refreshed after each wait
   std::vector<CoreClock> clocks_;  // one per core
-  std::vector<std::unique_ptr<CpuPipeline>> cpu_;  // one per core with `core.model: cpu`, else none
+  std::unique_ptr<CoreTiming> model_;  // core.model, for every core
+  bool dataflow_ = false;              // the model takes numbered events one by one
   uint32_t seq_ = 0;               // events received (cpu model), the last one's number
   uint64_t barriers_ = 0;
   bool parallel_ = false;                    // inside a parallel loop: events are queued
@@ -185,8 +181,7 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   std::vector<std::deque<Pending>> pending_;  // per core, beside queues_ (data of its accesses)
   std::vector<uint8_t> read_buf_;
   Pending scratch_;
-  uint8_t* cpu_data_ = nullptr;   // the cpu model's access being checked: its bytes
-  bool cpu_memory_used_ = false;  // whether it reached the memory (not forwarded)
+  bool memory_used_ = false;  // --check-data: whether the access reached the memory (not forwarded)
 };
 
 }  // namespace ptosim

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <iostream>
 
 #include "sim/cli/commands.h"
@@ -28,11 +29,15 @@ void add_config(CLI::App& app, Action& action) {
       const HostFacts f = read_host_facts();
       HostMeasured m;
       if (measure) {
-        const bench::HostProbe p = bench::probe_host(host_probe_footprints(f), 512ull << 20);
+        const HostCache& l1 = f.caches.front();
+        const bench::HostProbe p =
+            bench::probe_host(host_probe_footprints(f), 512ull << 20, l1.size / std::max<uint32_t>(l1.ways, 1), l1.line);
         m.valid = true;
         m.clock_hz = p.clock_hz;
         for (auto& l : p.latency) m.level_ns.push_back(l.ns);
         m.stream_bytes_per_s = p.stream_bytes_per_s;
+        m.one_set_ns = p.one_set_ns;
+        m.spread_ns = p.spread_ns;
       }
       const std::string yaml = host_config_yaml(f, m);
       parse_config(yaml, "<host>");  // what it wrote must be a config

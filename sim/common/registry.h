@@ -26,12 +26,21 @@ namespace concepts {
 inline constexpr char kReplacement[] = "replacement";
 inline constexpr char kDramTiming[] = "dram timing";
 inline constexpr char kPrefetcher[] = "prefetcher";
+inline constexpr char kCoreModel[] = "core model";
 }  // namespace concepts
+
+// What the layers below the models may ask about a choice without linking
+// it: a core model's need for dataflow (the producer then numbers events
+// and emits their dependences, docs/TIMING.md).
+namespace traits {
+inline constexpr char kDataflow[] = "dataflow";
+}  // namespace traits
 
 struct Choice {
   std::string name;
   std::string description;
   int rank = 0;  // listing order: the lowest first (the default leads)
+  std::vector<std::string> traits = {};
 };
 
 class ChoiceLists {
@@ -52,6 +61,15 @@ class ChoiceLists {
   static bool has(const std::string& kind, const std::string& name) {
     for (const Choice& c : of(kind))
       if (c.name == name) return true;
+    return false;
+  }
+  // Whether `name` of `kind` is registered with `trait`; false for a name
+  // or kind nobody registered (a binary that links no models).
+  static bool has_trait(const std::string& kind, const std::string& name, const std::string& trait) {
+    auto it = lists().find(kind);
+    if (it == lists().end()) return false;
+    for (const Choice& c : it->second)
+      if (c.name == name) return std::find(c.traits.begin(), c.traits.end(), trait) != c.traits.end();
     return false;
   }
   // "a | b | c", the form every config error lists choices in.

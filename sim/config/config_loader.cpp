@@ -291,7 +291,7 @@ void parse_op_timing(Section& sec, CoreConfig& core, const std::string& file) {
 }
 
 void parse_core(Section& sec, CoreConfig& core, const std::string& file, double clock_hz) {
-  sec.read_enum("model", core.model, kCoreModels);
+  sec.read_choice("model", core.model, concepts::kCoreModel);
   sec.read_int("issue_width", core.issue_width, 1, 1024);
   if (core.issue_width > 1)  // one issue slot must still be a whole femtosecond or more
     try {
@@ -408,6 +408,7 @@ CacheConfig parse_cache(Section& sec, double clock_hz, size_t index) {
   sec.read_string("inclusion", inc, {"non_inclusive", "inclusive"});
   c.inclusive = inc == "inclusive";
   sec.read_int("mshrs", c.mshrs, 1, 4096);
+  sec.read_int("set_fill_cycles", c.set_fill_cycles, 0, 4096);
   sec.read_int("seed", c.seed, 0);
   read_prefetch(sec, c.prefetch);
   sec.reject_unknown();

@@ -34,13 +34,36 @@ uint64_t parse_sysfs_size(const std::string& s) {  // "32K", "1024K", "32768K"
 // forwarding latency is 0: Zen 2-4 rename a store and a later load of the
 // same address register and offset (the "memfile"), so the load's value is
 // the store's register, as in a loop that updates C[i][j] in place.
+//
+// Prefetchers, one a level (a model level takes one): the vendors' guides
+// list, for AMD Zen 3/4, at L1 a stream (next lines), a stride (by
+// instruction) and a region prefetcher, at L2 a stream and an up/down
+// prefetcher, none at the victim L3; for Intel Skylake to Golden Cove, at
+// L1 a next-line (DCU) and an IP-stride prefetcher, at L2 the streamer (up
+// to 20 lines ahead) and the adjacent-line (spatial) prefetcher. The L1
+// `stride` model covers both a stream (a stride of one line) and a stride;
+// the L2 `stream` model the streamer.
+struct LevelPrefetch {
+  const char* name;  // nullptr: none
+  unsigned distance, degree, table;
+};
 struct VendorCore {
   unsigned issue_width, rob, lq, sq, load_ports, store_ports, forward;
   double add[2], mul[2], fma[2], div[2], sqrt[2];
   unsigned cache_latency[3];  // L1 L2 L3 cycles when not measured
+  LevelPrefetch prefetch[3];  // L1 L2 L3
+  // L1D set_fill_cycles when not measured (--measure times the column
+  // walk itself, bench/host_probe.h). AMD: 11, measured on a Zen 4 EPYC (a column walk
+  // of independent loads at a 4 KiB row stride, all in one L1D set: 10.7-11
+  // cycles a load whether the column spans 1 or 4 MiB; at 2 KiB, two sets,
+  // 5.3-5.8; at 4 KiB + 64 B, a new set each row, 2.0-2.7). Intel: not
+  // measured, no spacing.
+  unsigned l1_set_fill_cycles;
 };
-const VendorCore kAmd{6, 320, 88, 64, 3, 2, 0, {3, 2}, {3, 2}, {4, 2}, {10, 0.28}, {14, 0.2}, {4, 14, 47}};
-const VendorCore kIntel{4, 224, 72, 56, 2, 1, 5, {4, 2}, {4, 2}, {4, 2}, {11, 0.33}, {12, 0.33}, {5, 14, 60}};
+const VendorCore kAmd{6,          320,         88,          64, 3, 2, 0, {3, 2}, {3, 2}, {4, 2}, {10, 0.28}, {14, 0.2},
+                      {4, 14, 47}, {{"stride", 4, 2, 16}, {"stream", 16, 4, 16}, {nullptr, 0, 0, 0}}, 11};
+const VendorCore kIntel{4,          224,         72,          56, 2, 1, 5, {4, 2}, {4, 2}, {4, 2}, {11, 0.33}, {12, 0.33},
+                        {5, 14, 60}, {{"stride", 4, 2, 16}, {"stream", 20, 4, 32}, {nullptr, 0, 0, 0}}, 0};
 
 }  // namespace
 
@@ -162,7 +185,20 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
     }
     o << "  - {name: " << name << ", size: " << units::format_bytes(c.size) << ", ways: " << c.ways
       << ", line: " << c.line << " B, latency: " << format_number(lat) << " cycles, bandwidth: " << (i == 0 ? 2 * vec : vec)
-      << " B/cycle, mshrs: " << (i == 0 ? (amd ? 24 : 12) : 48) << "}   # shared by CPUs " << c.shared_cpus << "\n";
+      << " B/cycle, mshrs: " << (i == 0 ? (amd ? 24 : 12) : 48);
+    if (i == 0) {
+      // Measured: a column walk within one set at least twice as slow as
+      // the same walk spread over the sets takes that long a fill; else none.
+      const double spacing = m.valid && m.one_set_ns > 0
+                                 ? (m.one_set_ns >= 2 * m.spread_ns ? cycles_of(m.one_set_ns) : 0)
+                                 : k.l1_set_fill_cycles;
+      if (spacing > 0) o << ", set_fill_cycles: " << format_number(spacing);
+    }
+    const LevelPrefetch& pf = k.prefetch[std::min<size_t>(i, 2)];
+    if (pf.name)
+      o << ", prefetcher: " << pf.name << ", prefetch_distance: " << pf.distance << ", prefetch_degree: " << pf.degree
+        << ", prefetch_table: " << pf.table;
+    o << "}   # shared by CPUs " << c.shared_cpus << "\n";
   }
   double dram_ns = 90;
   if (m.valid && m.level_ns.size() > f.caches.size()) dram_ns = std::max(1.0, m.level_ns[f.caches.size()] - above_ns);

@@ -35,6 +35,9 @@ struct HostMeasured {
   double clock_hz = 0;
   std::vector<double> level_ns;  // per cache level, then DRAM: dependent-load latency at a footprint in it
   double stream_bytes_per_s = 0;
+  // A column walk at an L1D way's stride (one set) and a line more (a new
+  // set each row), ns a load; 0 = not measured.
+  double one_set_ns = 0, spread_ns = 0;
 };
 
 // The footprints `--measure` chases at: half of each cache level (past L2 at

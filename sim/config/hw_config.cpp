@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "sim/config/config_loader.h"
+#include "sim/common/registry.h"
 #include "sim/common/units.h"
 
 namespace ptosim {
@@ -13,6 +14,8 @@ double DramConfig::peak_bandwidth() const {
   if (timing == "detailed") return double(channels) * (bus_width / 8.0) * data_rate;
   return bandwidth;
 }
+
+bool CoreConfig::dataflow() const { return ChoiceLists::has_trait(concepts::kCoreModel, model, traits::kDataflow); }
 
 std::vector<std::string> HwConfig::space_names() const {
   std::vector<std::string> names{"global"};
@@ -83,7 +86,7 @@ std::string to_yaml(const HwConfig& c) {
   o << "clock: " << units::format_frequency(c.clock_hz) << "\n";
   const CoreConfig& k = c.core;
   o << "core:\n"
-    << "  model: " << kCoreModels.name(k.model) << "\n"
+    << "  model: " << k.model << "\n"
     << "  issue_width: " << k.issue_width << "\n"
     << "  max_outstanding: " << k.max_outstanding << "\n";
   if (k.flops_per_cycle_by_dtype.empty()) {
@@ -94,7 +97,7 @@ std::string to_yaml(const HwConfig& c) {
   }
   o << "  vector_bytes: " << format_bytes(k.vector_bytes) << "\n"
     << "  cores: " << k.count << "\n";
-  if (k.model == CoreModel::Cpu) {
+  if (k.dataflow()) {  // the pipeline's own figures
     o << "  rob_entries: " << k.rob_entries << "\n"
       << "  lq_entries: " << k.lq_entries << "\n"
       << "  sq_entries: " << k.sq_entries << "\n"
@@ -143,8 +146,9 @@ std::string to_yaml(const HwConfig& c) {
       << "    write_policy: " << (k.write_back ? "write_back" : "write_through") << "\n"
       << "    write_allocate: " << (k.allocate_nofetch ? "nofetch" : k.write_allocate ? "true" : "false") << "\n"
       << "    inclusion: " << (k.inclusive ? "inclusive" : "non_inclusive") << "\n"
-      << "    mshrs: " << k.mshrs << "\n"
-      << "    seed: " << k.seed << "\n"
+      << "    mshrs: " << k.mshrs << "\n";
+    if (k.set_fill_cycles) o << "    set_fill_cycles: " << k.set_fill_cycles << "\n";
+    o << "    seed: " << k.seed << "\n"
       << "    prefetcher: " << k.prefetch.name << "\n"
       << "    prefetch_distance: " << k.prefetch.distance << "\n"
       << "    prefetch_degree: " << k.prefetch.degree << "\n"

@@ -14,14 +14,9 @@
 
 namespace ptosim {
 
-enum class CoreModel { Simple, Cpu };
-inline constexpr NameTable<CoreModel, 2> kCoreModels{{{
-    {CoreModel::Simple, "simple", "accesses issue at issue_width a cycle; compute time is added to it"},
-    {CoreModel::Cpu, "cpu", "an out-of-order core: dependences, reorder window, load/store queues, op latencies"},
-}}};
-
 struct CoreConfig {
-  CoreModel model = CoreModel::Simple;  // docs/TIMING.md, "The core"
+  // A registered core model (models/timing/core_timing.h, docs/TIMING.md "The core").
+  std::string model = "simple";
   uint32_t issue_width = 4;        // simple: accesses per cycle; cpu: instructions dispatched per cycle
   uint32_t max_outstanding = 16;   // misses in flight (memory-level parallelism)
   double flops_per_cycle = 32;     // peak compute throughput (float32's with a per-dtype table)
@@ -38,6 +33,8 @@ struct CoreConfig {
   uint32_t loop_uops = 2;          // instructions per loop iteration (counter, compare-and-branch)
   OpTimingTable op_timing;         // latency / throughput per op class and dtype
 
+  // The model needs the program's dataflow (event numbers, dependences).
+  bool dataflow() const;
   // Peak flops per cycle for a dtype name ("float32", ...).
   double peak_for(const std::string& dtype) const {
     auto it = flops_per_cycle_by_dtype.find(dtype);
@@ -101,6 +98,9 @@ struct CacheConfig {
   bool allocate_nofetch = false;
   bool inclusive = false;           // inclusion: non_inclusive | inclusive
   uint32_t mshrs = 16;
+  // set_fill_cycles: a set takes one fill every that many cycles (0 = no
+  // limit); a fill arrives no sooner than that after the set's previous one.
+  uint32_t set_fill_cycles = 0;
   uint64_t seed = 1;                // for replacement: random
   PrefetchConfig prefetch;
   SourcePos pos;

@@ -18,7 +18,8 @@ uint64_t space_base(SpaceId id) { return id == 0 ? kGlobalBase : uint64_t(id) <<
 
 ExecContext::ExecContext(const HwConfig& config, EventSink* sink, uint64_t max_events)
     : config_(config), sink_(sink), lane_(sink ? sink->lane() : nullptr), max_events_(max_events) {
-  dataflow_ = sink != nullptr && config.core.model == CoreModel::Cpu;
+  dataflow_ = sink != nullptr && config.core.dataflow();
+  if (dataflow_) value_dtype_.assign(kDtypeRing, kUntyped);
   for (size_t k = 0; k < scalar_cost_.size(); ++k) scalar_cost_[k] = op_cost(config, OpKind(k));
   space_names_ = config.space_names();
   if (space_names_.empty()) space_names_.push_back("global");
@@ -247,6 +248,7 @@ void ExecContext::compute(OpKind op, double flops) {
 
 void ExecContext::emit_compute(OpKind op, double flops) {
   if (!sink_) return;
+  if (dataflow_) value_dtype_[(seq_ + 1) & (kDtypeRing - 1)] = kUntyped;
   ++seq_;
   Compute cp;
   cp.flops = uint64_t(flops + 0.5);
@@ -269,8 +271,28 @@ uint32_t ExecContext::scalar_event(OpKind op, uint32_t d0, uint32_t d1) {
   cp.op_class = uint8_t(op_info(op).cls);
   cp.dep[0] = d0;
   cp.dep[1] = d1;
+  const uint8_t dt = operand_dtype(d0, d1);
+  cp.dtype = dt == kUntyped ? uint8_t(DType::F32) : dt;
   sink_->compute(cp);
+  value_dtype_[(seq_ + 1) & (kDtypeRing - 1)] = dt;
   return ++seq_;
+}
+
+// The type a scalar op computes in: its operands' when they agree or only
+// one is typed (a Python literal or loop-derived float has no type of its
+// own), float32 when two float types meet (C's promotion on these cores) or
+// an integer element is mixed in (a float op converts it). An operand too
+// far back for the ring counts as untyped.
+uint8_t ExecContext::operand_dtype(uint32_t d0, uint32_t d1) const {
+  auto of = [&](uint32_t d) -> uint8_t {
+    if (!d || seq_ - d >= kDtypeRing) return kUntyped;
+    const uint8_t t = value_dtype_[d & (kDtypeRing - 1)];
+    return t == uint8_t(DType::I32) || t == uint8_t(DType::I8) ? uint8_t(DType::F32) : t;
+  };
+  const uint8_t a = of(d0), b = of(d1);
+  if (a == kUntyped) return b;
+  if (b == kUntyped || a == b) return a;
+  return uint8_t(DType::F32);
 }
 
 // Not counted against --max-events: at most one per kScalarBatch operations

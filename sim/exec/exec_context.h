@@ -173,8 +173,12 @@ class ExecContext {
   // pipe's chunk) takes the access in place when it has room.
   // Returns the access's event number (dataflow: a later event may wait for
   // it); `dep` is the event it waits for itself (0 = none).
-  uint32_t access(uint64_t addr, uint64_t bytes, AccessKind kind, SpaceId space, TagId tensor, uint32_t dep = 0) {
+  // `dtype` (dataflow only): the element type of the value a read yields,
+  // which the scalar arithmetic on it is timed for.
+  uint32_t access(uint64_t addr, uint64_t bytes, AccessKind kind, SpaceId space, TagId tensor, uint32_t dep = 0,
+                  DType dtype = DType::F32) {
     if (++events_ > max_events_) event_limit();
+    if (dataflow_) value_dtype_[(seq_ + 1) & (kDtypeRing - 1)] = uint8_t(dtype);
     if (__builtin_expect(hot_ != nullptr, 0)) tensor = hot_->tag(*this, addr, tensor);
     acc_.addr = addr; acc_.bytes = bytes; acc_.kind = kind; acc_.space = space; acc_.tensor = tensor;
     acc_.dep = dep;
@@ -188,6 +192,7 @@ class ExecContext {
                       SpaceId space, TagId tensor) {
     if (++events_ > max_events_) event_limit();
     if (__builtin_expect(hot_ != nullptr, 0)) tensor = hot_->tag(*this, addr, tensor);
+    if (dataflow_) value_dtype_[(seq_ + 1) & (kDtypeRing - 1)] = kUntyped;
     ++seq_;
     if (sink_) {
       acc_.addr = addr; acc_.bytes = uint64_t(elem_bytes) * count; acc_.kind = kind; acc_.space = space;
@@ -256,6 +261,12 @@ class ExecContext {
   uint64_t events_ = 0;
   uint32_t seq_ = 0;        // events emitted: the last one's number (event.h)
   bool dataflow_ = false;   // emit dependences (core model cpu)
+  // Dataflow: the element type of each recent event's value (a read's
+  // tensor, an op's operands), by event number; kUntyped for none.
+  static constexpr uint32_t kDtypeRing = 1u << 16;
+  static constexpr uint8_t kUntyped = 0xff;
+  std::vector<uint8_t> value_dtype_;
+  uint8_t operand_dtype(uint32_t d0, uint32_t d1) const;
   std::array<double, size_t(OpKind::Count)> scalar_cost_{};  // flops of one scalar op, per kind
   Access acc_;  // the next access: region and core kept current, the rest filled per access
   std::vector<std::string> space_names_;

@@ -294,7 +294,7 @@ inline double store_round(exec::DType dt, double v) {
 inline uint32_t elem_event(exec::ExecContext& ctx, const exec::Storage& st, int64_t phys, uint32_t es,
                            AccessKind kind, Pos pos, uint32_t dep = 0) {
   try {
-    return ctx.access(st.base + uint64_t(phys) * es, es, kind, st.space, st.tag, dep);
+    return ctx.access(st.base + uint64_t(phys) * es, es, kind, st.space, st.tag, dep, st.dtype);
   } catch (const exec::OpError& e) {
     fail(pos, e.what());
   }

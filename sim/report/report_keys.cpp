@@ -101,6 +101,7 @@ const std::vector<ReportKey> kKeys = {
     {"levels[].amat_cycles", R, "cycles", "average memory access time: hit_latency_cycles + demand_miss_ratio x AMAT below (a formula over the counts)", lo, false, "cache"},
     {"levels[].mshr_merges", C, "", "misses merged into one already in flight", no, false, "cache"},
     {"levels[].mshr_stalls", C, "", "requests that waited for a free MSHR", lo, false, "cache"},
+    {"levels[].set_fill_stalls", C, "", "only at levels with set_fill_cycles: fills that arrived later for their set's previous fill", lo, false, "cache"},
     {"levels[].prefetch_requests", C, "", "only at levels with a prefetcher: lines proposed and looked up (Dinero IV's prefetch fetches)", no, false, "cache"},
     {"levels[].prefetches_issued", C, "", "proposed lines that missed, so fetched from below (Dinero IV's prefetch misses)", no, false, "cache"},
     {"levels[].prefetch_useful", C, "", "prefetched lines hit by a demand request before leaving", hi, false, "cache"},

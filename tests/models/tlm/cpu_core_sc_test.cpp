@@ -69,6 +69,41 @@ TEST(CpuCore, FourChainsInterleavedOverlap) {
   EXPECT_LE(c, 4.0 * n / 4 + 8);
 }
 
+// A scalar op is timed for its dtype: float16 adds here take 6 cycles on
+// one pipe, float32's 4 on two.
+std::string half_yaml() {
+  std::string y = yaml();
+  const std::string f32 = "op_timing: {add: {latency: 4, throughput: 2}}";
+  y.replace(y.find(f32), f32.size(), f32.substr(0, f32.size() - 1) + ", add.float16: {latency: 6, throughput: 1}}");
+  return y;
+}
+
+TEST(CpuCore, AFloat16ChainTakesFloat16sLatency) {
+  const uint32_t n = 1000;
+  const double c = cycles_of(half_yaml(), [&](EventSink& s) {
+    for (uint32_t k = 1; k <= n; ++k) {
+      Compute h = add(k - 1);
+      h.dtype = 1;  // float16
+      s.compute(h);
+    }
+  });
+  EXPECT_GE(c, 6.0 * n);
+  EXPECT_LE(c, 6.0 * n + 6);
+}
+
+TEST(CpuCore, IndependentFloat16AddsRunAtFloat16sThroughput) {
+  const uint32_t n = 1000;
+  const double c = cycles_of(half_yaml(), [&](EventSink& s) {
+    for (uint32_t k = 1; k <= n; ++k) {
+      Compute h = add();
+      h.dtype = 1;
+      s.compute(h);
+    }
+  });
+  EXPECT_GE(c, double(n));  // one a cycle
+  EXPECT_LE(c, n + 8.0);
+}
+
 constexpr uint32_t kLines = 200;
 constexpr double kMiss = 4 + 100 + 64.0 / 1000;  // L1, then DRAM
 

@@ -328,6 +328,12 @@ if check("fidelity: kernels.cpp builds", r.returncode == 0, r.stderr[-2000:]):
     else:
         host_cfg = write("host.yaml", host)
         check("fidelity: config host", code == 0 and "model: cpu" in host and "shared: L1D" in host, err)
+        # The vendor's prefetchers, one a level: L1D stride, L2 stream, none below.
+        lines = [l for l in host.splitlines() if l.strip().startswith("- {name: L")]
+        pf = [("prefetcher: stride" in l, "prefetcher: stream" in l) for l in lines]
+        check("fidelity: config host has L1D stride and L2 stream prefetchers",
+              len(pf) < 2 or (pf[0] == (True, False) and pf[1] == (False, True)
+                              and all(l == (False, False) for l in pf[2:])), lines)
     for t in twins:
         small = ["-D", "C=2", "-D", "H=6", "-D", "W=6", "-D", "F=2"] if t.startswith("conv") else ["-D", "N=64"]
         code, rep, err = run_json(os.path.join(FID, "pto", t + ".pto"), "--config", host_cfg, *small)

@@ -43,7 +43,7 @@ TEST(Config, MinimalConfigGetsEveryDefault) {
   EXPECT_TRUE(c.memories.empty());
   EXPECT_EQ(c.spaces.count("shared"), 0u);
   EXPECT_EQ(c.space_names(), std::vector<std::string>{"global"});
-  EXPECT_EQ(c.core.model, CoreModel::Simple);
+  EXPECT_EQ(c.core.model, "simple");
   HwConfig m = parse_config("memories: [{name: constant}]\ncaches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B}]",
                             "min.yaml");
   ASSERT_NE(m.memory("constant"), nullptr);

@@ -6,6 +6,7 @@
 
 #include <variant>
 
+#include "sim/exec/dtype.h"
 #include "sim/exec/op_table.h"
 #include "tests/sim/frontend/frontend_test_util.h"
 
@@ -23,7 +24,7 @@ struct OrderSink : EventSink {
 
 OrderSink run_cpu(const std::string& text) {
   HwConfig c = frontend_test_config();
-  c.core.model = CoreModel::Cpu;
+  c.core.model = "cpu";
   OrderSink s;
   ProgramOptions o;
   run_program_text("t.pto", text, c, o, &s);
@@ -69,6 +70,29 @@ TEST(Dataflow, AnAccumulatorIsAChainOfAdds) {
   ASSERT_NE(store, nullptr);
   EXPECT_EQ(store->kind, AccessKind::Write);
   EXPECT_EQ(store->dep, prev_add);  // the value it stores
+}
+
+TEST(Dataflow, AScalarOpIsTimedForItsOperandsType) {
+  const OrderSink s = run_cpu(
+      "H = pto.tensor([2], pto.float16, init=\"random\", seed=1)\n"
+      "F = pto.tensor([2], init=\"random\", seed=2)\n"
+      "I = pto.tensor([2], pto.int32)\n"
+      "x = H[0] * H[1]\n"    // 1 2 3: two float16 reads, float16
+      "y = x + 0.5\n"        // 4: a literal takes the other operand's type
+      "z = y * F[0]\n"       // 5 6: float16 meets float32: float32
+      "w = I[0] * 0.5\n"     // 7 8: an integer element in a float op: float32
+      "v = x * x\n");        // 9: float16
+  auto dtype_of = [&](uint32_t seq) {
+    const Compute* c = s.compute_at(seq);
+    EXPECT_NE(c, nullptr) << seq;
+    return c ? int(c->dtype) : -1;
+  };
+  EXPECT_EQ(dtype_of(3), int(exec::DType::F16));
+  EXPECT_EQ(dtype_of(4), int(exec::DType::F16));
+  EXPECT_EQ(dtype_of(6), int(exec::DType::F32));
+  EXPECT_EQ(dtype_of(8), int(exec::DType::F32));
+  EXPECT_EQ(dtype_of(9), int(exec::DType::F16));
+  EXPECT_EQ(s.events.size(), 9u);
 }
 
 TEST(Dataflow, AnIndexLoadedFromMemoryIsTheNextLoadsAddress) {

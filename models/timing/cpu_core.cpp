@@ -1,0 +1,84 @@
+// `core.model: cpu`: each core's time comes from a CpuPipeline (an
+// out-of-order window with dependences, cpu_pipeline.h). Events arrive
+// numbered, which is how their dependences name each other; every access
+// goes through the pipeline one line at a time, and an access to a register
+// file is an operand, not an instruction.
+#include "models/timing/core_timing.h"
+#include "models/timing/cpu_pipeline.h"
+
+namespace ptosim {
+namespace {
+
+class CpuCore final : public CoreTiming {
+ public:
+  CpuCore(const CoreConfig& config, double period_fs, uint32_t cores) : config_(config), period_fs_(period_fs) {
+    for (uint32_t i = 0; i < cores; ++i) pipes_.push_back(std::make_unique<CpuPipeline>(config, period_fs));
+  }
+
+  void access(CoreClock& k, uint32_t seq, const Access& a, CorePort& port) override {
+    CpuPipeline& p = *pipes_[k.id];
+    const bool write = a.kind == AccessKind::Write || a.kind == AccessKind::Fill;
+    k.count(write);
+    if (port.reg) {
+      // Still a transfer for the register file's counters, but no time: the
+      // value is an operand, its readiness flows through the pipeline.
+      port.count_only(k.issue_at);
+      if (write)
+        p.register_write(seq, a.dep, a.addr);
+      else
+        p.register_read(seq, a.dep, a.addr);
+      return;
+    }
+    for_each_piece(a, port, [&](uint64_t addr, uint64_t bytes) {
+      auto mem = [&](uint64_t t) {
+        ++k.line_requests;
+        return port.send(addr, bytes, &t);
+      };
+      if (write)
+        p.store(k, seq, a.dep, addr, bytes, mem);
+      else
+        p.load(k, seq, a.dep, addr, bytes, mem);
+    });
+  }
+
+  void compute(CoreClock& k, uint32_t seq, const Compute& c) override { pipes_[k.id]->compute(k, seq, c); }
+
+  void report(StatsNode& n) const override {
+    n.set("model", config_.model);
+    CpuStats t;
+    for (auto& p : pipes_) {
+      const CpuStats& x = p->stats();
+      t.uops += x.uops;
+      t.loads += x.loads;
+      t.stores += x.stores;
+      t.forwarded += x.forwarded;
+      t.rob_stall_fs += x.rob_stall_fs;
+      t.lq_stall_fs += x.lq_stall_fs;
+      t.sq_stall_fs += x.sq_stall_fs;
+      t.dep_wait_fs += x.dep_wait_fs;
+    }
+    n.set("instructions", t.uops).set("forwarded_loads", t.forwarded);
+    n.set("rob_stall_cycles", double(t.rob_stall_fs) / period_fs_);
+    n.set("lq_stall_cycles", double(t.lq_stall_fs) / period_fs_);
+    n.set("sq_stall_cycles", double(t.sq_stall_fs) / period_fs_);
+    n.set("operand_wait_cycles", double(t.dep_wait_fs) / period_fs_);
+  }
+
+ private:
+  const CoreConfig& config_;
+  double period_fs_;
+  std::vector<std::unique_ptr<CpuPipeline>> pipes_;  // one per core
+};
+
+const bool registered = Registry<CoreTimingFactory>::instance().add(
+    concepts::kCoreModel,
+    {"cpu",
+     "an out-of-order core: dependences, reorder window, load/store queues, op latencies",
+     1,
+     {traits::kDataflow}},
+    [](const CoreConfig& c, double period_fs, uint32_t cores) -> std::unique_ptr<CoreTiming> {
+      return std::make_unique<CpuCore>(c, period_fs, cores);
+    });
+
+}  // namespace
+}  // namespace ptosim

@@ -1,0 +1,57 @@
+// `core.model: simple`, the default: accesses issue at issue_width a cycle,
+// an access that misses holds a slot of the miss window until its data is
+// there, and compute takes flops / flops_per_cycle cycles of issue time
+// while misses stay in flight. No dependences: the first cache level issues
+// runs of accesses itself (CacheLevel::run) with this same timing.
+#include <cmath>
+#include <sstream>
+
+#include "models/timing/core_timing.h"
+#include "sim/common/error.h"
+#include "sim/common/time_limits.h"
+
+namespace ptosim {
+namespace {
+
+class SimpleCore final : public CoreTiming {
+ public:
+  SimpleCore(const CoreConfig& config, double period_fs) : config_(config), period_fs_(period_fs) {}
+
+  void access(CoreClock& k, uint32_t, const Access& a, CorePort& port) override {
+    k.count(a.kind == AccessKind::Write || a.kind == AccessKind::Fill);
+    for_each_piece(a, port, [&](uint64_t addr, uint64_t bytes) {
+      uint64_t t = k.issue_at;
+      const uint64_t done = port.send(addr, bytes, &t);
+      k.issued(t, done);
+    });
+  }
+
+  void compute(CoreClock& k, uint32_t, const Compute& c) override {
+    k.flops += c.flops;
+    const double busy_fs = period_fs_ * (double(c.flops) / config_.flops_per_cycle);
+    if (!(busy_fs <= time_limits::kMaxStepFs)) {
+      std::ostringstream m;
+      m << "a compute event of " << c.flops
+        << " flops takes longer than the model's limit of 2^56 fs (72 s) for one step";
+      throw InputError(m.str());
+    }
+    const uint64_t busy = uint64_t(std::llround(busy_fs));
+    k.compute_fs += busy;
+    k.issue_at += busy;
+  }
+
+  void report(StatsNode&) const override {}
+
+ private:
+  const CoreConfig& config_;
+  double period_fs_;
+};
+
+const bool registered = Registry<CoreTimingFactory>::instance().add(
+    concepts::kCoreModel, {"simple", "accesses issue at issue_width a cycle; compute time is added to it", 0},
+    [](const CoreConfig& c, double period_fs, uint32_t) -> std::unique_ptr<CoreTiming> {
+      return std::make_unique<SimpleCore>(c, period_fs);
+    });
+
+}  // namespace
+}  // namespace ptosim

@@ -1,0 +1,81 @@
+// `pto-sim config host` on hand-made machine facts: the config it writes is
+// a config, with the vendor's prefetchers per level (L1D stride, L2 stream,
+// none below) and the L1D's fill spacing, measured when the column walk
+// shows it, else the vendor's figure.
+#include <gtest/gtest.h>
+
+#include "sim/config/config_loader.h"
+#include "sim/config/host_config.h"
+
+namespace ptosim {
+namespace {
+
+HostFacts facts(const std::string& vendor) {
+  HostFacts f;
+  f.model = "test CPU";
+  f.vendor = vendor;
+  f.mhz = 3700;
+  f.avx2 = true;
+  f.cpus = 2;
+  auto level = [](int l, uint64_t size, uint32_t ways) {
+    HostCache c;
+    c.level = l;
+    c.type = l == 1 ? "Data" : "Unified";
+    c.size = size;
+    c.ways = ways;
+    c.line = 64;
+    c.shared_cpus = "0";
+    return c;
+  };
+  f.caches = {level(1, 32 << 10, 8), level(2, 1 << 20, 8), level(3, 32 << 20, 16)};
+  return f;
+}
+
+HwConfig written(const HostFacts& f, const HostMeasured& m = {}) {
+  return parse_config(host_config_yaml(f, m), "<host>");
+}
+
+TEST(HostConfig, AmdGetsL1StrideL2StreamAndTheL1FillSpacing) {
+  const HwConfig c = written(facts("AuthenticAMD"));
+  ASSERT_EQ(c.caches.size(), 3u);
+  EXPECT_EQ(c.caches[0].prefetch.name, "stride");
+  EXPECT_EQ(c.caches[0].prefetch.distance, 4u);
+  EXPECT_EQ(c.caches[0].prefetch.degree, 2u);
+  EXPECT_EQ(c.caches[1].prefetch.name, "stream");
+  EXPECT_EQ(c.caches[1].prefetch.distance, 16u);
+  EXPECT_EQ(c.caches[1].prefetch.degree, 4u);
+  EXPECT_EQ(c.caches[2].prefetch.name, "none");
+  EXPECT_EQ(c.caches[0].set_fill_cycles, 11u);
+  EXPECT_EQ(c.caches[1].set_fill_cycles, 0u);
+  EXPECT_EQ(c.core.model, "cpu");
+}
+
+TEST(HostConfig, IntelGetsTheStreamerAndNoFillSpacing) {
+  const HwConfig c = written(facts("GenuineIntel"));
+  EXPECT_EQ(c.caches[0].prefetch.name, "stride");
+  EXPECT_EQ(c.caches[1].prefetch.name, "stream");
+  EXPECT_EQ(c.caches[1].prefetch.distance, 20u);
+  EXPECT_EQ(c.caches[1].prefetch.table, 32u);
+  EXPECT_EQ(c.caches[0].set_fill_cycles, 0u);
+}
+
+HostMeasured measured(double one_set_ns, double spread_ns) {
+  HostMeasured m;
+  m.valid = true;
+  m.clock_hz = 4e9;
+  m.level_ns = {1, 4, 15, 80};
+  m.stream_bytes_per_s = 20e9;
+  m.one_set_ns = one_set_ns;
+  m.spread_ns = spread_ns;
+  return m;
+}
+
+TEST(HostConfig, AMeasuredOneSetWalkSetsTheSpacing) {
+  // 2.5 ns at 4 GHz: 10 cycles a load in one set, 0.5 ns spread.
+  EXPECT_EQ(written(facts("GenuineIntel"), measured(2.5, 0.5)).caches[0].set_fill_cycles, 10u);
+  // Less than twice the spread walk: the sets do not limit, no spacing.
+  EXPECT_EQ(written(facts("AuthenticAMD"), measured(0.9, 0.5)).caches[0].set_fill_cycles, 0u);
+}
+
+}  // namespace
+}  // namespace ptosim
