@@ -1,9 +1,14 @@
 #pragma once
 // DRAM as a TLM target: counts every request and asks its timing model when
-// the data is there.
+// the data is there. The last cache level calls it directly through its
+// MemPort face (port()), as cache levels call each other: the same counting
+// and timing without a payload, an extension lookup and two sc_time
+// conversions per line (docs/PERFORMANCE.md); b_transport serves every
+// other initiator the same way.
 #include <systemc>
 #include <tlm>
 
+#include "models/cache/mem_port.h"
 #include "sim/report/level_report.h"
 #include "models/timing/dram_timing.h"
 #include "models/tlm/access_tags.h"
@@ -11,17 +16,21 @@
 
 namespace ptosim {
 
-class DramModule : public sc_core::sc_module, public LtTarget {
+class DramModule : public sc_core::sc_module, public LtTarget, private MemPort {
  public:
   TargetSocket up;
   DramModule(sc_core::sc_module_name name, const DramConfig& config, double clock_hz);
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override;
+  // The untimed-socket way in for a level that holds this module directly.
+  MemPort& port() { return *this; }
   void report(StatsNode& parent, const TagNames& names, double seconds) const;
   const LevelStats& stats() const { return stats_; }
   double peak_bandwidth() const { return timing_->peak_bandwidth(); }
   DramTiming::RowCounts row_counts() const { return timing_->row_counts(); }
 
  private:
+  uint64_t access(const MemRequest& r, uint64_t at) override;  // a request arriving at `at` (fs)
+
   std::unique_ptr<DramTiming> timing_;
   LevelStats stats_;
   Fs latency_sum_ = 0;

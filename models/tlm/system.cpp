@@ -37,7 +37,10 @@ System::System(const HwConfig& config) : config_(config) {
       caches_[i]->down.bind(caches_[i + 1]->up);
       caches_[i]->set_direct_below(caches_[i + 1].get());
     }
-    else caches_[i]->down.bind(dram_->up);
+    else {
+      caches_[i]->down.bind(dram_->up);
+      caches_[i]->set_direct_below(dram_->port());
+    }
   }
   link_levels_above(levels);
 
