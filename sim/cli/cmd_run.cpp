@@ -15,7 +15,7 @@ namespace {
 
 struct RunArgs {
   std::string program, trace, config, format = "text", output;
-  bool flush = false;
+  bool flush = false, check_data = false;
   std::vector<std::string> defines, sets;
   uint64_t max_events = 0;
   InsightArgs insight;
@@ -50,6 +50,9 @@ void add_run(CLI::App& app, Action& action) {
   run->add_option("--trace", a.trace, "Replay a din or native trace instead ('-' = stdin)");
   run->add_option("--config", a.config, "YAML hardware config (default: built in)");
   run->add_flag("--flush", a.flush, "Write back every dirty line at the end");
+  run->add_flag("--check-data", a.check_data,
+                "Carry real bytes through the hierarchy and check every load and, after the flush (implied), "
+                "the memories; a mismatch exits 1");
   run->add_option("--format", a.format, "Report format")->check(CLI::IsMember({"text", "json", "csv"}));
   run->add_option("-o,--output", a.output, "Write the report here instead of stdout");
   add_program_options(*run, a.defines, a.max_events);
@@ -65,14 +68,15 @@ void add_run(CLI::App& app, Action& action) {
       refuse_insight_overwrites(a.insight, a.output, {a.program, a.trace, a.config});
       const std::vector<ConfigOverride> overrides = parse_overrides(a.sets);
       HwConfig config = load_config_or_default(a.config, overrides);
-      System system(config);
+      System system(config, a.check_data);
       RunOptions options;
-      options.flush = a.flush;
+      options.flush = a.flush || a.check_data;
       options.source = a.trace.empty() ? a.program : a.trace;
       apply_insight_options(a.insight, options);
       if (!a.insight.hot_tile.empty()) parse_hot_tile(a.insight.hot_tile);  // a bad flag fails before the run
       if (a.insight.hot_spots && !a.trace.empty())
         throw InputError({"--hot-spots", 0, 0}, "", "needs a PROGRAM: a trace has no tensors");
+      options.data_in_stream = a.check_data && a.trace.empty();
       StatsNode root;
       std::vector<ProgramParam> params;
       int status = 0;

@@ -9,6 +9,7 @@
 #include "sim/cli/run_identity.h"
 #include "sim/common/error.h"
 #include "sim/common/version.h"
+#include "sim/trace/data_check.h"
 
 int sc_main(int argc, char* argv[]) {
   CLI::App app{"pto-sim: a cycle-approximate memory-hierarchy simulator for tiled tensor programs"};
@@ -41,6 +42,9 @@ int sc_main(int argc, char* argv[]) {
   } catch (const ptosim::InputError& e) {
     std::cerr << e.what() << "\n";
     return 2;
+  } catch (const ptosim::DataCheckError& e) {  // run --check-data: a memory lost or changed data
+    std::cerr << e.what() << "\n";
+    return 1;
   } catch (const std::bad_alloc&) {
     std::cerr << "pto-sim: out of memory\n";
     return 2;

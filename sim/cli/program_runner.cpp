@@ -120,6 +120,7 @@ int run_program_on(System& system, const HwConfig& config, const std::string& pr
     po.hot_spots = true;
     if (!hot.tile.empty()) po.hot_tile = parse_hot_tile(hot.tile);
   }
+  po.check_data = options.data_in_stream;  // the program sends its bytes to a System that checks them
   ProgramResult result;
   root = system.run([&](EventSink& sink) { result = run_program(program, config, po, &sink); }, options);
   add_program_node(root, result, config);

@@ -432,6 +432,13 @@ HwConfig parse_config_node(const YAML::Node& root, const std::string& file) {
     Section s(caches[i], file, "caches[" + std::to_string(i) + "]");
     CacheConfig cc = parse_cache(s, c.clock_hz, i);
     if (c.cache(cc.name) || c.memory(cc.name)) s.fail(caches[i], s.key_path("name"), "name '" + cc.name + "' used twice");
+    // An inclusive level evicts whole lines of the levels above: a larger
+    // line above would lose the dirty bytes outside this one (docs/CACHES.md).
+    for (const CacheConfig& up : c.caches)
+      if (cc.inclusive && up.line > cc.line)
+        s.fail(s.get("inclusion"), s.key_path("inclusion"),
+               "an inclusive level needs lines at least as large as those above (" + up.name + " has " +
+                   std::to_string(up.line) + " B, " + cc.name + " " + std::to_string(cc.line) + " B)");
     c.caches.push_back(cc);
   }
   if (top.has("dram")) {

@@ -21,6 +21,9 @@ struct ProgramOptions {
   // sizes (empty: the program's first pto.tile, else 32 x 32).
   bool hot_spots = false;
   std::vector<int64_t> hot_tile;
+  // --check-data: the sink also receives the bytes of writes, allocations
+  // and the final memory (exec/data_tap.h), and events' positions.
+  bool check_data = false;
 };
 
 // Throws InputError("file:line:col: message\n<source line>\n<caret>") on a bad

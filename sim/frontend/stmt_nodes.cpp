@@ -15,6 +15,7 @@ Flow BlockNode::exec(Frame& f) const {
       SNode& s = *stmts[k];
       if (!s.stmt.site) s.stmt = {ctx.site_for_line(s.pos.line), s.pos.line, s.pos.col};
       ctx.set_statement(&s.stmt);
+      f.in->at = s.pos;
       Flow fl = s.exec(f);
       if (fl != Flow::Normal) {
         ctx.set_statement(outer);

@@ -175,6 +175,9 @@ const std::vector<ReportKey> kKeys = {
     {"program.auto_reuse[].peak_bytes_without", C, "B", "peak footprint without", no},
     {"program.auto_reuse[].distinct_bytes_with", C, "B", "distinct bytes with buffer sharing", no},
     {"program.auto_reuse[].distinct_bytes_without", C, "B", "distinct bytes without", no},
+    {"data_check", O, "", "run --check-data only: what was compared (docs/CACHES.md, \"Data-integrity mode\")", no},
+    {"data_check.reads_checked", C, "", "loads whose bytes were compared with the shadow memory", no},
+    {"data_check.tensors_compared", C, "", "live tensors compared with the executor's values after the flush", no},
     {"config_resolved", O, "", "the fully resolved config, as `pto-sim config show` prints it (quantities as strings with units)", no, true},
 };
 

@@ -1,5 +1,7 @@
 #include "sim/trace/event_pipe.h"
 
+#include <cstring>
+
 #include "sim/trace/pipe_writer.h"
 
 namespace ptosim {
@@ -54,6 +56,18 @@ void deliver(EventSink& sink, const Chunk& c, const pipe::Other& o) {
     case pipe::Other::Footprint:
       sink.footprint(SpaceId(o.b), o.a);
       break;
+    case pipe::Other::HostWrite:
+    case pipe::Other::Expect: {
+      Access a;
+      std::memcpy(&a, c.host.data() + o.a, sizeof a);
+      const uint8_t* bytes = c.host.data() + o.a + sizeof a;
+      if (o.kind == pipe::Other::HostWrite) sink.host_write(a, bytes);
+      else sink.expect(a, bytes);
+      break;
+    }
+    case pipe::Other::Position:
+      sink.position(c.names[o.a], int(uint32_t(o.b)), int(o.b >> 32));
+      break;
   }
 }
 
@@ -64,6 +78,7 @@ void EventPipe::drain(EventSink& sink) {
   // (EventSink::accesses), straight from the chunk, so that the core can
   // issue them in a loop of its own.
   while (Chunk* c = ring_.next()) {
+    if (!c->data.empty()) sink.write_data(c->data.data(), c->data.size());
     uint32_t done = 0;
     for (const pipe::Other& o : c->others) {
       if (o.after > done) sink.accesses(c->accesses + done, o.after - done);
@@ -73,6 +88,8 @@ void EventPipe::drain(EventSink& sink) {
     if (c->count > done) sink.accesses(c->accesses + done, c->count - done);
     c->others.clear();
     c->names.clear();
+    c->data.clear();
+    c->host.clear();
     ring_.release();
   }
   thread_.join();

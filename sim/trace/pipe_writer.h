@@ -23,6 +23,10 @@ class PipeWriter final : public EventSink {
   void name_region(TagId id, const std::string& name) override { named(Other::RegionName, id, name); }
   void name_site(SiteId id, uint32_t line) override { other(Other{count(), Other::SiteName, line, id}); }
   void footprint(SpaceId space, uint64_t bytes) override { other(Other{count(), Other::Footprint, bytes, space}); }
+  void access_data(const Access& a, const uint8_t* data) override;
+  void host_write(const Access& a, const uint8_t* data) override { hosted(Other::HostWrite, a, data); }
+  void expect(const Access& a, const uint8_t* data) override { hosted(Other::Expect, a, data); }
+  void position(const std::string& file, int line, int col) override;
 
   // Hands over the partial chunk. Call once, at the end (also after an error).
   void close();
@@ -32,6 +36,7 @@ class PipeWriter final : public EventSink {
   void flush();  // hands the chunk over and takes the next
   void other(const Other& o);
   void named(Other::Kind kind, TagId id, const std::string& name);
+  void hosted(Other::Kind kind, const Access& a, const uint8_t* data);
   void open_lane() { lane_ = AccessLane{chunk_->accesses, chunk_->accesses + kAccesses}; }
   uint32_t count() const { return uint32_t(lane_.next - chunk_->accesses); }  // accesses in the chunk
 
