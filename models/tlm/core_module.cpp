@@ -7,6 +7,9 @@
 #include "models/cache/data_checker.h"
 #include "models/tlm/cache_module.h"
 #include "sim/common/error.h"
+#include "sim/common/run_control.h"
+#include "sim/common/time_limits.h"
+#include "sim/common/units.h"
 #include "sim/trace/event_pipe.h"
 
 namespace ptosim {
@@ -53,7 +56,14 @@ void CoreModule::run() {
     if (producer_) {
       // The producer runs on a thread of its own; this thread simulates.
       EventPipe pipe(producer_);
-      pipe.drain(*this);
+      // The producer's error comes back as a value, not thrown here on the
+      // SystemC coroutine (google/sanitizers#189); System::run rethrows it.
+      std::exception_ptr producer_error;
+      interrupted_ = !pipe.drain(*this, run_control::stop_requested, &producer_error);
+      if (producer_error) {
+        error_ = producer_error;
+        return;
+      }
     }
     schedule(true);  // a stream that ended inside a parallel loop
     uint64_t last = now_fs_;
@@ -63,7 +73,8 @@ void CoreModule::run() {
       for (const CoreClock& k : clocks_) idle = std::max(idle, k.idle_at());
       attr_->finish(idle);
     }
-    if (finisher_) finisher_(sc_time::from_value(last - now_fs_));
+    // An interrupted run reports what it simulated: no flush it never reached.
+    if (finisher_ && !interrupted_) finisher_(sc_time::from_value(last - now_fs_));
   } catch (...) {
     error_ = std::current_exception();
   }
@@ -75,9 +86,15 @@ void CoreModule::sync(uint64_t t) {
   // (with several cores, to the one furthest ahead; the others run behind
   // the kernel's time, as loosely timed initiators may).
   if (t > now_fs_ && t - now_fs_ > quantum_fs_) {
+    // Each step is at most 2^56 fs (the config loader sees to it), so time
+    // passes this bound here, once a quantum, well before it could wrap.
+    if (t > time_limits::kMaxRunFs)
+      throw InputError("pto-sim: the simulated time passed 2^63 fs (about 2.56 hours at " +
+                       units::format_frequency(config_.clock_hz) + "), the longest the model can count");
     wait(sc_time::from_value(t - now_fs_));
     now_fs_ = sc_core::sc_time_stamp().value();
     for (CoreClock& k : clocks_) k.sync_at = now_fs_ + quantum_fs_;
+    run_control::counters().sim_fs.store(now_fs_, std::memory_order_relaxed);
   }
 }
 
@@ -424,7 +441,13 @@ void CoreModule::compute_now(const Compute& c, uint32_t seq) {
   CoreClock& k = clock(c.core);
   if (!cpu_.empty()) return cpu_[c.core]->compute(k, seq, c);
   k.flops += c.flops;
-  const uint64_t busy = uint64_t(std::llround(period_fs_ * (double(c.flops) / config_.core.flops_per_cycle)));
+  const double busy_fs = period_fs_ * (double(c.flops) / config_.core.flops_per_cycle);
+  if (!(busy_fs <= time_limits::kMaxStepFs)) {
+    std::ostringstream m;
+    m << "a compute event of " << c.flops << " flops takes longer than the model's limit of 2^56 fs (72 s) for one step";
+    throw InputError(m.str());
+  }
+  const uint64_t busy = uint64_t(std::llround(busy_fs));
   k.compute_fs += busy;
   k.issue_at += busy;
 }

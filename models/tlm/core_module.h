@@ -99,6 +99,8 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   void write_data(const uint8_t* data, size_t n) override;
 
   std::exception_ptr error() const { return error_; }
+  // True when a stop request (SIGINT/SIGTERM) ended the event stream early.
+  bool interrupted() const { return interrupted_; }
   const TagNames& names() const { return names_; }
   double cycles() const;
   void report(StatsNode& run) const;
@@ -163,6 +165,7 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   Producer producer_;
   std::function<void(const sc_core::sc_time&)> finisher_;
   std::exception_ptr error_;
+  bool interrupted_ = false;
   TagNames names_;
   TaggedPayload payload_;
 

@@ -11,6 +11,7 @@
 #include "models/tlm/dram_module.h"
 #include "models/tlm/memory_factory.h"
 #include "models/tlm/memory_module.h"
+#include "sim/common/run_control.h"
 #include "sim/report/run_report.h"
 
 namespace ptosim {
@@ -150,6 +151,9 @@ StatsNode System::run(const std::function<void(EventSink&)>& producer, const Run
   in.source = options.source;
   in.clock_hz = config_.clock_hz;
   in.cycles = cycles;
+  // What the report covers after a stop request: the events simulated before it.
+  in.interrupted = core_->interrupted();
+  in.events_done = run_control::counters().events.load();
   in.peak_flops_per_s = config_.core.flops_per_cycle * config_.clock_hz;
   in.peak_dram_bandwidth = dram_->peak_bandwidth();
   StatsNode root = make_run_report(in, std::move(core_parent.children.front()), std::move(levels));

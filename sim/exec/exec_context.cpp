@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/exec/data_tap.h"
+#include "sim/common/memory_budget.h"
 #include "sim/exec/emission.h"
 #include "sim/exec/scope_states.h"
 
@@ -111,6 +112,8 @@ Tensor ExecContext::alloc(const Shape& shape, DType dtype, SpaceId space, const 
   auto& al = allocators_.at(space);
   st->base = al->allocate(st->bytes, name);
   st->allocator = al;
+  memory_budget::charge(uint64_t(phys) * sizeof(double));  // before the values take the memory
+  st->charged = uint64_t(phys) * sizeof(double);
   st->values.assign(size_t(phys), 0.0);
   if (tap_) tap_->allocated(st, acc_.core);
   st->tag = tensor_tag(tname);

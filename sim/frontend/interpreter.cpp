@@ -10,6 +10,7 @@
 #include "sim/exec/ops.h"
 #include "sim/frontend/compiler.h"
 #include "sim/frontend/frontend.h"
+#include "sim/common/memory_budget.h"
 #include "sim/common/read_file.h"
 #include "sim/frontend/parser.h"
 #include "sim/frontend/run_text.h"
@@ -75,6 +76,7 @@ ProgramResult run_program_text(const std::string& path, const std::string& text,
     tap = std::make_unique<exec::DataTap>(*sink);
     sink = tap.get();
   }
+  memory_budget::set_limit(options.max_memory ? options.max_memory : memory_budget::default_limit());
   exec::ExecContext ctx(config, sink, options.max_events);
   if (options.hot_spots) ctx.enable_hot_tiles(options.hot_tile);
   ctx.set_data_tap(tap.get());

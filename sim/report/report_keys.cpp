@@ -31,6 +31,8 @@ const std::vector<ReportKey> kKeys = {
     {"clock_hz", R, "Hz", "core clock", no},
     {"cycles", C, "cycles", "core cycles until the last access completed", lo},
     {"seconds", R, "s", "simulated time: cycles / clock_hz", lo},
+    {"interrupted", B, "", "present (true) only when SIGINT/SIGTERM stopped the run: the figures cover events_done", no},
+    {"events_done", C, "", "interrupted runs: the events simulated before the stop", no},
     {"flops", C, "flop", "compute work of the run (= core.flops)", no},
     {"gflops_per_s", R, "GFLOP/s", "flops / seconds / 1e9", hi},
     {"dram_bytes", C, "B", "the DRAM level's bytes_read + bytes_written", lo},
