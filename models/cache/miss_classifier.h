@@ -110,9 +110,15 @@ class MissClassifier {
   // enters it, makes it the most recent.
   uint32_t take_back(uint64_t line);
   // A hit in the shadow.
+#if defined(__GNUC__)
+  __attribute__((always_inline))  // on every hit: GCC would outline it
+#endif
   void touch(uint32_t n) {
     if (!fifo_) to_front(n);
   }
+#if defined(__GNUC__)
+  __attribute__((always_inline))  // on every hit: GCC would outline it
+#endif
   void to_front(uint32_t n) {
     Node* v = nodes_.get();
     if (v[head_].next == n) return;
@@ -120,6 +126,9 @@ class MissClassifier {
     v[v[n].next].prev = v[n].prev;
     link_front(n);
   }
+#if defined(__GNUC__)
+  __attribute__((always_inline))  // on every hit: GCC would outline it
+#endif
   void link_front(uint32_t n) {
     Node* v = nodes_.get();
     Node& head = v[head_];
