@@ -1,63 +1,64 @@
 #include "models/cache/miss_classifier.h"
 
+#include <algorithm>
+
 namespace ptosim {
 
 MissClassifier::MissClassifier(uint64_t lines, uint64_t slots, bool fifo)
-    : shadow_(lines ? lines : 1), slot_node_(slots, nullptr), capacity_(lines ? lines : 1), fifo_(fifo) {
-  nodes_.reserve(capacity_);
-  head_.prev = head_.next = &head_;
-  head_.line = ~0ull;
+    : capacity_(std::max<uint64_t>(lines, 1)), head_(uint32_t(capacity_)), nodes_(new Node[capacity_ + 1]),
+      slot_node_(slots, head_), fifo_(fifo) {
+  uint64_t n = 2;
+  bucket_shift_ = 63;
+  while (n < 2 * capacity_) n <<= 1, --bucket_shift_;
+  buckets_.assign(n, head_);
+  nodes_[head_] = Node{head_, head_, head_, ~0ull};
 }
 
-MissClassifier::Node* MissClassifier::enter(uint64_t line) {
-  Node* n;
+uint32_t MissClassifier::enter(uint64_t line, uint64_t b) {
+  uint32_t n;
   if (!free_.empty()) {
     n = free_.back();
     free_.pop_back();
-    n->line = line;
-  } else if (nodes_.size() < capacity_) {
-    nodes_.push_back(Node{nullptr, nullptr, line});
-    n = &nodes_.back();
+  } else if (used_ < capacity_) {
+    n = used_++;
   } else {
-    n = head_.prev;  // the least recent leaves the shadow
-    shadow_.erase(n->line);
-    n->prev->next = &head_;
-    head_.prev = n->prev;
-    n->line = line;
+    n = nodes_[head_].prev;  // the least recent leaves the shadow
+    unchain(n);
+    nodes_[nodes_[n].prev].next = head_;
+    nodes_[head_].prev = nodes_[n].prev;
   }
-  shadow_.insert(line, uint32_t(n - nodes_.data()));
+  nodes_[n].line = line;
+  nodes_[n].chain = buckets_[b];
+  buckets_[b] = n;
   link_front(n);
   return n;
 }
 
-MissClassifier::Node* MissClassifier::take_back(uint64_t line) {
-  if (const uint32_t* node = shadow_.find(line)) {
-    Node* n = &nodes_[*node];
-    touch(n);
-    return n;
-  }
-  return enter(line);
+uint32_t MissClassifier::take_back(uint64_t line) {
+  const uint64_t b = bucket(line);
+  const uint32_t n = find(line, b);
+  if (n == head_) return enter(line, b);
+  touch(n);
+  return n;
 }
 
 void MissClassifier::invalidate(uint64_t line) {
-  const uint32_t* node = shadow_.find(line);
-  if (!node) return;
-  Node* n = &nodes_[*node];
-  shadow_.erase(line);
-  n->prev->next = n->next;
-  n->next->prev = n->prev;
-  n->line = ~0ull;  // no slot's node any more
+  const uint32_t n = find(line, bucket(line));
+  if (n == head_) return;
+  unchain(n);
+  nodes_[nodes_[n].prev].next = nodes_[n].next;
+  nodes_[nodes_[n].next].prev = nodes_[n].prev;
+  nodes_[n].line = ~0ull;  // no slot's node any more
   free_.push_back(n);
 }
 
 void MissClassifier::invalidate_all() {
-  for (Node& n : nodes_)
-    if (n.line != ~0ull) shadow_.erase(n.line);
-  head_.prev = head_.next = &head_;
+  std::fill(buckets_.begin(), buckets_.end(), head_);
+  nodes_[head_].prev = nodes_[head_].next = head_;
   free_.clear();
-  for (Node& n : nodes_) {
-    n.line = ~0ull;
-    free_.push_back(&n);
+  for (uint32_t n = 0; n < used_; ++n) {
+    nodes_[n].line = ~0ull;
+    free_.push_back(n);
   }
   seen_.clear();
 }

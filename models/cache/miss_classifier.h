@@ -6,20 +6,25 @@
 // conflict = the rest. The shadow sees every request the level sees and
 // allocates exactly when the level would, so the three always sum to misses.
 //
-// Memory is bounded by the level's size, whatever the trace: the shadow's
-// map holds only the lines the shadow holds (ResidentMap), and "seen before"
-// is one bit per line (SeenLines).
+// Memory is bounded by the level's size, whatever the trace: the shadow
+// holds only its own lines, and "seen before" is one bit per line
+// (SeenLines).
 //
 // Speed: each slot of the real cache remembers the shadow node of the line it
 // holds, so a hit (the common case) moves that node to the front of the LRU
-// list without touching the map. Nodes leave the list only when an
+// list without a lookup. A miss that misses the shadow too (every access of
+// a random trace) costs a lookup, the eviction of the least recent line and
+// an insertion: the nodes carry their own hash chains (a bucket array of
+// node numbers, 2 buckets per line), so each is a few loads and stores, with
+// no probing and no shifting of a table (a linear-probing map cost ~100
+// instructions per eviction here). Nodes leave the list only when an
 // invalidate record drops their line (they are reused first); otherwise the
 // shadow reuses its tail for a new line. So a slot's node is current exactly
 // when it still names the slot's line.
 #include <cstdint>
+#include <memory>
 #include <vector>
 
-#include "models/cache/resident_map.h"
 #include "models/cache/seen_lines.h"
 
 namespace ptosim {
@@ -32,7 +37,7 @@ class MissClassifier {
   // IV's shadow of a FIFO level does (it uses the level's own policy);
   // otherwise LRU.
   MissClassifier(uint64_t lines, uint64_t slots, bool fifo = false);
-  MissClassifier(const MissClassifier&) = delete;  // nodes point into themselves
+  MissClassifier(const MissClassifier&) = delete;
   MissClassifier& operator=(const MissClassifier&) = delete;
 
   // A hit of the real cache on `line`, held in `slot`; `allocates()`:
@@ -44,8 +49,8 @@ class MissClassifier {
 #endif
   void
   hit(uint64_t line, uint64_t slot, Allocates&& allocates) {
-    Node* n = slot_node_[slot];
-    if (n && n->line == line) return touch(n);
+    const uint32_t n = slot_node_[slot];
+    if (nodes_[n].line == line) return touch(n);  // the head's line is no line's
     // The real cache kept a line that the shadow has evicted (set mapping
     // can beat full associativity): the shadow takes it back, as it would
     // on its own miss, so not for a write that does not allocate (Dinero IV's
@@ -66,53 +71,86 @@ class MissClassifier {
 #endif
   MissClass
   miss(uint64_t line, bool allocate, uint64_t slot) {
-    if (const uint32_t* node = shadow_.find(line)) {  // still in the shadow: a conflict miss
-      Node* n = &nodes_[*node];
-      touch(n);
-      if (allocate) slot_node_[slot] = n;
+    const uint64_t b = bucket(line);
+    const uint32_t found = find(line, b);
+    if (found != head_) {  // still in the shadow: a conflict miss
+      touch(found);
+      if (allocate) slot_node_[slot] = found;
       return MissClass::Conflict;
     }
     const bool first = seen_.insert(line);
-    if (allocate) slot_node_[slot] = enter(line);
+    if (allocate) slot_node_[slot] = enter(line, b);
     return first ? MissClass::Compulsory : MissClass::Capacity;
   }
 
  private:
   struct Node {
-    Node *prev, *next;
-    uint64_t line;
+    uint32_t prev, next;  // the LRU list (node numbers; the head's next = most recent)
+    uint32_t chain;       // the next node in the same bucket, head_ = none
+    uint64_t line;        // ~0 for the head and for nodes out of the shadow
   };
-  // Brings `line`, absent from the shadow, in as the most recent (taking the
-  // least recent's node when full).
-  Node* enter(uint64_t line);
+
+  uint64_t bucket(uint64_t line) const { return (line * 0x9E3779B97F4A7C15ull) >> bucket_shift_; }
+  // The node holding `line` (hashed to bucket `b`), head_ if none.
+  uint32_t find(uint64_t line, uint64_t b) const {
+    uint32_t i = buckets_[b];
+    while (i != head_ && nodes_[i].line != line) i = nodes_[i].chain;
+    return i;
+  }
+  // Takes node `n` out of its bucket's chain.
+  void unchain(uint32_t n) {
+    uint32_t* p = &buckets_[bucket(nodes_[n].line)];
+    while (*p != n) p = &nodes_[*p].chain;
+    *p = nodes_[n].chain;
+  }
+  // Brings `line` (in bucket `b`), absent from the shadow, in as the most
+  // recent (taking the least recent's node when full).
+  uint32_t enter(uint64_t line, uint64_t b);
   // A hit on a line the shadow does not hold as the slot's node: finds or
   // enters it, makes it the most recent.
-  Node* take_back(uint64_t line);
+  uint32_t take_back(uint64_t line);
   // A hit in the shadow.
-  void touch(Node* n) {
+#if defined(__GNUC__)
+  __attribute__((always_inline))  // on every hit: GCC would outline it
+#endif
+  void touch(uint32_t n) {
     if (!fifo_) to_front(n);
   }
-  void to_front(Node* n) {
-    if (head_.next == n) return;
-    n->prev->next = n->next;
-    n->next->prev = n->prev;
+#if defined(__GNUC__)
+  __attribute__((always_inline))  // on every hit: GCC would outline it
+#endif
+  void to_front(uint32_t n) {
+    Node* v = nodes_.get();
+    if (v[head_].next == n) return;
+    v[v[n].prev].next = v[n].next;
+    v[v[n].next].prev = v[n].prev;
     link_front(n);
   }
-  void link_front(Node* n) {
-    n->prev = &head_;
-    n->next = head_.next;
-    head_.next->prev = n;
-    head_.next = n;
+#if defined(__GNUC__)
+  __attribute__((always_inline))  // on every hit: GCC would outline it
+#endif
+  void link_front(uint32_t n) {
+    Node* v = nodes_.get();
+    Node& head = v[head_];
+    v[n].prev = head_;
+    v[n].next = head.next;
+    v[head.next].prev = n;
+    head.next = n;
   }
 
-  ResidentMap shadow_;            // line -> node index, for the lines in the shadow
-  SeenLines seen_;                // every line referenced at this level
-  std::vector<Node> nodes_;       // reserved up front: nodes do not move
-  std::vector<Node*> slot_node_;  // real-cache slot -> shadow node last bound to it
-  std::vector<Node*> free_;       // nodes of invalidated lines, out of the list, reused first
   uint64_t capacity_;
+  // The sentinel of the circular LRU list is the node after the last one
+  // (number capacity_); its number also means "none" in chains, buckets and
+  // slots, and its line (~0) is no line's.
+  uint32_t head_;
+  std::unique_ptr<Node[]> nodes_;   // capacity_ + 1 (the head last); numbers do not change
+  uint32_t used_ = 0;               // nodes taken so far (the rest untouched)
+  std::vector<uint32_t> buckets_;   // bucket -> first node of its chain, head_ = empty
+  unsigned bucket_shift_;
+  std::vector<uint32_t> slot_node_;  // real-cache slot -> shadow node last bound to it (head_: none)
+  std::vector<uint32_t> free_;       // nodes of invalidated lines, out of the list, reused first
+  SeenLines seen_;                   // every line referenced at this level
   bool fifo_;
-  Node head_;  // sentinel of the circular LRU list: next = most recent, prev = least
 };
 
 }  // namespace ptosim

@@ -105,7 +105,11 @@ class SetAssocArray {
     if (dirty) meta_[uint64_t(f.slot)].dirty = 1;
   }
 
-  // The way for a line that missed in `f`'s set, emptied.
+  // The way for a line that missed in `f`'s set, emptied. Inlined, as
+  // install(): on a miss-heavy trace their calls cost a fifth of the work.
+#if defined(__GNUC__)
+  __attribute__((always_inline))
+#endif
   Victim reserve(const Found& f) {
     pending_ = 0;
     last_key_ = 0;
@@ -136,6 +140,9 @@ class SetAssocArray {
   }
 
   // Installs `line` in `slot` of the set `f` looked up (reserved for it).
+#if defined(__GNUC__)
+  __attribute__((always_inline))
+#endif
   void install(const Found& f, uint64_t slot, uint64_t line, bool dirty, LineOwner owner, bool prefetched = false) {
     pending_ = 0;
     last_key_ = line + 1;

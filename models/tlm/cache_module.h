@@ -27,6 +27,8 @@ class CacheModule : public sc_core::sc_module, public LtTarget, public LtInitiat
   // each other directly, as the core calls L1, instead of converting times
   // for a TLM call on every miss.
   void set_direct_below(CacheModule* below) { logic_->connect_below(&below->logic()); }
+  // The same for the last level and DRAM (DramModule::port(), bound to `down` too).
+  void set_direct_below(MemPort& below) { logic_->connect_below(&below); }
 
   CacheLevel& logic() { return *logic_; }
   const CacheLevel& logic() const { return *logic_; }

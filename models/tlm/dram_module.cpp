@@ -10,26 +10,34 @@ DramModule::DramModule(sc_core::sc_module_name name, const DramConfig& config, d
 }
 
 void DramModule::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
-  const bool write = trans.get_command() == tlm::TLM_WRITE_COMMAND;
   const AccessTags& tags = tags_of(trans);
-  stats_.count(write, true, trans.get_data_length(), tags.tensor, tags.region);
   const Fs now = now_fs();
-  const Fs arrive = now + to_fs(delay);
-  const Fs done = timing_->access(arrive, trans.get_address(), trans.get_data_length(), write);
-  latency_sum_ += done - arrive;
+  const Fs done = access(MemRequest{trans.get_address(), trans.get_data_length(),
+                                    trans.get_command() == tlm::TLM_WRITE_COMMAND, tags.tensor, tags.region,
+                                    trans.get_data_ptr()},
+                         now + to_fs(delay));
   delay = to_sc_time(done - now);
-  if (unsigned char* data = trans.get_data_ptr()) {
-    if (write) store_.write(trans.get_address(), trans.get_data_length(), data);
-    else store_.read(trans.get_address(), trans.get_data_length(), data);
-  }
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+uint64_t DramModule::access(const MemRequest& r, uint64_t at) {
+  stats_.count(r.write, true, r.bytes, r.tensor, r.region);
+  const Fs done = timing_->access(at, r.addr, r.bytes, r.write);
+  latency_sum_ += done - at;
+  if (r.data) {
+    if (r.write) store_.write(r.addr, r.bytes, r.data);
+    else store_.read(r.addr, r.bytes, r.data);
+  }
+  return done;
 }
 
 unsigned int DramModule::transport_dbg(tlm::tlm_generic_payload& trans) {
   if (trans.get_command() != tlm::TLM_WRITE_COMMAND || !trans.get_data_ptr()) return 0;
-  store_.write(trans.get_address(), trans.get_data_length(), trans.get_data_ptr());
+  poke(trans.get_address(), trans.get_data_length(), trans.get_data_ptr());
   return trans.get_data_length();
 }
+
+void DramModule::poke(uint64_t addr, uint64_t bytes, const uint8_t* data) { store_.write(addr, bytes, data); }
 
 void DramModule::report(StatsNode& parent, const TagNames& names, double seconds) const {
   StatsNode& n = add_level_stats(parent, name(), NodeKind::Dram, stats_, names, false);

@@ -45,7 +45,10 @@ System::System(const HwConfig& config, bool check_data) : config_(config), check
       caches_[i]->down.bind(caches_[i + 1]->up);
       caches_[i]->set_direct_below(caches_[i + 1].get());
     }
-    else caches_[i]->down.bind(dram_->up);
+    else {
+      caches_[i]->down.bind(dram_->up);
+      caches_[i]->set_direct_below(dram_->port());
+    }
   }
   link_levels_above(levels);
 
