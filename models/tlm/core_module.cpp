@@ -91,7 +91,7 @@ CoreClock& CoreModule::clock(CoreId core) {
 void CoreModule::access(const Access& a) {
   // A copyback or invalidate record is no instruction: it takes no event number.
   const uint32_t seq = cpu_.empty() || is_control(a.kind) ? 0 : ++seq_;
-  if (parallel_) return enqueue(Queued{false, a, Compute{}, seq});
+  if (parallel_) return enqueue(Queued{Queued::AccessEvent, a, Compute{}, seq});
   issue_now(a, seq);
 }
 
@@ -190,11 +190,11 @@ uint64_t CoreModule::cpu_memory(const Route& r, CoreClock& k, const Access& a, u
 }
 
 void CoreModule::accesses(const Access* a, size_t n) {
+  if (attr_ && !parallel_) return accesses_attributed(a, n);
   if (!cpu_.empty() || parallel_) {
     for (size_t i = 0; i < n; ++i) access(a[i]);
     return;
   }
-  if (attr_) return accesses_attributed(a, n);
   issue_runs(a, n);
 }
 
@@ -231,6 +231,14 @@ size_t CoreModule::issue_some(const Access* a, size_t n) {
   return m + 1;
 }
 
+// The cpu model's run: one event at a time, up to the end of a time epoch.
+size_t CoreModule::issue_each(const Access* a, size_t n) {
+  size_t m = 0;
+  do access(a[m++]);
+  while (m < n && !attr_->epoch_due(clock(a[m].core).issue_at));
+  return m;
+}
+
 void CoreModule::accesses_attributed(const Access* a, size_t n) {
   size_t i = 0;
   while (i < n) {
@@ -245,31 +253,44 @@ void CoreModule::accesses_attributed(const Access* a, size_t n) {
     size_t j = 1;
     while (j < limit && site_and_region(a[i + j]) == key) ++j;
     attr_->begin(h.site, h.region, h.core, k.issue_at, k.line_requests);
-    const size_t m = issue_some(a + i, j);
+    const size_t m = cpu_.empty() ? issue_some(a + i, j) : issue_each(a + i, j);
     attr_->end(k.issue_at, k.line_requests, m, 0);
     i += m;
   }
 }
 
 // One event at a time (a parallel section's schedule).
-void CoreModule::issue_attributed(const Access& a) {
+void CoreModule::issue_attributed(const Access& a, uint32_t seq) {
   CoreClock& k = clock(a.core);
   attr_->close_epochs(k.issue_at);
   attr_->begin(a.site, a.region, a.core, k.issue_at, k.line_requests);
-  issue_now(a, 0);
+  issue_now(a, seq);
   attr_->end(k.issue_at, k.line_requests, 1, 0);
 }
 
-void CoreModule::compute_attributed(const Compute& c) {
+void CoreModule::compute_attributed(const Compute& c, uint32_t seq) {
   CoreClock& k = clock(c.core);
   attr_->close_epochs(k.issue_at);
   attr_->begin(c.site, c.region, c.core, k.issue_at, k.line_requests);
-  compute_now(c, 0);
+  compute_now(c, seq);
   attr_->end(k.issue_at, k.line_requests, 0, c.flops);
 }
 
 void CoreModule::name_site(SiteId id, uint32_t line) {
   if (attr_) attr_->name_site(id, line);
+}
+
+void CoreModule::name_op(uint16_t id, const std::string& name) {
+  if (attr_) attr_->name_op(id, name);
+}
+
+void CoreModule::op_mark(uint16_t id, bool begin, CoreId core) {
+  if (!attr_) return;
+  Compute c;
+  c.op = id;
+  c.core = core;
+  if (parallel_) return enqueue(Queued{begin ? Queued::OpBegin : Queued::OpEnd, Access{}, c, 0});
+  attr_->op_mark(id, begin, core, clock(core).issue_at);
 }
 
 void CoreModule::footprint(SpaceId space, uint64_t bytes) {
@@ -318,8 +339,8 @@ void CoreModule::issue_tlm(const Route& r, CoreClock& k, const Access& a, bool w
 
 void CoreModule::compute(const Compute& c) {
   const uint32_t seq = cpu_.empty() ? 0 : ++seq_;
-  if (parallel_) return enqueue(Queued{true, Access{}, c, seq});
-  if (attr_) return compute_attributed(c);
+  if (parallel_) return enqueue(Queued{Queued::ComputeEvent, Access{}, c, seq});
+  if (attr_) return compute_attributed(c, seq);
   compute_now(c, seq);
 }
 
@@ -333,7 +354,7 @@ void CoreModule::compute_now(const Compute& c, uint32_t seq) {
 }
 
 void CoreModule::enqueue(const Queued& q) {
-  const CoreId core = q.is_compute ? q.compute.core : q.access.core;
+  const CoreId core = q.kind == Queued::AccessEvent ? q.access.core : q.compute.core;
   clock(core);  // a core the config does not have is an error now, not later
   queues_[core].push_back(q);
   ++queued_;
@@ -357,8 +378,14 @@ void CoreModule::schedule(bool drain) {
     const Queued q = queues_[best].front();
     queues_[best].pop_front();
     --queued_;
-    if (q.is_compute) attr_ ? compute_attributed(q.compute) : compute_now(q.compute, q.seq);
-    else attr_ ? issue_attributed(q.access) : issue_now(q.access, q.seq);
+    switch (q.kind) {
+      case Queued::AccessEvent: attr_ ? issue_attributed(q.access, q.seq) : issue_now(q.access, q.seq); break;
+      case Queued::ComputeEvent: attr_ ? compute_attributed(q.compute, q.seq) : compute_now(q.compute, q.seq); break;
+      case Queued::OpBegin:
+      case Queued::OpEnd:
+        attr_->op_mark(q.compute.op, q.kind == Queued::OpBegin, best, clocks_[best].issue_at);
+        break;
+    }
   }
 }
 

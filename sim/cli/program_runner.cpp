@@ -116,6 +116,8 @@ int run_program_on(System& system, const HwConfig& config, const std::string& pr
                    const HotSpotArgs& hot) {
   ProgramOptions po = program_options(defines, max_events);
   po.print_stream = print_stream;
+  po.op_marks = options.attribution.timeline;
+  po.heatmap_bins = hot.bins;
   if (hot.count) {
     po.hot_spots = true;
     if (!hot.tile.empty()) po.hot_tile = parse_hot_tile(hot.tile);
@@ -125,6 +127,8 @@ int run_program_on(System& system, const HwConfig& config, const std::string& pr
   add_program_node(root, result, config);
   if (params) *params = result.params;
   if (hot.count) add_hot_spots(root, result.tile_tensor, result.tile_shape, result.tensor_order, hot.count);
+  if (hot.bins) add_heatmap_bins(root, result.tile_tensor, result.tile_bin, result.tensor_bytes, result.tensor_order,
+                                 hot.bins);
   return report_checks(result);
 }
 

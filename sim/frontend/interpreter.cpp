@@ -71,6 +71,8 @@ ProgramResult run_program_text(const std::string& path, const std::string& text,
 
   exec::ExecContext ctx(config, sink, options.max_events);
   if (options.hot_spots) ctx.enable_hot_tiles(options.hot_tile);
+  if (options.heatmap_bins) ctx.enable_heatmap_bins(options.heatmap_bins);
+  if (options.op_marks) ctx.enable_op_marks();
   std::ostream& out = options.print_stream ? *options.print_stream : std::cout;
   Interp in(ctx, src, out);
   in.step_limit = std::max<uint64_t>(options.max_events, 1'000'000);

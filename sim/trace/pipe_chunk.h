@@ -17,11 +17,12 @@ constexpr uint32_t kAccesses = 2048;  // per chunk: 80 KiB
 // A compute or name record, delivered after the chunk's first `after`
 // accesses.
 struct Other {
-  enum Kind : uint8_t { Compute, TensorName, RegionName, Barrier, SiteName, Footprint };
+  enum Kind : uint8_t { Compute, TensorName, RegionName, Barrier, SiteName, Footprint, OpName, OpMark };
   uint32_t after;
   Kind kind;
   // Compute: flops, op | region << 16 | core << 32 | dtype << 40 | scalar << 48;
-  // names: index into names, id; SiteName: line, id; Footprint: bytes, space.
+  // names (also OpName): index into names, id; SiteName: line, id; Footprint:
+  // bytes, space; OpMark: begin | core << 8, id.
   uint64_t a, b;
   uint64_t deps = 0;  // Compute: dep[0] | dep[1] << 32
   SiteId site = 0;    // Compute: its statement's site id
