@@ -127,10 +127,11 @@ void Attribution::close_epoch(uint64_t end_fs) {
     const std::vector<TagCounters>& rows = levels_[i].stats->by_tensor().rows();
     std::vector<TagCounters>& base = tensor_base_[i];
     if (base.size() < rows.size()) base.resize(rows.size());
-    e.tensors[i].resize(rows.size());
     for (size_t t = 1; t < rows.size(); ++t) {  // row 0 (untagged) is derived: not a tensor
-      e.tensors[i][t] = TagCounters{rows[t].accesses - base[t].accesses, rows[t].misses - base[t].misses,
-                                    rows[t].bytes - base[t].bytes};
+      if (rows[t].accesses == base[t].accesses && rows[t].misses == base[t].misses && rows[t].bytes == base[t].bytes)
+        continue;
+      e.tensors[i].emplace_back(TagId(t), TagCounters{rows[t].accesses - base[t].accesses,
+                                                      rows[t].misses - base[t].misses, rows[t].bytes - base[t].bytes});
       base[t] = rows[t];
     }
   }
@@ -300,9 +301,7 @@ void Attribution::report(StatsNode& root) const {
             .set("bytes", c.bytes)
             .set("bandwidth_bytes_per_s", secs > 0 ? double(c.bytes) / secs : 0.0);
         StatsNode* tt = nullptr;
-        for (size_t id = 1; id < e.tensors[i].size(); ++id) {
-          const TagCounters& tc = e.tensors[i][id];
-          if (!tc.accesses) continue;
+        for (const auto& [id, tc] : e.tensors[i]) {
           if (!tt) tt = &lv.children.back().child("tensors", NodeKind::Table);
           const std::string name = id < names_->tensors.size() && !names_->tensors[id].empty()
                                        ? names_->tensors[id] : "#" + std::to_string(id);

@@ -103,7 +103,9 @@ class Attribution {
     std::vector<Counts> levels;
     DramRowCounts rows;
     std::vector<uint64_t> footprint_peak;  // per space
-    std::vector<std::vector<TagCounters>> tensors;  // per level, by tensor id (heatmaps)
+    // per level: the tensors with traffic in the epoch (heatmaps); sparse,
+    // since a run may have thousands of epochs and a table 64 rows or more
+    std::vector<std::vector<std::pair<TagId, TagCounters>>> tensors;
   };
   struct TraceEvent {
     char ph;           // B, E, X, C

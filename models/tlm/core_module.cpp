@@ -251,7 +251,12 @@ void CoreModule::accesses_attributed(const Access* a, size_t n) {
     // cores' events counted, but their cycles not), so region and site cut.
     const uint32_t key = site_and_region(h);
     size_t j = 1;
-    while (j < limit && site_and_region(a[i + j]) == key) ++j;
+    // Four at a time first: this scan is most of what attribution costs per access.
+    const Access* b = a + i;
+    while (j + 4 <= limit && ((site_and_region(b[j]) ^ key) | (site_and_region(b[j + 1]) ^ key) |
+                              (site_and_region(b[j + 2]) ^ key) | (site_and_region(b[j + 3]) ^ key)) == 0)
+      j += 4;
+    while (j < limit && site_and_region(b[j]) == key) ++j;
     attr_->begin(h.site, h.region, h.core, k.issue_at, k.line_requests);
     const size_t m = cpu_.empty() ? issue_some(a + i, j) : issue_each(a + i, j);
     attr_->end(k.issue_at, k.line_requests, m, 0);
