@@ -4,10 +4,11 @@
 # jobs through both).
 set -euo pipefail
 pkgs=(g++ make cmake pkg-config git ca-certificates
-      libsystemc-dev libyaml-cpp-dev libcli11-dev
+      libsystemc-dev libyaml-cpp-dev libcli11-dev libspdlog-dev
       libgtest-dev libgmock-dev nlohmann-json3-dev
       python3 python3-yaml python3-matplotlib parallel
-      slurmctld slurmd slurm-client munge)
+      slurmctld slurmd slurm-client munge
+      clang libclang-rt-14-dev)  # the fuzz targets and the sanitized unit tests (scripts/fuzz.sh)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

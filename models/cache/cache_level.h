@@ -15,7 +15,10 @@
 //
 // This is the interface; cache_level_impl.h implements it once per
 // replacement policy (so the per-line path is compiled with the policy
-// inlined), and make_cache_level() picks the implementation by name.
+// inlined), and make_cache_level() picks the implementation by name. A level
+// made for --check-data (`data`) is a second instantiation that keeps the
+// bytes of its lines and moves them with its fills, writebacks and
+// write-throughs; the normal one has no data path at all.
 #include <memory>
 #include <string>
 #include <vector>
@@ -83,6 +86,19 @@ class CacheLevel : public MemPort {
   // then passed below.
   void flush() { flush_at(0); }
   virtual bool contains(uint64_t addr) const = 0;
+  // Whether this level keeps the bytes of its lines (--check-data).
+  virtual bool keeps_data() const = 0;
+  // With data: the byte at `addr` if its line is here (tests check that the
+  // nearest level holding a byte holds its newest value).
+  virtual bool peek(uint64_t addr, uint8_t* out) const = 0;
+
+  // A fault that only tests switch on (PTOSIM_TEST_CACHE_FAULT), so that
+  // they can show --check-data catches a cache that loses data:
+  // DropWriteback: a dirty line leaves without its bytes reaching below;
+  // StaleFill: a fill keeps what the way held before instead of the bytes
+  // fetched. Counts and timing stay those of a correct cache.
+  enum class Fault : uint8_t { None, DropWriteback, StaleFill };
+  void set_fault(Fault f) { fault_ = f; }
 
   const CacheConfig& config() const { return config_; }
   const LevelStats& stats() const { return stats_; }
@@ -92,9 +108,13 @@ class CacheLevel : public MemPort {
 
  protected:
   explicit CacheLevel(const CacheConfig& config);
-  virtual bool invalidate_line(uint64_t line, bool* was_dirty) = 0;
-  // Invalidates the copies above of this level's `line`; true if one was dirty.
-  bool invalidate_above(uint64_t line);
+  // Removes `line` if present (true); when it was dirty and `dirty_data` is
+  // not null, a level that keeps data copies the line's bytes there.
+  virtual bool invalidate_line(uint64_t line, bool* was_dirty, uint8_t* dirty_data) = 0;
+  // Invalidates the copies above of this level's `line`; true if one was
+  // dirty. `victim` (null without data) holds the line's bytes here and
+  // takes the bytes of the dirty copies above, which are newer.
+  bool invalidate_above(uint64_t line, uint8_t* victim = nullptr);
 
   // Takes the port for `bytes` from `arrive` on; returns when the request starts.
   uint64_t occupy_port(uint64_t arrive, uint64_t bytes) {
@@ -120,8 +140,9 @@ class CacheLevel : public MemPort {
     mshrs_.push(done);
     return done;
   }
-  void post_below(uint64_t addr, uint64_t bytes, TagId tensor, TagId region, uint64_t at, bool writeback = false) {
-    below_->access(MemRequest{addr, bytes, true, tensor, region, writeback}, at);
+  void post_below(uint64_t addr, uint64_t bytes, TagId tensor, TagId region, uint64_t at, bool writeback,
+                  const uint8_t* data) {
+    below_->access(MemRequest{addr, bytes, true, tensor, region, const_cast<uint8_t*>(data), writeback}, at);
   }
 
   CacheConfig config_;
@@ -138,9 +159,25 @@ class CacheLevel : public MemPort {
   uint64_t busy_until_ = 0;
   uint64_t busy_bytes_ = ~0ull, busy_fs_ = 0;  // occupy_port()'s last answer (none yet)
   CompletionWindow mshrs_;
+  Fault fault_ = Fault::None;
+  // --check-data: the bytes of a line on its way, which a lower level's
+  // back-invalidation must see (CacheLevel::invalidate_above): a dirty
+  // victim in this level's writeback buffer between leaving its way and
+  // being written below (CacheLevelImpl::leave), and the fill this level
+  // waits for (CacheLevelImpl::fill).
+  struct InFlight {
+    uint8_t* bytes = nullptr;  // null: none
+    uint64_t addr = 0;
+  };
+  InFlight pending_, filling_;
+  std::vector<uint8_t> up_line_;  // invalidate_above(): a dirty line from a level with larger lines
 };
 
-// Throws std::invalid_argument for an unknown replacement policy.
-std::unique_ptr<CacheLevel> make_cache_level(const CacheConfig& config);
+// Throws std::invalid_argument for an unknown replacement policy. `data`:
+// the instantiation that keeps its lines' bytes (--check-data); it takes the
+// test-only fault named by PTOSIM_TEST_CACHE_FAULT ("drop-writeback" or
+// "stale-fill", optionally "@LEVEL" for one level only; InputError if
+// unknown).
+std::unique_ptr<CacheLevel> make_cache_level(const CacheConfig& config, bool data = false);
 
 }  // namespace ptosim

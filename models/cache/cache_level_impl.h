@@ -2,8 +2,11 @@
 // CacheLevel for one replacement policy: the tag store and the 3C shadow are
 // members, so the per-line path below compiles into one piece with no
 // virtual calls. See cache_level.h for the contract and docs/CACHES.md for
-// the semantics.
+// the semantics. `Data` adds the bytes of every line (a store beside the
+// tags, by slot) for --check-data; every use of it is under
+// `if constexpr (Data)`, so the normal instantiation has no data path.
 #include <algorithm>
+#include <cstring>
 #include <type_traits>
 
 #include "models/cache/cache_level.h"
@@ -18,7 +21,7 @@ struct ShadowInFillOrder : std::false_type {};
 template <class P>
 struct ShadowInFillOrder<P, std::void_t<decltype(P::kShadowInFillOrder)>> : std::bool_constant<P::kShadowInFillOrder> {};
 
-template <class Policy>
+template <class Policy, bool Data = false>
 class CacheLevelImpl final : public CacheLevel {
   using Array = SetAssocArray<Policy>;
 
@@ -27,7 +30,12 @@ class CacheLevelImpl final : public CacheLevel {
       : CacheLevel(config),
         array_(config.sets(), config.ways, config.seed),
         classifier_(config.lines(), config.sets() * config.ways, ShadowInFillOrder<Policy>::value),
-        ready_(config.sets() * config.ways, 0) {}
+        ready_(config.sets() * config.ways, 0) {
+    if constexpr (Data) {
+      data_.assign(config.sets() * config.ways * config.line, 0);
+      victim_.assign(config.line, 0);
+    }
+  }
 
   uint64_t access(const MemRequest& r, uint64_t at) override {
     const uint64_t bytes = r.bytes ? r.bytes : 1;  // a zero-sized access still touches its line
@@ -53,7 +61,7 @@ class CacheLevelImpl final : public CacheLevel {
       if (f.slot >= 0) {
         const uint64_t at = *t;
         const uint64_t done =
-            served_hit(f, line, r.bytes ? r.bytes : 1, r, occupy_port(at, r.bytes) + latency_fs_, true);
+            served_hit(f, line, r.addr, r.bytes ? r.bytes : 1, r, occupy_port(at, r.bytes) + latency_fs_, true);
         timing_.latency_sum_fs += done - at;
         ++timing_.requests;
         return done;
@@ -115,12 +123,37 @@ class CacheLevelImpl final : public CacheLevel {
   }
 
   bool contains(uint64_t addr) const override { return array_.contains(addr >> line_shift_); }
+  bool keeps_data() const override { return Data; }
+  bool peek(uint64_t addr, uint8_t* out) const override {
+    const int64_t slot = array_.find_slot(addr >> line_shift_);
+    if (slot < 0) return false;
+    if constexpr (Data) *out = data_[uint64_t(slot) * config_.line + (addr & (config_.line - 1))];
+    return true;
+  }
+
+  void poke(uint64_t addr, uint64_t bytes, const uint8_t* in) override {
+    if constexpr (Data) {
+      for (uint64_t a = addr, end = addr + bytes; a < end;) {
+        const uint64_t line = a >> line_shift_;
+        const uint64_t next = std::min(end, (line + 1) << line_shift_);
+        const int64_t slot = array_.find_slot(line);
+        if (slot >= 0) std::memcpy(line_data(uint64_t(slot)) + (a - (line << line_shift_)), in + (a - addr), next - a);
+        a = next;
+      }
+    }
+    below_->poke(addr, bytes, in);
+  }
 
  protected:
-  bool invalidate_line(uint64_t line, bool* was_dirty) override {
+  bool invalidate_line(uint64_t line, bool* was_dirty, uint8_t* dirty_data) override {
+    int64_t slot = -1;
+    if constexpr (Data) slot = array_.find_slot(line);
     bool unused_prefetch = false;
     if (!array_.invalidate(line, was_dirty, &unused_prefetch)) return false;
     prefetch_.useless += unused_prefetch;
+    if constexpr (Data)
+      if (*was_dirty && dirty_data) std::memcpy(dirty_data, line_data(uint64_t(slot)), config_.line);
+    (void)slot, (void)dirty_data;
     return true;
   }
 
@@ -163,10 +196,12 @@ class CacheLevelImpl final : public CacheLevel {
 #if defined(__GNUC__)
   __attribute__((always_inline))
 #endif
-  uint64_t served_hit(const typename Array::Found& f, uint64_t line, uint64_t bytes, const MemRequest& r,
-                      uint64_t issue, bool train) {
+  uint64_t served_hit(const typename Array::Found& f, uint64_t line, uint64_t addr, uint64_t bytes,
+                      const MemRequest& r, uint64_t issue, bool train) {
     const uint64_t slot = uint64_t(f.slot);
     array_.hit(f, r.write && config_.write_back);
+    if constexpr (Data) move_bytes(slot, line, addr, bytes, r);
+    else (void)addr;
     stats_.count(r.write, true, bytes, r.tensor, r.region);
     stats_.writeback_requests += r.writeback;
     classifier_.hit(line, slot, [&] { return allocates(r.write, bytes); });
@@ -188,8 +223,8 @@ class CacheLevelImpl final : public CacheLevel {
     const bool write = r.write;
     const typename Array::Found f = array_.find(line);
     if (f.slot >= 0) {
-      const uint64_t done = served_hit(f, line, bytes, r, issue, train);
-      if (write && !config_.write_back) post_below(addr, bytes, r.tensor, r.region, issue);  // write-through
+      const uint64_t done = served_hit(f, line, addr, bytes, r, issue, train);
+      if (write && !config_.write_back) post_below(addr, bytes, r.tensor, r.region, issue, false, at_data(r, addr));
       return done;
     }
     return served_miss(f, line, addr, bytes, r, issue, train);
@@ -221,20 +256,19 @@ class CacheLevelImpl final : public CacheLevel {
       case MissClass::Conflict: ++stats_.conflict; break;
     }
     if (!allocate) {  // the write goes below in place of a fill
-      post_below(addr, bytes, r.tensor, r.region, issue);
+      post_below(addr, bytes, r.tensor, r.region, issue, false, at_data(r, addr));
       return issue;
     }
+    if (v.evicted) leave(v);
     // Removed from the array now, written back last: nothing that happens
     // below in between (a back-invalidation) can touch the new line before
     // it is installed, and the victim's data waits in the writeback buffer.
-    const uint64_t filled = write && whole ? issue
-                                           : fill_below(MemRequest{line << line_shift_, config_.line, false, r.tensor,
-                                                                   r.region},
-                                                        issue);
+    const uint64_t filled = write && whole ? issue : fill(v.slot, line, r, issue);
     const bool dirty = write && config_.write_back;
     array_.install(f, v.slot, line, dirty, LineOwner{r.tensor, r.region});
     ready_[v.slot] = filled;
-    if (write && !config_.write_back) post_below(addr, bytes, r.tensor, r.region, issue);  // write-through
+    if constexpr (Data) move_bytes(v.slot, line, addr, bytes, r);
+    if (write && !config_.write_back) post_below(addr, bytes, r.tensor, r.region, issue, false, at_data(r, addr));
     if (v.evicted) evict(v, issue);  // then, as Dinero IV, the prefetch
     if (prefetcher_ && train && !write) [[unlikely]] prefetch_after(DemandRead{line, true, false}, r, issue);
     return std::max(issue, filled);
@@ -282,7 +316,8 @@ class CacheLevelImpl final : public CacheLevel {
     }
     const typename Array::Victim v = array_.reserve(f);
     classifier_.miss(line, true, v.slot);  // not a demand miss: not classified
-    const uint64_t filled = fill_below(MemRequest{line << line_shift_, config_.line, false, r.tensor, r.region}, at);
+    if (v.evicted) leave(v);
+    const uint64_t filled = fill(v.slot, line, r, at);
     array_.install(f, v.slot, line, false, LineOwner{r.tensor, r.region}, true);
     ready_[v.slot] = filled;
     if (v.evicted) evict(v, at);  // the fill first, as for a demand miss
@@ -290,14 +325,45 @@ class CacheLevelImpl final : public CacheLevel {
     prefetch_.bytes += config_.line;
   }
 
+  // Fetches `line` from below into `slot` (a demand's or a prefetch's fill).
+  // --check-data: while it is on its way (until the line is installed), a
+  // lower level that back-invalidates a dirty copy above of any of its
+  // bytes gives it those newer bytes too (see invalidate_above).
+  uint64_t fill(uint64_t slot, uint64_t line, const MemRequest& r, uint64_t at) {
+    if constexpr (Data) filling_ = InFlight{fill_data(slot), line << line_shift_};
+    const uint64_t done =
+        fill_below(MemRequest{line << line_shift_, config_.line, false, r.tensor, r.region, fill_data(slot)}, at);
+    if constexpr (Data) filling_ = InFlight{};
+    return done;
+  }
+
+  // --check-data: the victim `v` leaves its way when it is reserved, before
+  // the fill overwrites it; its bytes wait in the writeback buffer
+  // (victim_) until evict(). A dirty one is visible to the levels below
+  // meanwhile (pending_): one that evicts during the fill takes its bytes
+  // and gives it back the newer bytes of the copies above it (see
+  // invalidate_above), so that its later writeback is not stale.
+  void leave(const typename Array::Victim& v) {
+    if constexpr (Data) {
+      std::memcpy(victim_.data(), line_data(v.slot), config_.line);
+      if (v.dirty) pending_ = InFlight{victim_.data(), v.line << line_shift_};
+    } else {
+      (void)v;
+    }
+  }
+
   void evict(const typename Array::Victim& v, uint64_t at) {
+    pending_ = InFlight{};
     ++stats_.evictions;
     prefetch_.useless += v.prefetched;
     bool dirty = v.dirty;
-    if (config_.inclusive) dirty |= invalidate_above(v.line);
+    uint8_t* bytes = nullptr;
+    if constexpr (Data) bytes = victim_.data();
+    if (config_.inclusive) dirty |= invalidate_above(v.line, bytes);
     if (dirty) {
       ++stats_.writebacks;
-      post_below(v.line << line_shift_, config_.line, v.owner.tensor, v.owner.region, at, true);
+      post_below(v.line << line_shift_, config_.line, v.owner.tensor, v.owner.region, at, true,
+                 Data ? written_back(bytes) : nullptr);
     }
   }
 
@@ -311,12 +377,43 @@ class CacheLevelImpl final : public CacheLevel {
     LineOwner owner;
     if (!array_.clean(line, &owner)) return;
     ++stats_.writebacks;
-    post_below(line << line_shift_, config_.line, owner.tensor, owner.region, at, true);
+    const uint8_t* bytes = nullptr;
+    if constexpr (Data) bytes = written_back(line_data(uint64_t(array_.find_slot(line))));
+    post_below(line << line_shift_, config_.line, owner.tensor, owner.region, at, true, bytes);
+  }
+
+  // ---- the data path (Data only) ----
+  uint8_t* line_data(uint64_t slot) { return data_.data() + slot * config_.line; }
+  // Where a fill of `slot` puts the bytes it fetches (every fill, demand or
+  // prefetch, passes this as its request's data); null without data.
+  uint8_t* fill_data(uint64_t slot) {
+    if constexpr (Data) return fault_ == Fault::StaleFill ? nullptr : line_data(slot);
+    (void)slot;
+    return nullptr;
+  }
+  const uint8_t* written_back(const uint8_t* bytes) const { return fault_ == Fault::DropWriteback ? nullptr : bytes; }
+  // The request's bytes at `addr`; null (at compile time) without data.
+  static uint8_t* at_data(const MemRequest& r, uint64_t addr) {
+    if constexpr (Data) {
+      return r.data ? r.data + (addr - r.addr) : nullptr;
+    } else {
+      (void)r, (void)addr;
+      return nullptr;
+    }
+  }
+  // The request's `bytes` at `addr` into (write) or out of (read) the line in `slot`.
+  void move_bytes(uint64_t slot, uint64_t line, uint64_t addr, uint64_t bytes, const MemRequest& r) {
+    if (!r.data) return;
+    uint8_t* in_line = line_data(slot) + (addr - (line << line_shift_));
+    if (r.write) std::memcpy(in_line, at_data(r, addr), bytes);
+    else std::memcpy(at_data(r, addr), in_line, bytes);
   }
 
   Array array_;
   MissClassifier classifier_;
   std::vector<uint64_t> ready_;  // per slot: when the line's fill arrives (fs)
+  std::vector<uint8_t> data_;    // Data: per slot, the line's bytes
+  std::vector<uint8_t> victim_;  // Data: the bytes of the line being evicted
 };
 
 }  // namespace ptosim

@@ -12,10 +12,10 @@ void link_levels_above(const std::vector<CacheLevel*>& levels) {
   }
 }
 
-CacheHierarchy::CacheHierarchy(const std::vector<CacheConfig>& configs) {
+CacheHierarchy::CacheHierarchy(const std::vector<CacheConfig>& configs, bool data) {
   std::vector<CacheLevel*> raw;
   for (auto& c : configs) {
-    levels_.push_back(make_cache_level(c));
+    levels_.push_back(make_cache_level(c, data));
     raw.push_back(levels_.back().get());
   }
   link_levels_above(raw);

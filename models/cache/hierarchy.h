@@ -12,7 +12,9 @@ namespace ptosim {
 
 class CacheHierarchy {
  public:
-  explicit CacheHierarchy(const std::vector<CacheConfig>& levels);
+  // `data`: levels that keep their lines' bytes (requests may carry data;
+  // memory() then keeps the bytes that reach it).
+  explicit CacheHierarchy(const std::vector<CacheConfig>& levels, bool data = false);
   void access(const MemRequest& r) { top()->request(r); }
   // A Copyback or Invalidate record (see AccessKind), level by level from L1.
   void control(AccessKind kind, uint64_t addr, uint64_t bytes) { top()->control(kind, addr, bytes, 0); }

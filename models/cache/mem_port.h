@@ -6,6 +6,13 @@
 // arrives, the result when its data is there. Writes below a cache are
 // posted (the sender does not wait for the result). Callers that only count
 // (tests, CacheHierarchy) pass 0 and ignore the result.
+//
+// With --check-data the requests also carry bytes (`data`: a read fills it
+// in, a write takes it; null otherwise, and levels built without a data
+// store never look at it), and poke() is the host writing memory outside
+// the timing model (a tensor's initial values): every copy of those bytes,
+// at every level and in the memory below, takes them, and nothing is
+// counted. See docs/CACHES.md, "Data-integrity mode".
 #include <cstdint>
 
 #include "sim/trace/event.h"
@@ -18,6 +25,7 @@ struct MemRequest {
   bool write = false;
   TagId tensor = 0;
   TagId region = 0;
+  uint8_t* data = nullptr;  // --check-data only (see above)
   // A dirty line leaving the level above (an eviction or a copyback), not a
   // demand: counted apart so that a level's demand miss ratio leaves it out.
   bool writeback = false;
@@ -34,6 +42,7 @@ class MemPort {
     (void)kind, (void)addr, (void)bytes, (void)at;
   }
   void request(const MemRequest& r) { access(r, 0); }
+  virtual void poke(uint64_t addr, uint64_t bytes, const uint8_t* data) { (void)addr, (void)bytes, (void)data; }
 };
 
 }  // namespace ptosim

@@ -167,6 +167,8 @@ class SetAssocArray {
   }
 
   bool contains(uint64_t line) const { return slot_of(line) >= 0; }
+  // The slot holding `line`, -1 if none (without find()'s memory of the last lookup).
+  int64_t find_slot(uint64_t line) const { return slot_of(line); }
 
   // The first demand use of a prefetched line: true once, then the mark is gone.
   bool take_prefetched(uint64_t slot) {

@@ -8,8 +8,8 @@ namespace ptosim {
 
 using sc_core::sc_time;
 
-CacheModule::CacheModule(sc_core::sc_module_name name, const CacheConfig& config, double clock_hz)
-    : sc_module(name), up("up"), down("down"), logic_(make_cache_level(config)), clock_hz_(clock_hz) {
+CacheModule::CacheModule(sc_core::sc_module_name name, const CacheConfig& config, double clock_hz, bool data)
+    : sc_module(name), up("up"), down("down"), logic_(make_cache_level(config, data)), clock_hz_(clock_hz) {
   up.bind(*this);
   down.bind(*this);
   logic_->set_timing(uint64_t(std::llround(1e15 / clock_hz * config.latency)), 1e15 / clock_hz / config.bandwidth);
@@ -21,7 +21,7 @@ void CacheModule::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   const AccessTags& tags = tags_of(trans);
   const uint64_t done = logic_->access(MemRequest{trans.get_address(), trans.get_data_length(),
                                                   trans.get_command() == tlm::TLM_WRITE_COMMAND, tags.tensor,
-                                                  tags.region},
+                                                  tags.region, trans.get_data_ptr()},
                                        now + delay.value());
   delay = sc_time::from_value(done - now);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -31,9 +31,17 @@ void CacheModule::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
 uint64_t CacheModule::access(const MemRequest& r, uint64_t at) {
   const uint64_t now = sc_core::sc_time_stamp().value();
   tlm::tlm_generic_payload& t = below_.set(r.addr, r.bytes, r.write, r.tensor, r.region);
+  t.set_data_ptr(r.data);
   sc_time delay = sc_time::from_value(at - now);
   down->b_transport(t, delay);
   return now + delay.value();
+}
+
+void CacheModule::poke(uint64_t addr, uint64_t bytes, const uint8_t* data) {
+  tlm::tlm_generic_payload& t = below_.set(addr, bytes, true, 0, 0);
+  t.set_data_ptr(const_cast<uint8_t*>(data));
+  down->transport_dbg(t);
+  t.set_data_ptr(nullptr);
 }
 
 void CacheModule::flush(const sc_time& at) { logic_->flush_at(sc_core::sc_time_stamp().value() + at.value()); }

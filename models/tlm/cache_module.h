@@ -19,7 +19,8 @@ class CacheModule : public sc_core::sc_module, public LtTarget, public LtInitiat
   TargetSocket up;
   tlm::tlm_initiator_socket<> down;
 
-  CacheModule(sc_core::sc_module_name name, const CacheConfig& config, double clock_hz);
+  // `data`: a level that keeps its lines' bytes (--check-data).
+  CacheModule(sc_core::sc_module_name name, const CacheConfig& config, double clock_hz, bool data = false);
 
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override;
   // The level below is a CacheModule too (bound to `down`): the levels call
@@ -35,6 +36,7 @@ class CacheModule : public sc_core::sc_module, public LtTarget, public LtInitiat
 
  private:
   uint64_t access(const MemRequest& r, uint64_t at) override;  // what the level sends through `down`
+  void poke(uint64_t addr, uint64_t bytes, const uint8_t* data) override;  // a host write, as transport_dbg
 
   std::unique_ptr<CacheLevel> logic_;
   TaggedPayload below_;

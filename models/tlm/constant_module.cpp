@@ -15,12 +15,20 @@ CacheConfig constant_cache_config(const CacheConfig& shape, const std::string& m
 }  // namespace
 
 ConstantModule::ConstantModule(sc_core::sc_module_name name, const MemoryConfig& config, double clock_hz,
-                               const CacheConfig* cache, bool backed, Fs miss_time)
+                               const CacheConfig* cache, bool backed, Fs miss_time, bool data)
     : MemoryModule(name, config, clock_hz), backed_(backed || cache), miss_time_(miss_time) {
+  backing_.store = &store_;
   if (cache) {
-    cache_ = make_cache_level(constant_cache_config(*cache, config.name));
+    cache_ = make_cache_level(constant_cache_config(*cache, config.name), data);
     cache_->connect_below(&backing_);
   }
+}
+
+unsigned int ConstantModule::transport_dbg(tlm::tlm_generic_payload& trans) {
+  if (trans.get_command() != tlm::TLM_WRITE_COMMAND || !trans.get_data_ptr()) return 0;
+  if (cache_) cache_->poke(trans.get_address(), trans.get_data_length(), trans.get_data_ptr());  // and store_
+  else store_.write(trans.get_address(), trans.get_data_length(), trans.get_data_ptr());
+  return trans.get_data_length();
 }
 
 void ConstantModule::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
@@ -32,15 +40,18 @@ void ConstantModule::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_ti
     ++broadcasts_;
     const AccessTags& tags = tags_of(trans);
     stats_.count(false, true, bytes, tags.tensor, tags.region);
+    move_data(trans);  // the same bytes as the read it shares
     complete(trans, delay, now, arrive, last_done_ > arrive ? last_done_ : arrive);
     return;
   }
-  bool miss = false;
+  bool miss = false, moved = false;
   if (!write) {
     if (cache_) {
       const uint64_t before = cache_->stats().misses();
-      cache_->request(MemRequest{addr, bytes, false, tags_of(trans).tensor, tags_of(trans).region});
+      cache_->request(
+          MemRequest{addr, bytes, false, tags_of(trans).tensor, tags_of(trans).region, trans.get_data_ptr()});
       miss = cache_->stats().misses() > before;
+      moved = true;
     } else if (backed_) {
       miss = true;
       backing_.request(MemRequest{addr, bytes, false, 0, 0});
@@ -48,6 +59,8 @@ void ConstantModule::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_ti
   }
   Fs port_done;
   if (!admit(trans, arrive, !miss, &port_done)) return;
+  if (write && cache_ && trans.get_data_ptr()) cache_->poke(addr, bytes, trans.get_data_ptr());  // reaches store_ too
+  else if (!moved) move_data(trans);
   // Lines of one request that miss are fetched together: one DRAM latency.
   const Fs done = port_done + latency_ + (miss ? miss_time_ : 0);
   have_last_ = !write;

@@ -8,6 +8,9 @@
 // misses, CacheLevel logic); a read that misses adds what one line costs an
 // idle DRAM (DramTiming::idle_miss). Backing by the DRAM itself
 // means every read that is not a broadcast pays that cost.
+// With --check-data (`data`) the constant cache keeps its lines' bytes and
+// fills them from this memory's store; a host fill updates the copy it
+// holds (write-update: a host write reaches every copy).
 #include <memory>
 
 #include "models/cache/cache_level.h"
@@ -20,22 +23,27 @@ class ConstantModule : public MemoryModule {
   // `cache` is the geometry of the constant cache (null = none); `miss_time`
   // is what a read that misses it (or any read, when `backed` without a cache) adds.
   ConstantModule(sc_core::sc_module_name name, const MemoryConfig& config, double clock_hz, const CacheConfig* cache,
-                 bool backed, Fs miss_time);
+                 bool backed, Fs miss_time, bool data = false);
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override;
+  unsigned int transport_dbg(tlm::tlm_generic_payload& trans) override;
   void report(StatsNode& parent, const TagNames& names, double seconds) const override;
   uint64_t broadcasts() const { return broadcasts_; }
   const CacheLevel* cache() const { return cache_.get(); }
 
  private:
   // Below the constant cache: counts the line fills that come from DRAM
-  // (their time is the flat miss cost added by b_transport).
+  // (their time is the flat miss cost added by b_transport), with their
+  // bytes from the memory's store when they carry data.
   struct Backing : MemPort {
     uint64_t reads = 0, bytes = 0;
+    ByteStore* store = nullptr;
     uint64_t access(const MemRequest& r, uint64_t at) override {
       ++reads;
       bytes += r.bytes;
+      if (r.data) store->read(r.addr, r.bytes, r.data);
       return at;
     }
+    void poke(uint64_t addr, uint64_t n, const uint8_t* data) override { store->write(addr, n, data); }
   };
 
   Backing backing_;

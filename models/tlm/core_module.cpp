@@ -4,8 +4,12 @@
 #include <sstream>
 
 #include "models/timing/attribution.h"
+#include "models/cache/data_checker.h"
 #include "models/tlm/cache_module.h"
 #include "sim/common/error.h"
+#include "sim/common/run_control.h"
+#include "sim/common/time_limits.h"
+#include "sim/common/units.h"
 #include "sim/trace/event_pipe.h"
 
 namespace ptosim {
@@ -23,6 +27,7 @@ CoreModule::CoreModule(sc_core::sc_module_name name, const HwConfig& config, siz
   const uint32_t cores = std::max<uint32_t>(config.core.count, 1);
   clocks_.reserve(cores);
   queues_.resize(cores);
+  pending_.resize(cores);
   for (uint32_t i = 0; i < cores; ++i) {
     clocks_.emplace_back(config.core.max_outstanding, CoreId(i));
     clocks_.back().interval_fs = uint64_t(std::llround(period_fs_ / config.core.issue_width));
@@ -51,7 +56,14 @@ void CoreModule::run() {
     if (producer_) {
       // The producer runs on a thread of its own; this thread simulates.
       EventPipe pipe(producer_);
-      pipe.drain(*this);
+      // The producer's error comes back as a value, not thrown here on the
+      // SystemC coroutine (google/sanitizers#189); System::run rethrows it.
+      std::exception_ptr producer_error;
+      interrupted_ = !pipe.drain(*this, run_control::stop_requested, &producer_error);
+      if (producer_error) {
+        error_ = producer_error;
+        return;
+      }
     }
     schedule(true);  // a stream that ended inside a parallel loop
     uint64_t last = now_fs_;
@@ -61,7 +73,8 @@ void CoreModule::run() {
       for (const CoreClock& k : clocks_) idle = std::max(idle, k.idle_at());
       attr_->finish(idle);
     }
-    if (finisher_) finisher_(sc_time::from_value(last - now_fs_));
+    // An interrupted run reports what it simulated: no flush it never reached.
+    if (finisher_ && !interrupted_) finisher_(sc_time::from_value(last - now_fs_));
   } catch (...) {
     error_ = std::current_exception();
   }
@@ -73,9 +86,15 @@ void CoreModule::sync(uint64_t t) {
   // (with several cores, to the one furthest ahead; the others run behind
   // the kernel's time, as loosely timed initiators may).
   if (t > now_fs_ && t - now_fs_ > quantum_fs_) {
+    // Each step is at most 2^56 fs (the config loader sees to it), so time
+    // passes this bound here, once a quantum, well before it could wrap.
+    if (t > time_limits::kMaxRunFs)
+      throw InputError("pto-sim: the simulated time passed 2^63 fs (about 2.56 hours at " +
+                       units::format_frequency(config_.clock_hz) + "), the longest the model can count");
     wait(sc_time::from_value(t - now_fs_));
     now_fs_ = sc_core::sc_time_stamp().value();
     for (CoreClock& k : clocks_) k.sync_at = now_fs_ + quantum_fs_;
+    run_control::counters().sim_fs.store(now_fs_, std::memory_order_relaxed);
   }
 }
 
@@ -89,10 +108,95 @@ CoreClock& CoreModule::clock(CoreId core) {
 }
 
 void CoreModule::access(const Access& a) {
+  if (checker_ && !is_control(a.kind)) return checked(a, false, nullptr);
   // A copyback or invalidate record is no instruction: it takes no event number.
   const uint32_t seq = cpu_.empty() || is_control(a.kind) ? 0 : ++seq_;
   if (parallel_) return enqueue(Queued{Queued::AccessEvent, a, Compute{}, seq});
   issue_now(a, seq);
+}
+
+// ---- --check-data ----
+
+void CoreModule::checked(const Access& a, bool host, const uint8_t* host_data) {
+  clock(a.core);  // a core the config does not have is an error before anything is queued
+  Pending& p = parallel_ ? pending_[a.core].emplace_back() : scratch_;  // scratch_: no allocation per access
+  p.position = checker_->current_position();
+  if (host) p.bytes.assign(host_data, host_data + a.bytes);
+  else if (a.kind == AccessKind::Write || a.kind == AccessKind::Fill) checker_->take_write(a, p.bytes);
+  p.seq = host || cpu_.empty() ? 0 : ++seq_;  // host writes are not events of the program
+  if (!parallel_) return issue_checked(a, host, p);
+  Queued q{Queued::AccessEvent, a, Compute{}, p.seq};
+  q.host = host;
+  enqueue(q);
+}
+
+const DataRoute& CoreModule::data_route(SpaceId space) const {
+  if (space >= data_routes_.size() || space >= routes_.size() || !routes_[space].socket) {
+    std::ostringstream m;
+    m << "access to space id " << space << " which this config does not map";
+    throw InputError(m.str());
+  }
+  return data_routes_[space];
+}
+
+void CoreModule::issue_checked(const Access& a, bool host, Pending& p) {
+  checker_->set_position(p.position);
+  const DataRoute& d = data_route(a.space);
+  if (host) {
+    checker_->wrote(d.store, a, p.bytes.data());
+    const Route& r = routes_[a.space];
+    if (r.cache) {
+      r.cache->poke(a.addr, a.bytes, p.bytes.data());
+    } else {
+      tlm::tlm_generic_payload& t = payload_.set(a.addr, a.bytes, true, a.tensor, a.region);
+      t.set_data_ptr(p.bytes.data());
+      (*r.socket)->transport_dbg(t);
+      t.set_data_ptr(nullptr);
+    }
+    return;
+  }
+  if (a.kind == AccessKind::Write || a.kind == AccessKind::Fill) {
+    checker_->wrote(d.store, a, p.bytes.data());
+    issue_now(a, p.seq, p.bytes.data());
+  } else {
+    // The first level that holds the first byte's line now serves it; the
+    // ones before it miss and fill (a broken fill is in one of them).
+    size_t server = 0;
+    while (server < d.levels.size() && !d.levels[server]->contains(a.addr)) ++server;
+    read_buf_.assign(a.bytes ? a.bytes : 1, 0);
+    // The cpu model forwards a load (or a line of it) from its store queue
+    // without a memory access: those bytes are the last store's.
+    if (!cpu_.empty()) checker_->shadow_bytes(d.store, a, read_buf_.data());
+    cpu_memory_used_ = false;
+    issue_now(a, p.seq, read_buf_.data());
+    const bool forwarded = !cpu_.empty() && !cpu_memory_used_;
+    if (!forwarded && !checker_->read_matches(d.store, a, read_buf_.data())) {
+      std::string served = server < d.levels.size() ? d.levels[server]->config().name : d.last, missed;
+      for (size_t i = 0; i < server; ++i) missed += (i ? ", " : "") + d.levels[i]->config().name;
+      if (!missed.empty()) served += " (missed in " + missed + ")";
+      checker_->mismatch(a, read_buf_.data(), routes_[a.space].space, served);
+    }
+  }
+  checker_->issued();
+}
+
+void CoreModule::host_write(const Access& a, const uint8_t* data) {
+  if (checker_) checked(a, true, data);
+}
+
+void CoreModule::expect(const Access& a, const uint8_t* data) {
+  if (!checker_) return;
+  const DataRoute& d = data_route(a.space);
+  checker_->expect(d.store, a, data, a.tensor < names_.tensors.size() ? names_.tensors[a.tensor] : "?",
+                   routes_[a.space].space);
+}
+
+void CoreModule::position(const std::string& file, int line, int col) {
+  if (checker_) checker_->position(file, line, col);
+}
+
+void CoreModule::write_data(const uint8_t* data, size_t n) {
+  if (checker_) checker_->write_data(data, n);
 }
 
 const CoreModule::Route& CoreModule::route_of(const Access& a) const {
@@ -104,7 +208,7 @@ const CoreModule::Route& CoreModule::route_of(const Access& a) const {
   return routes_[a.space];
 }
 
-void CoreModule::issue_now(const Access& a, uint32_t seq) {
+void CoreModule::issue_now(const Access& a, uint32_t seq, uint8_t* data) {
   if (is_control(a.kind)) {  // a copyback or invalidate record: the caches' business, not an access
     const Route& r = route_of(a);
     CoreClock& k = clock(a.core);
@@ -114,26 +218,31 @@ void CoreModule::issue_now(const Access& a, uint32_t seq) {
     }
     return;
   }
-  if (!cpu_.empty()) return cpu_access(a, seq);
+  if (!cpu_.empty()) {
+    cpu_data_ = data;  // --check-data: the bytes of the access cpu_memory() performs
+    cpu_access(a, seq);
+    cpu_data_ = nullptr;
+    return;
+  }
   const Route& r = route_of(a);
   CoreClock& k = clock(a.core);
   const bool write = a.kind == AccessKind::Write || a.kind == AccessKind::Fill;
   k.count(write);
   if (!r.cache) {
-    issue_tlm(r, k, a, write);
+    issue_tlm(r, k, a, write, data);
     return;
   }
   const uint64_t bytes = a.bytes ? a.bytes : 1;
   const uint64_t mask = r.split - 1;
   if (((a.addr & mask) + bytes) <= r.split) {  // within one line: the common case
-    issue_cached(r, k, a.addr, bytes, write, a.tensor, a.region);
+    issue_cached(r, k, a.addr, bytes, write, a.tensor, a.region, data);
     return;
   }
   uint64_t addr = a.addr;
   const uint64_t end = a.addr + bytes;
   while (addr < end) {
     const uint64_t next = std::min(end, (addr & ~mask) + r.split);
-    issue_cached(r, k, addr, next - addr, write, a.tensor, a.region);
+    issue_cached(r, k, addr, next - addr, write, a.tensor, a.region, data ? data + (addr - a.addr) : nullptr);
     addr = next;
   }
 }
@@ -147,7 +256,8 @@ void CoreModule::cpu_access(const Access& a, uint32_t seq) {
   if (r.reg) {
     // Still a transfer for the register file's counters, but no time: the
     // value is an operand, its readiness flows through the pipeline.
-    transport(r, a, write, k.issue_at);
+    transport(r, a, write, k.issue_at, cpu_data_);
+    cpu_memory_used_ = true;
     if (write) p.register_write(seq, a.dep, a.addr);
     else p.register_read(seq, a.dep, a.addr);
     return;
@@ -173,12 +283,15 @@ uint64_t CoreModule::cpu_memory(const Route& r, CoreClock& k, const Access& a, u
                                 bool write, uint64_t t) {
   ++k.line_requests;
   sync(t);
+  cpu_memory_used_ = true;
+  uint8_t* data = cpu_data_ ? cpu_data_ + (addr - a.addr) : nullptr;
   if (r.cache) {
     k.window.retire(t);
-    return r.cache->issue(MemRequest{addr, bytes, write, a.tensor, a.region}, &t, k.window, k.stalls);
+    return r.cache->issue(MemRequest{addr, bytes, write, a.tensor, a.region, data}, &t, k.window, k.stalls);
   }
   payload_.set_pattern(a.kind == AccessKind::Fill, a.elem_bytes, a.stride);
   tlm::tlm_generic_payload& trans = payload_.set(addr, bytes, write, a.tensor, a.region);
+  trans.set_data_ptr(data);
   sc_time delay = sc_time::from_value(t > now_fs_ ? t - now_fs_ : 0);
   (*r.socket)->b_transport(trans, delay);
   if (trans.get_response_status() != tlm::TLM_OK_RESPONSE) {
@@ -191,7 +304,7 @@ uint64_t CoreModule::cpu_memory(const Route& r, CoreClock& k, const Access& a, u
 
 void CoreModule::accesses(const Access* a, size_t n) {
   if (attr_ && !parallel_) return accesses_attributed(a, n);
-  if (!cpu_.empty() || parallel_) {
+  if (checker_ || !cpu_.empty() || parallel_) {
     for (size_t i = 0; i < n; ++i) access(a[i]);
     return;
   }
@@ -231,7 +344,8 @@ size_t CoreModule::issue_some(const Access* a, size_t n) {
   return m + 1;
 }
 
-// The cpu model's run: one event at a time, up to the end of a time epoch.
+// The cpu model's (and --check-data's) run: one event at a time, up to the
+// end of a time epoch.
 size_t CoreModule::issue_each(const Access* a, size_t n) {
   size_t m = 0;
   do access(a[m++]);
@@ -258,27 +372,26 @@ void CoreModule::accesses_attributed(const Access* a, size_t n) {
       j += 4;
     while (j < limit && site_and_region(b[j]) == key) ++j;
     attr_->begin(h.site, h.region, h.core, k.issue_at, k.line_requests);
-    const size_t m = cpu_.empty() ? issue_some(a + i, j) : issue_each(a + i, j);
+    const size_t m = cpu_.empty() && !checker_ ? issue_some(a + i, j) : issue_each(a + i, j);
     attr_->end(k.issue_at, k.line_requests, m, 0);
     i += m;
   }
 }
 
 // One event at a time (a parallel section's schedule).
-void CoreModule::issue_attributed(const Access& a, uint32_t seq) {
-  CoreClock& k = clock(a.core);
+// One event (a parallel section's schedule, a compute): `issue` issues it.
+template <class Issue>
+void CoreModule::one_attributed(SiteId site, TagId region, CoreId core, uint64_t events, uint64_t flops,
+                                Issue&& issue) {
+  CoreClock& k = clock(core);
   attr_->close_epochs(k.issue_at);
-  attr_->begin(a.site, a.region, a.core, k.issue_at, k.line_requests);
-  issue_now(a, seq);
-  attr_->end(k.issue_at, k.line_requests, 1, 0);
+  attr_->begin(site, region, core, k.issue_at, k.line_requests);
+  issue();
+  attr_->end(k.issue_at, k.line_requests, events, flops);
 }
 
 void CoreModule::compute_attributed(const Compute& c, uint32_t seq) {
-  CoreClock& k = clock(c.core);
-  attr_->close_epochs(k.issue_at);
-  attr_->begin(c.site, c.region, c.core, k.issue_at, k.line_requests);
-  compute_now(c, seq);
-  attr_->end(k.issue_at, k.line_requests, 0, c.flops);
+  one_attributed(c.site, c.region, c.core, 0, c.flops, [&] { compute_now(c, seq); });
 }
 
 void CoreModule::name_site(SiteId id, uint32_t line) {
@@ -306,8 +419,8 @@ void CoreModule::footprint(SpaceId space, uint64_t bytes) {
 }
 
 void CoreModule::issue_cached(const Route& r, CoreClock& k, uint64_t addr, uint64_t bytes, bool write, TagId tensor,
-                              TagId region) {
-  const MemRequest req{addr, bytes, write, tensor, region};
+                              TagId region, uint8_t* data) {
+  const MemRequest req{addr, bytes, write, tensor, region, data};
   uint64_t t = k.issue_at;
   k.window.retire(t);
   sync(t);
@@ -317,10 +430,11 @@ void CoreModule::issue_cached(const Route& r, CoreClock& k, uint64_t addr, uint6
 
 // Scratchpads and other TLM routes take bulk transfers and hold no miss slot.
 tlm::tlm_generic_payload& CoreModule::transport(const Route& r, const Access& a, bool write, uint64_t t,
-                                                 sc_time* delay_out) {
+                                                 uint8_t* data, sc_time* delay_out) {
   sync(t);
   payload_.set_pattern(a.kind == AccessKind::Fill, a.elem_bytes, a.stride);
   tlm::tlm_generic_payload& trans = payload_.set(a.addr, a.bytes ? a.bytes : 1, write, a.tensor, a.region);
+  trans.set_data_ptr(data);
   // A core behind the kernel's time (see sync) sends a zero delay: the
   // target's own busy-until keeps it in order.
   sc_time delay = sc_time::from_value(t > now_fs_ ? t - now_fs_ : 0);
@@ -329,10 +443,10 @@ tlm::tlm_generic_payload& CoreModule::transport(const Route& r, const Access& a,
   return trans;
 }
 
-void CoreModule::issue_tlm(const Route& r, CoreClock& k, const Access& a, bool write) {
+void CoreModule::issue_tlm(const Route& r, CoreClock& k, const Access& a, bool write, uint8_t* data) {
   const uint64_t t = k.issue_at;
   sc_time delay;
-  tlm::tlm_generic_payload& trans = transport(r, a, write, t, &delay);
+  tlm::tlm_generic_payload& trans = transport(r, a, write, t, data, &delay);
   if (trans.get_response_status() != tlm::TLM_OK_RESPONSE) {
     std::ostringstream m;
     m << "write to read-only memory space '" << r.space << "' at address 0x" << std::hex << a.addr;
@@ -353,7 +467,13 @@ void CoreModule::compute_now(const Compute& c, uint32_t seq) {
   CoreClock& k = clock(c.core);
   if (!cpu_.empty()) return cpu_[c.core]->compute(k, seq, c);
   k.flops += c.flops;
-  const uint64_t busy = uint64_t(std::llround(period_fs_ * (double(c.flops) / config_.core.flops_per_cycle)));
+  const double busy_fs = period_fs_ * (double(c.flops) / config_.core.flops_per_cycle);
+  if (!(busy_fs <= time_limits::kMaxStepFs)) {
+    std::ostringstream m;
+    m << "a compute event of " << c.flops << " flops takes longer than the model's limit of 2^56 fs (72 s) for one step";
+    throw InputError(m.str());
+  }
+  const uint64_t busy = uint64_t(std::llround(busy_fs));
   k.compute_fs += busy;
   k.issue_at += busy;
 }
@@ -384,7 +504,21 @@ void CoreModule::schedule(bool drain) {
     queues_[best].pop_front();
     --queued_;
     switch (q.kind) {
-      case Queued::AccessEvent: attr_ ? issue_attributed(q.access, q.seq) : issue_now(q.access, q.seq); break;
+      case Queued::AccessEvent: {
+        auto issue = [&] {
+          if (checker_ && !is_control(q.access.kind)) {
+            Pending p = std::move(pending_[best].front());
+            pending_[best].pop_front();
+            issue_checked(q.access, q.host, p);
+          } else {
+            issue_now(q.access, q.seq);
+          }
+        };
+        // A host write (--check-data) is no event of the program: not attributed.
+        if (attr_ && !q.host) one_attributed(q.access.site, q.access.region, q.access.core, 1, 0, issue);
+        else issue();
+        break;
+      }
       case Queued::ComputeEvent: attr_ ? compute_attributed(q.compute, q.seq) : compute_now(q.compute, q.seq); break;
       case Queued::OpBegin:
       case Queued::OpEnd:

@@ -23,6 +23,12 @@
 // into sc_time only at TLM calls; the first cache level of a space is called
 // directly (as a DMI-style fast path) because the core talks to it on every
 // access, while everything below it, and scratchpads, go through TLM sockets.
+//
+// With a DataChecker (--check-data) every access goes the slow way, one at a
+// time with its bytes: writes store theirs, reads bring back what the
+// hierarchy holds and the checker compares it (data_checker.h); host writes
+// reach every copy (MemPort::poke, TLM transport_dbg). Without one, none of
+// that is on the path.
 #include <deque>
 #include <exception>
 #include <functional>
@@ -44,6 +50,16 @@ namespace ptosim {
 class CacheModule;
 class CacheLevel;
 class Attribution;
+class DataChecker;
+
+// Where a space's bytes live, for --check-data: the checker's store, the
+// cache levels a read may be served by (nearest first), and the module
+// below them (the DRAM, or the memory itself).
+struct DataRoute {
+  size_t store = 0;
+  std::vector<const CacheLevel*> levels;
+  std::string last;
+};
 
 class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiator {
  public:
@@ -59,6 +75,11 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
 
   void set_producer(Producer p) { producer_ = std::move(p); }
   void set_finisher(std::function<void(const sc_core::sc_time& at)> f) { finisher_ = std::move(f); }
+  // --check-data: one route per space id.
+  void check_data(DataChecker* checker, std::vector<DataRoute> routes) {
+    checker_ = checker;
+    data_routes_ = std::move(routes);
+  }
 
   void access(const Access& a) override;
   void accesses(const Access* a, size_t n) override;
@@ -74,8 +95,14 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   // Per-line / per-epoch / timeline attribution (null: off, and no cost).
   void set_attribution(Attribution* a) { attr_ = a; }
   TagNames& names_for_attribution() { return names_; }
+  void host_write(const Access& a, const uint8_t* data) override;
+  void expect(const Access& a, const uint8_t* data) override;
+  void position(const std::string& file, int line, int col) override;
+  void write_data(const uint8_t* data, size_t n) override;
 
   std::exception_ptr error() const { return error_; }
+  // True when a stop request (SIGINT/SIGTERM) ended the event stream early.
+  bool interrupted() const { return interrupted_; }
   const TagNames& names() const { return names_; }
   double cycles() const;
   void report(StatsNode& run) const;
@@ -95,12 +122,22 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
     Access access;
     Compute compute;   // a mark's op id and core too
     uint32_t seq = 0;  // the event's number (cpu model)
+    bool host = false;  // --check-data: a host write (its bytes are queued beside)
   };
+  // --check-data: an access's or host write's bytes and position, in order.
+  struct Pending {
+    std::vector<uint8_t> bytes;
+    uint32_t position = 0;
+    uint32_t seq = 0;  // the event's number (cpu model)
+  };
+  void checked(const Access& a, bool host, const uint8_t* host_data);
+  void issue_checked(const Access& a, bool host, Pending& p);
+  const DataRoute& data_route(SpaceId space) const;
   // Parallel section: queue, then issue what the cores' clocks order allows
   // (everything, with `drain`).
   void enqueue(const Queued& q);
   void schedule(bool drain);
-  void issue_now(const Access& a, uint32_t seq);
+  void issue_now(const Access& a, uint32_t seq, uint8_t* data = nullptr);
   void compute_now(const Compute& c, uint32_t seq);
   const Route& route_of(const Access& a) const;
   // The cpu model's paths (cpu_ non-empty).
@@ -113,15 +150,17 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   void accesses_attributed(const Access* a, size_t n);
   size_t issue_some(const Access* a, size_t n);
   size_t issue_each(const Access* a, size_t n);
-  void issue_attributed(const Access& a, uint32_t seq);
+  template <class Issue>
+  void one_attributed(SiteId site, TagId region, CoreId core, uint64_t events, uint64_t flops, Issue&& issue);
   void compute_attributed(const Compute& c, uint32_t seq);
   void issue_cached(const Route& r, CoreClock& clock, uint64_t addr, uint64_t bytes, bool write, TagId tensor,
-                    TagId region);
-  // Sends one access down a TLM route at time t (syncing first); the
-  // payload answers, `delay_out` (if given) the delay it came back with.
-  tlm::tlm_generic_payload& transport(const Route& r, const Access& a, bool write, uint64_t t,
+                    TagId region, uint8_t* data);
+  // Sends one access down a TLM route at time t (syncing first) with its
+  // bytes (`data`, --check-data; else null); the payload answers,
+  // `delay_out` (if given) the delay it came back with.
+  tlm::tlm_generic_payload& transport(const Route& r, const Access& a, bool write, uint64_t t, uint8_t* data,
                                       sc_core::sc_time* delay_out = nullptr);
-  void issue_tlm(const Route& r, CoreClock& clock, const Access& a, bool write);
+  void issue_tlm(const Route& r, CoreClock& clock, const Access& a, bool write, uint8_t* data);
   void sync(uint64_t t);
 
   const HwConfig& config_;
@@ -130,6 +169,7 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   Producer producer_;
   std::function<void(const sc_core::sc_time&)> finisher_;
   std::exception_ptr error_;
+  bool interrupted_ = false;
   TagNames names_;
   TaggedPayload payload_;
 
@@ -144,6 +184,13 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   std::vector<std::deque<Queued>> queues_;   // per core
   size_t queued_ = 0;
   Attribution* attr_ = nullptr;
+  DataChecker* checker_ = nullptr;
+  std::vector<DataRoute> data_routes_;
+  std::vector<std::deque<Pending>> pending_;  // per core, beside queues_ (data of its accesses)
+  std::vector<uint8_t> read_buf_;
+  Pending scratch_;
+  uint8_t* cpu_data_ = nullptr;   // the cpu model's access being checked: its bytes
+  bool cpu_memory_used_ = false;  // whether it reached the memory (not forwarded)
 };
 
 }  // namespace ptosim

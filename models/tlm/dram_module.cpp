@@ -18,7 +18,17 @@ void DramModule::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& 
   const Fs done = timing_->access(arrive, trans.get_address(), trans.get_data_length(), write);
   latency_sum_ += done - arrive;
   delay = to_sc_time(done - now);
+  if (unsigned char* data = trans.get_data_ptr()) {
+    if (write) store_.write(trans.get_address(), trans.get_data_length(), data);
+    else store_.read(trans.get_address(), trans.get_data_length(), data);
+  }
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+unsigned int DramModule::transport_dbg(tlm::tlm_generic_payload& trans) {
+  if (trans.get_command() != tlm::TLM_WRITE_COMMAND || !trans.get_data_ptr()) return 0;
+  store_.write(trans.get_address(), trans.get_data_length(), trans.get_data_ptr());
+  return trans.get_data_length();
 }
 
 void DramModule::report(StatsNode& parent, const TagNames& names, double seconds) const {

@@ -8,6 +8,8 @@
 
 namespace ptosim {
 
-std::unique_ptr<MemoryModule> make_memory_module(const MemoryConfig& memory, const HwConfig& config);
+// `data`: --check-data (a constant cache keeps its lines' bytes).
+std::unique_ptr<MemoryModule> make_memory_module(const MemoryConfig& memory, const HwConfig& config,
+                                                 bool data = false);
 
 }  // namespace ptosim

@@ -59,6 +59,27 @@ bool MemoryModule::admit(tlm::tlm_generic_payload& trans, Fs arrive, bool hit, F
   return true;
 }
 
+void MemoryModule::move_data(tlm::tlm_generic_payload& trans) {
+  unsigned char* data = trans.get_data_ptr();
+  if (!data) return;
+  const bool write = trans.get_command() == tlm::TLM_WRITE_COMMAND;
+  const uint64_t addr = trans.get_address(), bytes = trans.get_data_length();
+  const StrideExtension* s = trans.get_extension<StrideExtension>();
+  const bool strided = s && s->elem_bytes && s->stride_bytes != int64_t(s->elem_bytes);
+  const uint64_t piece = strided ? s->elem_bytes : bytes;
+  for (uint64_t off = 0, k = 0; off < bytes; off += piece, ++k) {
+    const uint64_t a = strided ? addr + uint64_t(int64_t(k) * s->stride_bytes) : addr;
+    if (write) store_.write(a, std::min(piece, bytes - off), data + off);
+    else store_.read(a, std::min(piece, bytes - off), data + off);
+  }
+}
+
+unsigned int MemoryModule::transport_dbg(tlm::tlm_generic_payload& trans) {
+  if (trans.get_command() != tlm::TLM_WRITE_COMMAND || !trans.get_data_ptr()) return 0;
+  store_.write(trans.get_address(), trans.get_data_length(), trans.get_data_ptr());
+  return trans.get_data_length();
+}
+
 void MemoryModule::complete(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay, Fs now, Fs arrive, Fs done) {
   delay = to_sc_time(done - now);
   latency_sum_ += done - arrive;

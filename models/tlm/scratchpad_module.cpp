@@ -9,6 +9,7 @@ void ScratchpadModule::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_
   const Fs arrive = now + to_fs(delay);
   Fs port_done;
   if (!admit(trans, arrive, true, &port_done)) return;
+  move_data(trans);
   complete(trans, delay, now, arrive, port_done + latency_);
 }
 

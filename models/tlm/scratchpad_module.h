@@ -3,7 +3,8 @@
 // shared scratchpad, NPU buffers): latency plus the port. A contiguous
 // transfer occupies the port for bytes / bandwidth cycles; a strided one
 // (StrideExtension) adds the cycles its bank conflicts serialise. A read-only
-// memory refuses writes except host fills (FillExtension).
+// memory refuses writes except host fills (FillExtension). --check-data:
+// MemoryModule::move_data.
 #include "models/tlm/memory_module.h"
 
 namespace ptosim {

@@ -15,6 +15,7 @@
 namespace ptosim {
 
 class CoreModule;
+class DataChecker;
 class CacheModule;
 class DramModule;
 class MemoryModule;
@@ -23,11 +24,17 @@ struct RunOptions {
   bool flush = false;       // write back every dirty line at the end
   std::string source;       // what produced the events (trace file, program)
   AttributionOptions attribution;  // per line, epochs, timeline (all off by default)
+  // With a System built for --check-data: whether the writes' bytes come
+  // with the events (a program) or are made up (a trace).
+  bool data_in_stream = false;
 };
 
 class System {
  public:
-  explicit System(const HwConfig& config);
+  // `check_data`: memories carry bytes and run() checks every load and, after
+  // a flush it then always does, the memories (docs/CACHES.md); a mismatch
+  // is a DataCheckError.
+  explicit System(const HwConfig& config, bool check_data = false);
   ~System();
   // Runs `producer` on the core's thread (it pushes events into the sink).
   // Rethrows whatever the producer threw. Returns the stats tree.
@@ -36,10 +43,13 @@ class System {
   std::string timeline_json(const std::string& source, const std::vector<std::string>& lines = {}) const;
 
  private:
+  // --check-data: the checker of one run, its stores and routes given to the core.
+  std::unique_ptr<DataChecker> make_checker(const RunOptions& options);
   // True for a cache named by a memory's `backing:` and by no space.
   bool private_cache(const std::string& cache) const;
 
   HwConfig config_;
+  bool check_data_;
   std::unique_ptr<CoreModule> core_;
   std::vector<std::unique_ptr<MemoryModule>> memories_;
   std::vector<std::unique_ptr<CacheModule>> caches_;

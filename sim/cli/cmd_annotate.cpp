@@ -32,7 +32,7 @@ void add_annotate(CLI::App& app, Action& action) {
   cmd->add_option("--top", a.top, "Lines in the summary")->check(CLI::Range(size_t(1), size_t(1) << 20));
   cmd->add_option("--format", a.format, "text (the listing) or json (the run's report with by_line)")
       ->check(CLI::IsMember({"text", "json"}));
-  cmd->add_option("-o,--output", a.output, "Write here instead of stdout");
+  add_output_option(*cmd, a.output, "Write here instead of stdout");
   add_program_options(*cmd, a.defines, a.max_events);
   cmd->callback([&action] {
     action = [] {

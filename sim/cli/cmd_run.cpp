@@ -1,4 +1,12 @@
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
+#include <memory>
+#include <optional>
 
 #include "models/tlm/system.h"
 #include "sim/cli/commands.h"
@@ -7,6 +15,9 @@
 #include "sim/cli/program_runner.h"
 #include "sim/cli/run_identity.h"
 #include "sim/config/config_override.h"
+#include "sim/cli/progress_line.h"
+#include "sim/common/memory_budget.h"
+#include "sim/common/run_control.h"
 #include "sim/report/report.h"
 #include "sim/trace/trace_format.h"
 
@@ -15,7 +26,7 @@ namespace {
 
 struct RunArgs {
   std::string program, trace, config, format = "text", output;
-  bool flush = false;
+  bool flush = false, check_data = false, progress = false;
   std::vector<std::string> defines, sets;
   uint64_t max_events = 0;
   InsightArgs insight;
@@ -50,8 +61,12 @@ void add_run(CLI::App& app, Action& action) {
   run->add_option("--trace", a.trace, "Replay a din or native trace instead ('-' = stdin)");
   run->add_option("--config", a.config, "YAML hardware config (default: built in)");
   run->add_flag("--flush", a.flush, "Write back every dirty line at the end");
+  run->add_flag("--check-data", a.check_data,
+                "Carry real bytes through the hierarchy and check every load and, after the flush (implied), "
+                "the memories; a mismatch exits 1");
   run->add_option("--format", a.format, "Report format")->check(CLI::IsMember({"text", "json", "csv"}));
-  run->add_option("-o,--output", a.output, "Write the report here instead of stdout");
+  add_output_option(*run, a.output, "Write the report here instead of stdout");
+  run->add_flag("--progress", a.progress, "Show progress on stderr even when it is not a terminal");
   add_program_options(*run, a.defines, a.max_events);
   add_set_option(*run, a.sets);
   add_insight_options(*run, a.insight);
@@ -61,13 +76,28 @@ void add_run(CLI::App& app, Action& action) {
         std::cerr << "pto-sim run: give either a PROGRAM or --trace FILE\n";
         return 2;
       }
+      // From here on a first Ctrl-C stops the simulation at its next safe
+      // point (at once if it comes before) and the report so far is
+      // written; a second one ends the process at once.
+      run_control::install_signal_handlers();
+      if (!a.trace.empty() && (!a.defines.empty() || a.max_events))
+        throw InputError({a.defines.empty() ? "--max-events" : "-D", 0, 0}, "",
+                         "applies to a PROGRAM, not to a --trace replay");
       refuse_overwriting_inputs(a.output, {a.program, a.trace, a.config});
       refuse_insight_overwrites(a.insight, a.output, {a.program, a.trace, a.config});
       const std::vector<ConfigOverride> overrides = parse_overrides(a.sets);
       HwConfig config = load_config_or_default(a.config, overrides);
-      System system(config);
+      spdlog::info("config {} ({}): {} cache level(s), {} memories, DRAM {} ({})", config.name,
+                   a.config.empty() ? "built in" : a.config, config.caches.size(), config.memories.size(),
+                   config.dram.name, config.dram.timing);
+      for (const CacheConfig& c : config.caches)
+        spdlog::debug("level {}: {} B, {} ways, {} B lines, {} cycles, {}", c.name, c.size, c.ways, c.line, c.latency,
+                      c.replacement);
+      spdlog::debug("clock {} Hz, {} core(s); --max-memory defaults to {} B", config.clock_hz, config.core.count,
+                    memory_budget::default_limit());
+      System system(config, a.check_data);
       RunOptions options;
-      options.flush = a.flush;
+      options.flush = a.flush || a.check_data;
       options.source = a.trace.empty() ? a.program : a.trace;
       apply_insight_options(a.insight, options);
       if (!a.insight.hot_tile.empty()) parse_hot_tile(a.insight.hot_tile);  // a bad flag fails before the run
@@ -75,14 +105,19 @@ void add_run(CLI::App& app, Action& action) {
         throw InputError({"--hot-spots", 0, 0}, "", "needs a PROGRAM: a trace has no tensors");
       if (a.insight.heatmap_bins && !a.trace.empty())
         throw InputError({"--heatmap-bins", 0, 0}, "", "needs a PROGRAM: a trace has no tensors");
+      options.data_in_stream = a.check_data && a.trace.empty();
       StatsNode root;
       std::vector<ProgramParam> params;
       int status = 0;
+      const auto started = std::chrono::steady_clock::now();
+      std::optional<ProgressLine> progress;
+      progress.emplace(a.progress);
       if (!a.trace.empty()) {
-        TraceCounts counts;
-        const TraceRules rules = trace_rules(config);
-        root = system.run([&](EventSink& sink) { counts = replay_trace(a.trace, sink, rules); }, options);
-        add_trace_counts(root, counts);
+        // Shared with the reader's thread, which an interrupted run lets go.
+        auto counts = std::make_shared<TraceCounts>();
+        auto rules = std::make_shared<const TraceRules>(trace_rules(config));
+        root = system.run([counts, rules](EventSink& sink) { *counts = replay_trace(a.trace, sink, *rules); }, options);
+        if (!root.find("interrupted")) add_trace_counts(root, *counts);
       } else {
         // The program's print() output must not corrupt a JSON or CSV report on stdout.
         const bool report_on_stdout = a.output.empty() || a.output == "-";
@@ -92,15 +127,30 @@ void add_run(CLI::App& app, Action& action) {
         add_source_text(root, a.program);
         if (a.insight.leaks == "off") drop_leaks(root);
       }
-      write_insight_files(system, root, a.insight, options.source, a.program);
+      progress.reset();
+      const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      spdlog::info("simulated {} events ({} accesses) in {:.3f} s", run_control::counters().events.load(),
+                   run_control::counters().accesses.load(), wall);
+      const int sig = run_control::stop_signal();
+      if (!sig) write_insight_files(system, root, a.insight, options.source, a.program);
       RunInputs in;
       in.source = options.source;
       in.config = &config;
       in.config_file = a.config;
       in.overrides = &overrides;
-      in.params = a.trace.empty() ? &params : nullptr;
+      in.params = a.trace.empty() && !sig ? &params : nullptr;
       add_run_identity(root, in);
       write_output(a.output, render(root, a.format));
+      if (sig) {
+        std::fflush(stdout);
+        std::cerr << "pto-sim: stopped by " << (sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal")
+                  << " after " << run_control::counters().events.load() << " events; the report covers them\n";
+        // The producer thread may still be inside a read or a computation
+        // that uses this frame's objects: end the process here, not by
+        // unwinding them.
+        std::cerr.flush();
+        std::_Exit(std::ferror(stdout) ? 2 : 128 + sig);
+      }
       return status ? status : leak_status(root, a.insight);
     };
   });

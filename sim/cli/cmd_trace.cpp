@@ -12,7 +12,7 @@ void add_trace(CLI::App& app, Action& action) {
   static uint64_t max_events = 0;
   CLI::App* trace = app.add_subcommand("trace", "Write a program's access stream as a trace, or convert traces");
   trace->add_option("PROGRAM", program, "PTO kernel program whose events to write");
-  trace->add_option("-o,--output", out, "Trace file to write (.din = din text, otherwise native)");
+  add_output_option(*trace, out, "Trace file to write (.din = din text, otherwise native)");
   trace->add_option("--config", config, "YAML hardware config (default: built in)");
   trace->add_option("--to", to, "Output format (default: from the file name)")->check(CLI::IsMember({"din", "native"}));
   add_program_options(*trace, defines, max_events);

@@ -28,6 +28,8 @@ void add_set_option(CLI::App& cmd, std::vector<std::string>& sets);
 // --config FILE or the built-in default, with the --set overrides applied.
 HwConfig load_config_or_default(const std::string& path, const std::vector<ConfigOverride>& overrides = {});
 std::vector<ConfigOverride> parse_overrides(const std::vector<std::string>& sets);
+// -o,--output FILE: an empty name is refused (it used to mean stdout).
+CLI::Option* add_output_option(CLI::App& cmd, std::string& path, const std::string& help);
 // Writes `text` to `path` ("-" or empty = stdout) without leaving a partial file.
 void write_output(const std::string& path, const std::string& text);
 // Throws InputError if `output` is one of the `inputs` (by file identity, so

@@ -17,6 +17,11 @@ HwConfig load_config_or_default(const std::string& path, const std::vector<Confi
   return load_config_with_overrides(path, overrides);
 }
 
+CLI::Option* add_output_option(CLI::App& cmd, std::string& path, const std::string& help) {
+  return cmd.add_option("-o,--output", path, help)->check(
+      [](const std::string& s) { return s.empty() ? std::string("an empty file name (use - for stdout)") : std::string(); });
+}
+
 std::vector<ConfigOverride> parse_overrides(const std::vector<std::string>& sets) {
   std::vector<ConfigOverride> o;
   for (const std::string& spec : sets) o.push_back(parse_override(spec));

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "sim/cli/commands.h"
+#include "sim/common/units.h"
 #include "sim/frontend/frontend.h"
 #include "sim/report/hot_spots.h"
 #include "sim/report/report.h"
@@ -10,8 +11,12 @@
 namespace ptosim::cli {
 namespace {
 
+// --max-memory: one per process, whichever subcommand was given it.
+uint64_t g_max_memory = 0;
+
 ProgramOptions program_options(const std::vector<std::string>& defines, uint64_t max_events) {
   ProgramOptions o;
+  o.max_memory = g_max_memory;
   for (auto& d : defines) {
     const size_t eq = d.find('=');
     if (eq == std::string::npos || eq == 0)
@@ -92,6 +97,17 @@ void add_program_options(CLI::App& cmd, std::vector<std::string>& defines, uint6
   cmd.add_option("-D", defines, "Override a program parameter: -D NAME=VALUE")->allow_extra_args(false);
   cmd.add_option("--max-events", max_events, "Stop a program that emits more events than this")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 62));
+  cmd.add_option_function<std::string>(
+         "--max-memory",
+         [](const std::string& s) {
+           try {
+             g_max_memory = units::parse_bytes(s);
+           } catch (const std::invalid_argument& e) {
+             throw CLI::ValidationError("--max-memory", e.what());
+           }
+           if (g_max_memory == 0) throw CLI::ValidationError("--max-memory", "must be positive");
+         },
+         "Stop a program whose lists, strings and tensors need more (e.g. '2 GiB'; default: a quarter of the machine's memory)");
 }
 
 std::vector<int64_t> parse_hot_tile(const std::string& s) {
@@ -114,16 +130,28 @@ int run_program_on(System& system, const HwConfig& config, const std::string& pr
                    const std::vector<std::string>& defines, uint64_t max_events, const RunOptions& options,
                    StatsNode& root, std::ostream* print_stream, std::vector<ProgramParam>* params,
                    const HotSpotArgs& hot) {
-  ProgramOptions po = program_options(defines, max_events);
-  po.print_stream = print_stream;
-  po.op_marks = options.attribution.timeline;
-  po.heatmap_bins = hot.bins;
+  // Shared with the interpreter's thread, which an interrupted run lets go
+  // (it may still be running when this returns).
+  struct Job {
+    ProgramOptions options;
+    ProgramResult result;
+    std::string program;
+  };
+  auto job = std::make_shared<Job>();
+  job->options = program_options(defines, max_events);
+  job->options.print_stream = print_stream;
+  job->options.op_marks = options.attribution.timeline;
+  job->options.heatmap_bins = hot.bins;
   if (hot.count) {
-    po.hot_spots = true;
-    if (!hot.tile.empty()) po.hot_tile = parse_hot_tile(hot.tile);
+    job->options.hot_spots = true;
+    if (!hot.tile.empty()) job->options.hot_tile = parse_hot_tile(hot.tile);
   }
-  ProgramResult result;
-  root = system.run([&](EventSink& sink) { result = run_program(program, config, po, &sink); }, options);
+  job->options.check_data = options.data_in_stream;  // the program sends its bytes to a System that checks them
+  job->program = program;
+  root = system.run([job, &config](EventSink& sink) { job->result = run_program(job->program, config, job->options, &sink); },
+                    options);
+  if (root.find("interrupted")) return 0;  // the program did not finish: no checks, no outputs
+  const ProgramResult& result = job->result;
   add_program_node(root, result, config);
   if (params) *params = result.params;
   if (hot.count) add_hot_spots(root, result.tile_tensor, result.tile_shape, result.tensor_order, hot.count);

@@ -65,7 +65,8 @@ void AtomicFile::write(const std::string& text) { std::fwrite(text.data(), 1, te
 
 void AtomicFile::commit() {
   if (f_ == stdout) {
-    std::fflush(stdout);
+    errno = 0;
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) cannot_write("<stdout>");
     committed_ = true;
     return;
   }

@@ -43,7 +43,10 @@ double scaled(const std::string& text, const std::vector<Unit>& table, const cha
   auto [v, unit] = split(text, what);
   if (unit.empty() && unit_optional) return v;
   for (auto& u : table)
-    if (unit == u.name) return v * u.scale;
+    if (unit == u.name) {
+      if (!std::isfinite(v * u.scale)) throw std::invalid_argument("'" + text + "' is too large to represent");
+      return v * u.scale;
+    }
   std::string names;
   for (auto& u : table) names += std::string(names.empty() ? "" : ", ") + u.name;
   throw std::invalid_argument("bad unit '" + unit + "' in '" + text + "' (expected " + what + " in " + names + ")");
@@ -57,6 +60,7 @@ uint64_t parse_bytes(const std::string& text) {
                                       {"GiB", 1073741824.0}, {"TB", 1e12}, {"TiB", 1099511627776.0}};
   double v = scaled(text, t, "a size", false);
   if (v != std::floor(v)) throw std::invalid_argument("size '" + text + "' is not a whole number of bytes");
+  if (v >= 18446744073709551616.0) throw std::invalid_argument("size '" + text + "' does not fit in 64 bits");
   return (uint64_t)v;
 }
 
@@ -75,7 +79,8 @@ double parse_time_ns(const std::string& text) {
 uint32_t parse_cycles(const std::string& text) {
   static const std::vector<Unit> t = {{"cycles", 1}, {"cycle", 1}};
   double v = scaled(text, t, "a cycle count", true);
-  if (v != std::floor(v) || v > 4e9) throw std::invalid_argument("cycle count '" + text + "' is not a whole number");
+  if (v != std::floor(v)) throw std::invalid_argument("cycle count '" + text + "' is not a whole number");
+  if (v > 4e9) throw std::invalid_argument("cycle count '" + text + "' is more than 4e9");
   return (uint32_t)v;
 }
 
@@ -94,7 +99,10 @@ Bandwidth parse_bandwidth(const std::string& text) {
   for (auto& u : per_cycle)
     if (unit == u.name) return {v, true};
   for (auto& u : per_s)
-    if (unit == u.name) return {v * u.scale, false};
+    if (unit == u.name) {
+      if (!std::isfinite(v * u.scale)) throw std::invalid_argument("'" + text + "' is too large to represent");
+      return {v * u.scale, false};
+    }
   throw std::invalid_argument("bad unit '" + unit + "' in '" + text +
                               "' (expected a bandwidth such as '64 B/cycle' or '140 GB/s')");
 }

@@ -1,5 +1,8 @@
 #include "sim/config/config_loader.h"
 
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 #include <yaml-cpp/yaml.h>
 
 #include <cctype>
@@ -11,6 +14,7 @@
 
 #include "sim/common/read_file.h"
 #include "sim/common/registry.h"
+#include "sim/common/time_limits.h"
 #include "sim/common/units.h"
 #include "sim/common/ids.h"
 
@@ -145,8 +149,83 @@ uint32_t to_u32_bytes(const std::string& s) {
 double positive_bandwidth(const units::Bandwidth& bw, double clock_hz, const std::string& s) {
   double v = bw.bytes_per_cycle(clock_hz);
   if (!(v > 0)) throw std::invalid_argument("bandwidth '" + s + "' must be positive");
+  time_limits::check_step(1e15 / clock_hz / v, "at '" + s + "' one byte");
   return v;
 }
+
+// A latency in cycles of `clock_hz`, which the model counts in femtoseconds.
+uint32_t latency_cycles(const std::string& s, double clock_hz) {
+  const uint32_t v = units::parse_cycles(s);
+  time_limits::check_step(1e15 / clock_hz * v, "a latency of '" + s + "'", true);
+  return v;
+}
+
+// A time in ns that the model counts in femtoseconds.
+double time_ns(const std::string& s) {
+  const double v = units::parse_time_ns(s);
+  time_limits::check_step(v * 1e6, "'" + s + "'", true);
+  return v;
+}
+
+}  // namespace
+
+// The first YAML document of `text`. yaml-cpp 0.7's LoadAll never returns on
+// a stray flow indicator outside a flow collection (a config holding `,`):
+// the parser hands out empty documents without consuming the token. So the
+// documents are walked here, at most two, and a document that starts where
+// the previous one did is that stray token.
+class DocumentMarks : public YAML::EventHandler {
+ public:
+  std::vector<YAML::Mark> starts;  // of each document
+  std::vector<YAML::Mark> roots;   // of each document's first node (where its text is)
+  void OnDocumentStart(const YAML::Mark& m) override { starts.push_back(m); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { node(m); }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node(m);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node(m);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void node(const YAML::Mark& m) {
+    if (roots.size() < starts.size()) roots.push_back(m);
+  }
+};
+
+YAML::Node first_document(const std::string& text, const std::string& file) {
+  try {
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    DocumentMarks marks;
+    for (int k = 0; k < 3 && parser.HandleNextDocument(marks); ++k) {
+      const auto& m = marks.starts;
+      if (m.size() >= 2 && m[m.size() - 1].pos == m[m.size() - 2].pos) {
+        const YAML::Mark& at = m.back();
+        const char ch = at.pos >= 0 && size_t(at.pos) < text.size() ? text[size_t(at.pos)] : '?';
+        throw InputError({file, at.line + 1, at.column + 1}, "",
+                         std::string("YAML syntax: unexpected '") + ch + "' outside a [list] or {mapping}");
+      }
+    }
+    if (marks.starts.size() > 1) {
+      const YAML::Mark& at = marks.roots.size() > 1 ? marks.roots[1] : marks.starts[1];
+      throw InputError({file, at.line + 1, 0}, "", "a config is one YAML document, not several");
+    }
+    return YAML::Load(text);
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp says only "bad file" here.
+    throw InputError({file, e.mark.line + 1, e.mark.column + 1}, "", "YAML syntax: nested too deeply");
+  } catch (const YAML::Exception& e) {
+    throw InputError({file, e.mark.line + 1, e.mark.column + 1}, "", "YAML syntax: " + e.msg);
+  }
+}
+
+namespace {
 
 double positive_number(const std::string& s) {
   double v = units::parse_count(s);
@@ -211,11 +290,23 @@ void parse_op_timing(Section& sec, CoreConfig& core, const std::string& file) {
   }
 }
 
-void parse_core(Section& sec, CoreConfig& core, const std::string& file) {
+void parse_core(Section& sec, CoreConfig& core, const std::string& file, double clock_hz) {
   sec.read_enum("model", core.model, kCoreModels);
   sec.read_int("issue_width", core.issue_width, 1, 1024);
+  if (core.issue_width > 1)  // one issue slot must still be a whole femtosecond or more
+    try {
+      time_limits::check_step(1e15 / clock_hz / core.issue_width, "at " + units::format_frequency(clock_hz) +
+                                                                     " one issue slot");
+    } catch (const std::invalid_argument& e) {
+      sec.fail(sec.get("issue_width"), "core.issue_width", e.what());
+    }
   sec.read_int("max_outstanding", core.max_outstanding, 1, 4096);
   parse_flops_per_cycle(sec, core, file);
+  try {
+    time_limits::check_step(1e15 / clock_hz / core.flops_per_cycle, "at " + units::format_frequency(clock_hz) + " one flop");
+  } catch (const std::invalid_argument& e) {
+    sec.fail(sec.get("flops_per_cycle"), "core.flops_per_cycle", e.what());
+  }
   sec.read("vector_bytes", core.vector_bytes, to_u32_bytes);
   sec.read_int("cores", core.count, 1);
   sec.read_int("rob_entries", core.rob_entries, 1, 4096);
@@ -244,7 +335,7 @@ MemoryConfig parse_memory(Section& sec, double clock_hz) {
   sec.read_enum("kind", m.kind, kMemoryKinds);
   m.read_only = m.kind == MemoryKind::Constant;
   sec.read("size", m.size, units::parse_bytes);
-  sec.read("latency", m.latency, units::parse_cycles);
+  sec.read("latency", m.latency, [&](const std::string& s) { return latency_cycles(s, clock_hz); });
   sec.read("bandwidth", m.bandwidth, [&](const std::string& s) {
     return positive_bandwidth(units::parse_bandwidth(s), clock_hz, s);
   });
@@ -282,7 +373,7 @@ CacheConfig parse_cache(Section& sec, double clock_hz, size_t index) {
   sec.read("size", c.size, units::parse_bytes);
   sec.read_int("ways", c.ways, 1);
   sec.read("line", c.line, to_u32_bytes);
-  sec.read("latency", c.latency, units::parse_cycles);
+  sec.read("latency", c.latency, [&](const std::string& s) { return latency_cycles(s, clock_hz); });
   sec.read("bandwidth", c.bandwidth, [&](const std::string& s) {
     return positive_bandwidth(units::parse_bandwidth(s), clock_hz, s);
   });
@@ -329,11 +420,12 @@ double parse_data_rate(const std::string& s) {
 void parse_dram(Section& sec, DramConfig& d, double clock_hz) {
   d.pos = sec.pos();
   sec.read_name("name", d.name);
-  sec.read("latency", d.latency_ns, units::parse_time_ns);
+  sec.read("latency", d.latency_ns, time_ns);
   sec.read("bandwidth", d.bandwidth, [&](const std::string& s) {
     units::Bandwidth bw = units::parse_bandwidth(s);
     double v = bw.per_cycle ? bw.value * clock_hz : bw.value;
-    if (!(v > 0)) throw std::invalid_argument("bandwidth '" + s + "' must be positive");
+    if (!(v > 0) || !std::isfinite(v)) throw std::invalid_argument("bandwidth '" + s + "' must be positive and finite");
+    time_limits::check_step(1e15 / v, "at '" + s + "' one byte");
     return v;
   });
   sec.read_choice("timing", d.timing, concepts::kDramTiming);
@@ -351,7 +443,11 @@ void parse_dram(Section& sec, DramConfig& d, double clock_hz) {
     if (!unit.empty() && unit != "bit" && unit != "bits") throw std::invalid_argument("bad unit '" + unit + "' (expected bits)");
     return (uint32_t)v;
   });
-  sec.read("data_rate", d.data_rate, parse_data_rate);
+  sec.read("data_rate", d.data_rate, [](const std::string& s) {
+    const double v = parse_data_rate(s);
+    time_limits::check_step(2e15 / v, "at '" + s + "' one DRAM clock");
+    return v;
+  });
   sec.read_int("burst_length", d.burst_length, 1, 1024);
   // Timings: a plain number counts DRAM clocks (tCK = 2 / data_rate), "13.75 ns" is absolute.
   // Read data_rate first so that clocks convert with the right tCK.
@@ -363,8 +459,9 @@ void parse_dram(Section& sec, DramConfig& d, double clock_hz) {
       std::string unit;
       if (!(in >> v) || v < 0) throw std::invalid_argument("expected a number of DRAM clocks or a time, got '" + s + "'");
       in >> unit;
-      if (unit.empty() || unit == "cycles" || unit == "clk") return v * 2e9 / d.data_rate;
-      return units::parse_time_ns(s);
+      const double ns = unit.empty() || unit == "cycles" || unit == "clk" ? v * 2e9 / d.data_rate : units::parse_time_ns(s);
+      time_limits::check_step(ns * 1e6, "'" + s + "'", true);
+      return ns;
     });
   }
   sec.read("controller_latency", d.controller_latency, units::parse_time_ns);
@@ -391,14 +488,7 @@ void parse_dram(Section& sec, DramConfig& d, double clock_hz) {
 }  // namespace
 
 HwConfig parse_config(const std::string& text, const std::string& file) {
-  YAML::Node root;
-  try {
-    std::vector<YAML::Node> docs = YAML::LoadAll(text);
-    if (docs.size() > 1) throw InputError({file, docs[1].Mark().line + 1, 0}, "", "a config is one YAML document, not several");
-    if (!docs.empty()) root = docs[0];
-  } catch (const YAML::Exception& e) {
-    throw InputError({file, e.mark.line + 1, e.mark.column + 1}, "", "YAML syntax: " + e.msg);
-  }
+  YAML::Node root = first_document(text, file);
   return parse_config_node(root, file);
 }
 
@@ -408,10 +498,14 @@ HwConfig parse_config_node(const YAML::Node& root, const std::string& file) {
   c.source = file;
   Section top(root, file, "");
   top.read_string("name", c.name);
-  top.read("clock", c.clock_hz, units::parse_frequency);
+  top.read("clock", c.clock_hz, [](const std::string& s) {
+    const double hz = units::parse_frequency(s);
+    time_limits::check_step(1e15 / hz, "at '" + s + "' one cycle");
+    return hz;
+  });
   if (top.has("core")) {
     Section s(top.get("core"), file, "core");
-    parse_core(s, c.core, file);
+    parse_core(s, c.core, file, c.clock_hz);
   }
   if (top.has("memories")) {
     YAML::Node list = top.get("memories");
@@ -428,10 +522,18 @@ HwConfig parse_config_node(const YAML::Node& root, const std::string& file) {
   if (!top.has("caches")) top.fail(root, "caches", "missing (a config needs at least one cache level)");
   YAML::Node caches = top.get("caches");
   if (!caches.IsSequence()) top.fail(caches, "caches", "expected a list of cache levels, L1 first");
+  if (caches.size() == 0) top.fail(caches, "caches", "empty (a config needs at least one cache level)");
   for (size_t i = 0; i < caches.size(); ++i) {
     Section s(caches[i], file, "caches[" + std::to_string(i) + "]");
     CacheConfig cc = parse_cache(s, c.clock_hz, i);
     if (c.cache(cc.name) || c.memory(cc.name)) s.fail(caches[i], s.key_path("name"), "name '" + cc.name + "' used twice");
+    // An inclusive level evicts whole lines of the levels above: a larger
+    // line above would lose the dirty bytes outside this one (docs/CACHES.md).
+    for (const CacheConfig& up : c.caches)
+      if (cc.inclusive && up.line > cc.line)
+        s.fail(s.get("inclusion"), s.key_path("inclusion"),
+               "an inclusive level needs lines at least as large as those above (" + up.name + " has " +
+                   std::to_string(up.line) + " B, " + cc.name + " " + std::to_string(cc.line) + " B)");
     c.caches.push_back(cc);
   }
   if (top.has("dram")) {
@@ -454,7 +556,12 @@ HwConfig parse_config_node(const YAML::Node& root, const std::string& file) {
     Section s(ops, file, "ops");
     for (auto it = ops.begin(); it != ops.end(); ++it) {
       std::string k = it->first.Scalar();
-      s.read(k, c.op_costs[k], units::parse_count);
+      s.read(k, c.op_costs[k], [](const std::string& v) {
+        const double cost = units::parse_count(v);
+        // An operation's flops are counted in 64 bits: a cost this size would overflow them.
+        if (cost > 1e9) throw std::invalid_argument("at most 1e9 flops per element, got '" + v + "'");
+        return cost;
+      });
     }
   }
   // Spaces: every memory serves the space of its name; global goes to L1.

@@ -14,6 +14,9 @@ HwConfig load_config_file(const std::string& path);
 // The same from an already parsed document (config overrides edit the tree
 // so that untouched keys keep their file positions in error messages).
 HwConfig parse_config_node(const YAML::Node& root, const std::string& file);
+// The first YAML document of `text`; InputError at the position of a
+// syntax error, a stray token yaml-cpp would loop on, or a second document.
+YAML::Node first_document(const std::string& text, const std::string& file);
 // The config compiled into the binary: the same text as configs/default.yaml.
 HwConfig default_config();
 const std::string& default_config_text();

@@ -125,12 +125,7 @@ HwConfig load_config_with_overrides(const std::string& path, const std::vector<C
   if (overrides.empty()) return path.empty() ? default_config() : load_config_file(path);
   const std::string file = path.empty() ? "<default>" : path;
   const std::string text = path.empty() ? default_config_text() : read_input_file(path, "config");
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception&) {
-    return parse_config(text, file);  // reports the syntax error with its position
-  }
+  YAML::Node root = first_document(text, file);  // a syntax error with its position
   if (!root.IsMap()) return parse_config(text, file);
   std::vector<std::pair<std::string, const ConfigOverride*>> keys;
   for (const ConfigOverride& o : overrides) keys.emplace_back(apply(root, o), &o);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/exec/data_tap.h"
+#include "sim/common/memory_budget.h"
 #include "sim/exec/emission.h"
 #include "sim/exec/scope_states.h"
 
@@ -110,7 +112,10 @@ Tensor ExecContext::alloc(const Shape& shape, DType dtype, SpaceId space, const 
   auto& al = allocators_.at(space);
   st->base = al->allocate(st->bytes, name);
   st->allocator = al;
+  memory_budget::charge(uint64_t(phys) * sizeof(double));  // before the values take the memory
+  st->charged = uint64_t(phys) * sizeof(double);
   st->values.assign(size_t(phys), 0.0);
+  if (tap_) tap_->allocated(st, acc_.core);
   st->tag = tensor_tag(tname);
   st->alloc_serial = ++serial_;
   st->alloc_line = stmt_->line;
@@ -157,6 +162,7 @@ Tensor ExecContext::create(const TensorSpec& spec) {
     throw OpError("unknown init '" + spec.init + "' (expected zeros, ones, random, arange or a number)");
   }
   t.from_vector(v);
+  if (tap_ && !(spec.init == "zeros" && !spec.init_value)) tap_->initialised(*t.storage(), acc_.core);
   return t;
 }
 

@@ -55,6 +55,8 @@ struct TensorSpec {
   uint64_t seed = 0;
 };
 
+class DataTap;
+
 class ExecContext {
  public:
   // sink may be null: functional execution only (events are still counted
@@ -66,6 +68,9 @@ class ExecContext {
 
   const HwConfig& config() const { return config_; }
   EventSink* sink() const { return sink_; }
+  // --check-data: `tap` (also the sink) learns every allocation and
+  // initialisation, which carry no events.
+  void set_data_tap(DataTap* tap) { tap_ = tap; }
 
   // ---- spaces ----
   SpaceId space_id(const std::string& name) const;  // OpError "unknown memory space 'x'"
@@ -283,6 +288,7 @@ class ExecContext {
   uint32_t scalar_event(OpKind op, uint32_t d0, uint32_t d1);
   const HwConfig& config_;
   EventSink* sink_;
+  DataTap* tap_ = nullptr;
   AccessLane* lane_;
   uint64_t max_events_;
   uint64_t events_ = 0;

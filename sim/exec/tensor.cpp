@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "sim/common/memory_budget.h"
 #include "sim/exec/allocator.h"
 
 namespace ptosim::exec {
@@ -31,6 +32,7 @@ Layout layout_from_name(const std::string& name) {
 }
 
 Storage::~Storage() {
+  memory_budget::refund(charged);
   if (!allocator) return;
   if (!freed) allocator->release(base);
   else if (early_released) allocator->drop_shadow(bytes);
@@ -43,6 +45,8 @@ void Storage::release(const std::string& scope) {
   if (allocator) allocator->release(base);
   allocator.reset();
   std::vector<double>().swap(values);  // the values are unreachable now
+  memory_budget::refund(charged);
+  charged = 0;
 }
 
 void Storage::release_early() {

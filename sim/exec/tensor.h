@@ -60,6 +60,7 @@ struct Storage {
   std::string alloc_scope;
 
   bool early_released = false;  // freed by auto_reuse: bytes still in the "without" footprint
+  uint64_t charged = 0;          // bytes of `values` counted in the program's memory budget
 
   ~Storage();
   void release(const std::string& scope);  // give the range back; keeps values

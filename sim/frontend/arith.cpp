@@ -156,8 +156,14 @@ Value binary_op(Interp& in, BinOp op, const Value& a, const Value& b, Pos pos) {
   }
   if (a.tag == VT::Tensor || b.tag == VT::Tensor) return tensor_op(in, op, a, b, pos);
   if (op == BinOp::Add) {
-    if (a.tag == VT::Str && b.tag == VT::Str) return Value::str(a.as_str() + b.as_str());
+    // The room is checked before the result is built: a doubling string or
+    // list would otherwise take the memory first and be refused after.
+    if (a.tag == VT::Str && b.tag == VT::Str) {
+      check_room(a.as_str().size() + b.as_str().size());
+      return Value::str(a.as_str() + b.as_str());
+    }
     if ((a.tag == VT::List || a.tag == VT::Tuple) && a.tag == b.tag) {
+      check_room((a.items().size() + b.items().size()) * sizeof(Value));
       std::vector<Value> r = a.items();
       r.insert(r.end(), b.items().begin(), b.items().end());
       return a.tag == VT::List ? Value::list(std::move(r)) : Value::tuple(std::move(r));
@@ -170,6 +176,7 @@ Value binary_op(Interp& in, BinOp op, const Value& a, const Value& b, Pos pos) {
       int64_t n = std::max<int64_t>(0, cnt->i);
       size_t len = seq->tag == VT::Str ? seq->as_str().size() : seq->items().size();
       if (len && uint64_t(n) * len > 10'000'000) fail(pos, "sequence repetition too large (limit 10000000 items)");
+      check_room(uint64_t(n) * len * (seq->tag == VT::Str ? 1 : sizeof(Value)));
       if (seq->tag == VT::Str) {
         std::string r;
         for (int64_t k = 0; k < n; ++k) r += seq->as_str();

@@ -316,12 +316,14 @@ inline Value read_elem(exec::ExecContext& ctx, const exec::Storage& st, int64_t 
 double augment_value(Interp& in, BinOp op, exec::DType dt, double old, const Value& r, Pos pos, uint32_t* tok);
 
 // `st[phys] = v`: one write event (an error in a read-only space), v rounded
-// to the dtype; `dep`: the event that produced v.
+// to the dtype; `dep`: the event that produced v. The value is stored before
+// the event is emitted, as every op does: --check-data's write carries the
+// bytes there at its event.
 inline void write_elem(exec::ExecContext& ctx, exec::Storage& st, int64_t phys, uint32_t es, double v, Pos pos,
                        uint32_t dep = 0) {
   if (__builtin_expect(ctx.read_only(st.space), 0)) read_only_elem(st, pos);
-  elem_event(ctx, st, phys, es, AccessKind::Write, pos, dep);
   st.values[size_t(phys)] = store_round(st.dtype, v);
+  elem_event(ctx, st, phys, es, AccessKind::Write, pos, dep);
 }
 
 // `st[phys] op= rhs`, in Python's order: the element is read (one read

@@ -16,6 +16,7 @@ namespace ptosim {
 struct ProgramOptions {
   std::vector<std::pair<std::string, std::string>> defines;  // -D NAME=VALUE, in order
   uint64_t max_events = 2'000'000'000ull;  // guard against runaway loops
+  uint64_t max_memory = 0;                 // bytes of lists, strings, tensors; 0 = a quarter of the machine's memory
   std::ostream* print_stream = nullptr;    // where pto `print` writes; null = stdout
   // --hot-spots: tag accesses by tensor tile; hot_tile = the last dims' tile
   // sizes (empty: the program's first pto.tile, else 32 x 32).
@@ -26,6 +27,9 @@ struct ProgramOptions {
   // --heatmap-bins N: tag accesses by N-th of their tensor's address range
   // (not with hot_spots: both tag by part of a tensor).
   uint32_t heatmap_bins = 0;
+  // --check-data: the sink also receives the bytes of writes, allocations
+  // and the final memory (exec/data_tap.h), and events' positions.
+  bool check_data = false;
 };
 
 // Throws InputError("file:line:col: message\n<source line>\n<caret>") on a bad

@@ -132,6 +132,7 @@ struct Interp {
   int depth = 0;            // user function call depth
   std::vector<Value> globals;
   std::vector<std::pair<std::string, Value>> bound_params;  // ParamStmt records its final value
+  Pos at;  // the statement being executed (BlockNode), for --check-data's positions
 
   Interp(exec::ExecContext& c, const Source& s, std::ostream& o) : ctx(c), src(s), out(o) {}
   [[noreturn]] void step_limit_hit(Pos pos) const;

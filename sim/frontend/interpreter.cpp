@@ -6,9 +6,11 @@
 #include <iostream>
 #include <sstream>
 
+#include "sim/exec/data_tap.h"
 #include "sim/exec/ops.h"
 #include "sim/frontend/compiler.h"
 #include "sim/frontend/frontend.h"
+#include "sim/common/memory_budget.h"
 #include "sim/common/read_file.h"
 #include "sim/frontend/parser.h"
 #include "sim/frontend/run_text.h"
@@ -69,12 +71,20 @@ ProgramResult run_program_text(const std::string& path, const std::string& text,
     it->second->override_value = parse_define(value);
   }
 
+  std::unique_ptr<exec::DataTap> tap;
+  if (options.check_data && sink) {
+    tap = std::make_unique<exec::DataTap>(*sink);
+    sink = tap.get();
+  }
+  memory_budget::set_limit(options.max_memory ? options.max_memory : memory_budget::default_limit());
   exec::ExecContext ctx(config, sink, options.max_events);
   if (options.hot_spots) ctx.enable_hot_tiles(options.hot_tile);
   if (options.heatmap_bins) ctx.enable_heatmap_bins(options.heatmap_bins);
   if (options.op_marks) ctx.enable_op_marks();
+  ctx.set_data_tap(tap.get());
   std::ostream& out = options.print_stream ? *options.print_stream : std::cout;
   Interp in(ctx, src, out);
+  if (tap) tap->follow(path, &in.at.line, &in.at.col);
   in.step_limit = std::max<uint64_t>(options.max_events, 1'000'000);
   in.globals.resize(prog->global_names.size());
   Frame f{&in, in.globals.data(), in.globals.data(), Value()};
@@ -101,6 +111,7 @@ ProgramResult run_program_text(const std::string& path, const std::string& text,
   }
   // What the program's variables still hold in managed spaces is a leak.
   ctx.collect_leaks(path);
+  if (tap) tap->expect_final();  // while the program's tensors are alive
   // Drop the program's references first so that footprints are final.
   in.bound_params.clear();
   in.globals.clear();

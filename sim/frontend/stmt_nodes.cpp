@@ -1,5 +1,6 @@
 #include "sim/frontend/stmt_nodes.h"
 
+#include "sim/common/memory_budget.h"
 #include "sim/frontend/scopes.h"
 
 namespace ptosim::frontend {
@@ -15,6 +16,7 @@ Flow BlockNode::exec(Frame& f) const {
       SNode& s = *stmts[k];
       if (!s.stmt.site) s.stmt = {ctx.site_for_line(s.pos.line), s.pos.line, s.pos.col};
       ctx.set_statement(&s.stmt);
+      f.in->at = s.pos;
       Flow fl = s.exec(f);
       if (fl != Flow::Normal) {
         ctx.set_statement(outer);
@@ -24,6 +26,12 @@ Flow BlockNode::exec(Frame& f) const {
   } catch (const exec::OpError& e) {
     // Safety net: nodes that call the executor position their own errors.
     fail(stmts[k]->pos, e.what());
+  } catch (const memory_budget::Exceeded&) {
+    // The innermost statement that went over: its block catches first.
+    fail(stmts[k]->pos, "out of memory: the program's lists, strings and tensors would need more than " +
+                            memory_budget::describe(memory_budget::limit()) + " (--max-memory)");
+  } catch (const std::bad_alloc&) {
+    fail(stmts[k]->pos, "out of memory while running the program");
   }
   ctx.set_statement(outer);
   return Flow::Normal;

@@ -4,25 +4,39 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "sim/common/memory_budget.h"
 #include "sim/frontend/interp.h"
 
 namespace ptosim::frontend {
 
+StrObj::~StrObj() { memory_budget::refund(charged); }
+ListObj::~ListObj() { memory_budget::refund(charged); }
+
+void check_room(uint64_t bytes) {
+  const uint64_t lim = memory_budget::limit();
+  if (lim && (bytes > lim || memory_budget::held() > lim - bytes)) throw memory_budget::Exceeded();
+}
+
 Value Value::str(std::string s) {
+  const uint64_t bytes = sizeof(StrObj) + s.capacity();
+  memory_budget::charge(bytes);
   auto* o = new StrObj;
+  o->charged = bytes;
   o->s = std::move(s);
   return object(VT::Str, o);
 }
-Value Value::list(std::vector<Value> items) {
+namespace {
+Value new_list(VT tag, std::vector<Value> items) {
+  const uint64_t bytes = sizeof(ListObj) + items.capacity() * sizeof(Value);
+  memory_budget::charge(bytes);
   auto* o = new ListObj;
+  o->charged = bytes;
   o->items = std::move(items);
-  return object(VT::List, o);
+  return Value::object(tag, o);
 }
-Value Value::tuple(std::vector<Value> items) {
-  auto* o = new ListObj;
-  o->items = std::move(items);
-  return object(VT::Tuple, o);
-}
+}  // namespace
+Value Value::list(std::vector<Value> items) { return new_list(VT::List, std::move(items)); }
+Value Value::tuple(std::vector<Value> items) { return new_list(VT::Tuple, std::move(items)); }
 Value Value::tensor(exec::Tensor t) {
   static uint64_t next_id = 0;
   auto* o = new TensorObj;

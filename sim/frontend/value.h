@@ -110,12 +110,20 @@ class Value {
   }
 };
 
+// Strings and lists count against the program's memory budget
+// (sim/common/memory_budget.h) from creation to destruction.
 struct StrObj : Obj {
   std::string s;
+  uint64_t charged = 0;
+  ~StrObj() override;
 };
 struct ListObj : Obj {
   std::vector<Value> items;
+  uint64_t charged = 0;
+  ~ListObj() override;
 };
+// Throws memory_budget::Exceeded if a string or list of `bytes` would not fit.
+void check_room(uint64_t bytes);
 struct TensorObj : Obj {
   exec::Tensor t;
   // Unique for the life of the process (never reused, unlike the address),

@@ -31,6 +31,8 @@ const std::vector<ReportKey> kKeys = {
     {"clock_hz", R, "Hz", "core clock", no},
     {"cycles", C, "cycles", "core cycles until the last access completed", lo},
     {"seconds", R, "s", "simulated time: cycles / clock_hz", lo},
+    {"interrupted", B, "", "present (true) only when SIGINT/SIGTERM stopped the run: the figures cover events_done", no},
+    {"events_done", C, "", "interrupted runs: the events simulated before the stop", no},
     {"flops", C, "flop", "compute work of the run (= core.flops)", no},
     {"gflops_per_s", R, "GFLOP/s", "flops / seconds / 1e9", hi},
     {"dram_bytes", C, "B", "the DRAM level's bytes_read + bytes_written", lo},
@@ -248,6 +250,9 @@ const std::vector<ReportKey> kKeys = {
     {"hot_spots[].by_misses[].accesses", C, "", "requests for the tile", no},
     {"hot_spots[].by_misses[].misses", C, "", "of which missed", lo},
     {"hot_spots[].by_misses[].bytes", C, "B", "bytes moved for it", no},
+    {"data_check", O, "", "run --check-data only: what was compared (docs/CACHES.md, \"Data-integrity mode\")", no},
+    {"data_check.reads_checked", C, "", "loads whose bytes were compared with the shadow memory", no},
+    {"data_check.tensors_compared", C, "", "live tensors compared with the executor's values after the flush", no},
     {"config_resolved", O, "", "the fully resolved config, as `pto-sim config show` prints it (quantities as strings with units)", no, true},
 };
 

@@ -35,6 +35,7 @@ StatsNode make_run_report(const RunReportInputs& in, StatsNode core, StatsNode l
   // Whole cycles: the core's clock counts them; the fraction is the model's
   // sub-cycle bookkeeping, not a figure anyone should compare.
   root.set("cycles", uint64_t(std::llround(in.cycles))).set("seconds", seconds);
+  if (in.interrupted) root.set("interrupted", true).set("events_done", in.events_done);
   RooflineInputs roof_in;
   roof_in.flops = core.u64("flops");
   roof_in.seconds = seconds;

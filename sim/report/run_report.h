@@ -10,6 +10,8 @@
 namespace ptosim {
 
 struct RunReportInputs {
+  bool interrupted = false;  // a stop request (SIGINT/SIGTERM) ended the run early
+  uint64_t events_done = 0;  // reported when interrupted
   std::string config;     // the config's name
   std::string source;     // what produced the events (trace file, program)
   double clock_hz = 0;

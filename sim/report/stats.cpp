@@ -7,7 +7,7 @@
 namespace ptosim {
 
 namespace {
-constexpr NameTable<NodeKind, 14> kNodeKinds{{{
+constexpr NameTable<NodeKind, 15> kNodeKinds{{{
     {NodeKind::Run, "run", "the whole run: header figures"},
     {NodeKind::Core, "core", "the core (issue, stalls, compute)"},
     {NodeKind::Roofline, "roofline", "the run placed on its roofline"},
@@ -22,6 +22,7 @@ constexpr NameTable<NodeKind, 14> kNodeKinds{{{
     {NodeKind::Trace, "trace", "what a replayed trace held"},
     {NodeKind::Program, "program", "what a program's execution produced"},
     {NodeKind::Object, "object", "named values: parameters, overrides, the resolved config"},
+    {NodeKind::DataCheck, "data_check", "what run --check-data compared"},
 }}};
 }  // namespace
 

@@ -13,7 +13,7 @@ namespace ptosim {
 
 // What a node is: renderers choose its layout by kind (a level's table, a
 // list of rows). Named once, in kNodeKinds (stats.cpp).
-enum class NodeKind : uint8_t { Run, Core, Roofline, Cache, Dram, Register, Scratchpad, Constant, List, Table, Row, Trace, Program, Object };
+enum class NodeKind : uint8_t { Run, Core, Roofline, Cache, Dram, Register, Scratchpad, Constant, List, Table, Row, Trace, Program, Object, DataCheck };
 const char* node_kind_name(NodeKind k);
 
 // Counts are uint64_t, quantities double, flags bool: a report's JSON types

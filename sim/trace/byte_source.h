@@ -8,7 +8,10 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
+
 #include "sim/common/error.h"
+#include "sim/common/run_control.h"
 
 namespace ptosim {
 
@@ -23,9 +26,16 @@ class ByteSource {
       f_ = std::fopen(path.c_str(), "rb");
       if (!f_) throw InputError({path, 0, 0}, "", "cannot open trace file");
       owned_ = true;
+      struct stat st;
+      if (::fstat(fileno(f_), &st) == 0 && S_ISREG(st.st_mode))
+        run_control::counters().input_total.store(uint64_t(st.st_size), std::memory_order_relaxed);
     }
     buf_.resize((1 << 20) + kPadding);
   }
+  // An open stream (not closed here), named `path` in messages: the fuzz
+  // targets read from memory through fmemopen.
+  // Small inputs: a small buffer to start with (it grows as a line needs).
+  ByteSource(FILE* f, const std::string& path) : path_(path), f_(f) { buf_.resize((1 << 12) + kPadding); }
   ~ByteSource() {
     if (owned_) std::fclose(f_);
   }
@@ -47,6 +57,8 @@ class ByteSource {
         eof_ = true;
       }
       end_ += got;
+      read_ += got;
+      run_control::counters().input_done.store(read_, std::memory_order_relaxed);  // for the progress line's ETA
     }
     return end_ - pos_;
   }
@@ -61,6 +73,7 @@ class ByteSource {
   bool eof_ = false;
   std::vector<char> buf_;
   size_t pos_ = 0, end_ = 0;
+  uint64_t read_ = 0;
 };
 
 }  // namespace ptosim

@@ -6,6 +6,7 @@
 // ring, sleeps until half of it is free again: one wake-up per several
 // chunks instead of one per chunk.
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -36,7 +37,9 @@ class Doorbell {
     // the waker's update or the waker sees this flag (the waker stores its
     // update seq_cst before loading the flag).
     sleeping_.store(true);
-    while (!ready()) woken_.wait(lock);
+    // Timed, so that a waiter also notices a stop request (a signal, which
+    // cannot ring a doorbell) within a tenth of a second.
+    while (!ready()) woken_.wait_for(lock, std::chrono::milliseconds(100));
     sleeping_.store(false, std::memory_order_relaxed);
   }
   void ring() {
@@ -84,9 +87,11 @@ class ChunkRing {
 
   // Consumer: the oldest published chunk, or null once the producer has
   // closed and every chunk was taken.
-  Chunk* next() {
+  // `stop` (may be null) ends the wait early, with null.
+  Chunk* next(bool (*stop)() = nullptr) {
     if (published_.load(std::memory_order_acquire) == rel_) {
-      data_.wait([this] { return published_.load() != rel_ || closed_.load(); }, kConsumerSpins);
+      data_.wait([this, stop] { return published_.load() != rel_ || closed_.load() || (stop && stop()); },
+                 kConsumerSpins);
       if (published_.load() == rel_) return nullptr;  // closed (after its last publish)
     }
     return &chunks_[rel_ % kChunks];

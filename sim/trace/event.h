@@ -127,6 +127,28 @@ class EventSink {
   virtual void footprint(SpaceId space, uint64_t bytes_in_use) { (void)space; (void)bytes_in_use; }
   // End of stream: flush buffers, finish timing.
   virtual void finish() {}
+
+  // ---- --check-data (docs/CACHES.md, "Data-integrity mode") ----
+  // Sinks that keep no data ignore all of these (access_data is access).
+  // An access with the bytes it stores: a write or fill, `data` holding
+  // max(a.bytes, 1) bytes (a strided access: its elements in order).
+  virtual void access_data(const Access& a, const uint8_t* data) {
+    (void)data;
+    access(a);
+  }
+  // The host sets [a.addr, a.addr + a.bytes) of a.space outside the timing
+  // model (a tensor's initial values): every copy takes the bytes, nothing
+  // is counted. a.core orders it among that core's events.
+  virtual void host_write(const Access& a, const uint8_t* data) { (void)a, (void)data; }
+  // At the end, after the flush, that range must hold `data` (the functional
+  // executor's memory); a.tensor says whose it is.
+  virtual void expect(const Access& a, const uint8_t* data) { (void)a, (void)data; }
+  // Where the following events come from (a program's statement).
+  virtual void position(const std::string& file, int line, int col) { (void)file, (void)line, (void)col; }
+  // Consumer side of the event pipe: the bytes of the writes it delivers
+  // next (a chunk's, before its accesses), in order; each write's
+  // max(bytes, 1) are the next ones.
+  virtual void write_data(const uint8_t* data, size_t n) { (void)data, (void)n; }
 };
 
 }  // namespace ptosim

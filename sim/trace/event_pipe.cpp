@@ -1,21 +1,25 @@
 #include "sim/trace/event_pipe.h"
 
+#include <cstring>
+
+#include "sim/common/run_control.h"
 #include "sim/trace/pipe_writer.h"
 
 namespace ptosim {
 
 using pipe::Chunk;
 
-EventPipe::EventPipe(Producer producer) : producer_(std::move(producer)) {
-  thread_ = std::thread([this] {
+EventPipe::EventPipe(Producer producer) : state_(std::make_shared<State>()) {
+  state_->producer = std::move(producer);
+  thread_ = std::thread([st = state_] {
     try {
-      pipe::PipeWriter writer(ring_);
+      pipe::PipeWriter writer(st->ring);
       try {
-        producer_(writer);
+        st->producer(writer);
       } catch (const pipe::Abandoned&) {
         throw;
       } catch (...) {
-        error_ = std::current_exception();
+        st->error = std::current_exception();
       }
       writer.close();  // the events before an error still arrive
     } catch (const pipe::Abandoned&) {
@@ -27,8 +31,12 @@ EventPipe::EventPipe(Producer producer) : producer_(std::move(producer)) {
 EventPipe::~EventPipe() {
   // A consumer that stopped early (an error of its own) must not leave the
   // producer blocked on a full ring, nor running to the end of its input.
-  ring_.abandon();
-  if (thread_.joinable()) thread_.join();
+  state_->ring.abandon();
+  if (!thread_.joinable()) return;
+  // After a stop request the process writes its report and exits; a
+  // producer blocked in a read of stdin would hold that up indefinitely.
+  if (stopped_) thread_.detach();
+  else thread_.join();
 }
 
 namespace {
@@ -60,16 +68,44 @@ void deliver(EventSink& sink, const Chunk& c, const pipe::Other& o) {
     case pipe::Other::OpMark:
       sink.op_mark(uint16_t(o.b), (o.a & 1) != 0, CoreId(o.a >> 8));
       break;
+    case pipe::Other::HostWrite:
+    case pipe::Other::Expect: {
+      Access a;
+      std::memcpy(&a, c.host.data() + o.a, sizeof a);
+      const uint8_t* bytes = c.host.data() + o.a + sizeof a;
+      if (o.kind == pipe::Other::HostWrite) sink.host_write(a, bytes);
+      else sink.expect(a, bytes);
+      break;
+    }
+    case pipe::Other::Position:
+      sink.position(c.names[o.a], int(uint32_t(o.b)), int(o.b >> 32));
+      break;
   }
 }
 
 }  // namespace
 
-void EventPipe::drain(EventSink& sink) {
+bool EventPipe::drain(EventSink& sink, bool (*stop)()) {
+  std::exception_ptr error;
+  const bool complete = drain(sink, stop, &error);
+  if (error) std::rethrow_exception(error);
+  return complete;
+}
+
+bool EventPipe::drain(EventSink& sink, bool (*stop)(), std::exception_ptr* error) {
   // The accesses between two other records reach the sink as one run
   // (EventSink::accesses), straight from the chunk, so that the core can
   // issue them in a loop of its own.
-  while (Chunk* c = ring_.next()) {
+  pipe::ChunkRing& ring = state_->ring;
+  run_control::Counters& progress = run_control::counters();
+  for (;;) {
+    Chunk* c = ring.next(stop);
+    if (stop && stop()) {
+      stopped_ = true;  // the events not taken yet stay unsimulated
+      return false;
+    }
+    if (!c) break;
+    if (!c->data.empty()) sink.write_data(c->data.data(), c->data.size());
     uint32_t done = 0;
     for (const pipe::Other& o : c->others) {
       if (o.after > done) sink.accesses(c->accesses + done, o.after - done);
@@ -77,12 +113,18 @@ void EventPipe::drain(EventSink& sink) {
       deliver(sink, *c, o);
     }
     if (c->count > done) sink.accesses(c->accesses + done, c->count - done);
+    progress.events.store(progress.events.load(std::memory_order_relaxed) + c->count + c->others.size(),
+                          std::memory_order_relaxed);
+    progress.accesses.store(progress.accesses.load(std::memory_order_relaxed) + c->count, std::memory_order_relaxed);
     c->others.clear();
     c->names.clear();
-    ring_.release();
+    c->data.clear();
+    c->host.clear();
+    ring.release();
   }
   thread_.join();
-  if (error_) std::rethrow_exception(error_);
+  *error = state_->error;
+  return true;
 }
 
 }  // namespace ptosim

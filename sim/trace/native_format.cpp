@@ -61,6 +61,7 @@ void read_native(ByteSource& in, EventSink& sink, TraceCounts& counts, const Tra
   Access a;
   CoreId core = 0;
   uint64_t last_addr = 0;
+  bool have_size = false;  // "same size as before" needs an access before it
   uint64_t seq = 0;  // events read, the last one's number (numbers wrap at 2^32, see event.h)
   // A dependence `dist` events before event `seq`; 0 = none.
   auto dep_at = [&](uint64_t dist) -> uint32_t {
@@ -142,6 +143,10 @@ void read_native(ByteSource& in, EventSink& sink, TraceCounts& counts, const Tra
     last_addr += (z >> 1) ^ (~(z & 1) + 1);
     a.addr = last_addr;
     if (!(flags & 4)) a.bytes = d.varint();
+    else if (!have_size) d.fail("'same size as before' on the first access");
+    have_size = true;
+    // Size 0 on a copyback or invalidate record means the whole cache (din's convention).
+    if (a.bytes == 0 && !is_control(a.kind)) d.fail("access size must be positive");
     if (!access_in_range(a.addr, a.bytes))
       d.fail(a.bytes > kMaxAccessBytes ? "access size larger than one access may be (1 GiB)"
                                        : "the access runs past the end of the 64-bit address space");

@@ -1,5 +1,7 @@
 #include "sim/trace/pipe_writer.h"
 
+#include <cstring>
+
 namespace ptosim::pipe {
 
 void PipeWriter::compute(const Compute& c) {
@@ -12,6 +14,28 @@ void PipeWriter::compute(const Compute& c) {
 void PipeWriter::named(Other::Kind kind, TagId id, const std::string& name) {
   other(Other{count(), kind, chunk_->names.size(), id});
   chunk_->names.push_back(name);
+}
+
+void PipeWriter::access_data(const Access& a, const uint8_t* data) {
+  // Into the chunk that access() puts `a` in: the bytes go first.
+  chunk_->data.insert(chunk_->data.end(), data, data + (a.bytes ? a.bytes : 1));
+  access(a);
+  if (chunk_->data.size() >= kDataBytes) flush();  // large bulk writes must not grow a chunk without end
+}
+
+void PipeWriter::hosted(Other::Kind kind, const Access& a, const uint8_t* data) {
+  std::vector<uint8_t>& h = chunk_->host;
+  const size_t at = h.size();
+  h.resize(at + sizeof(Access) + a.bytes);
+  std::memcpy(h.data() + at, &a, sizeof(Access));
+  std::memcpy(h.data() + at + sizeof(Access), data, a.bytes);
+  other(Other{count(), kind, at, 0});
+  if (h.size() >= kDataBytes) flush();
+}
+
+void PipeWriter::position(const std::string& file, int line, int col) {
+  other(Other{count(), Other::Position, chunk_->names.size(), uint64_t(uint32_t(line)) | uint64_t(uint32_t(col)) << 32});
+  chunk_->names.push_back(file);
 }
 
 void PipeWriter::other(const Other& o) {

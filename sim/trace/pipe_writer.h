@@ -27,6 +27,10 @@ class PipeWriter final : public EventSink {
   void op_mark(uint16_t id, bool begin, CoreId core) override {
     other(Other{count(), Other::OpMark, uint64_t(begin) | uint64_t(core) << 8, id});
   }
+  void access_data(const Access& a, const uint8_t* data) override;
+  void host_write(const Access& a, const uint8_t* data) override { hosted(Other::HostWrite, a, data); }
+  void expect(const Access& a, const uint8_t* data) override { hosted(Other::Expect, a, data); }
+  void position(const std::string& file, int line, int col) override;
 
   // Hands over the partial chunk. Call once, at the end (also after an error).
   void close();
@@ -36,6 +40,7 @@ class PipeWriter final : public EventSink {
   void flush();  // hands the chunk over and takes the next
   void other(const Other& o);
   void named(Other::Kind kind, TagId id, const std::string& name);
+  void hosted(Other::Kind kind, const Access& a, const uint8_t* data);
   void open_lane() { lane_ = AccessLane{chunk_->accesses, chunk_->accesses + kAccesses}; }
   uint32_t count() const { return uint32_t(lane_.next - chunk_->accesses); }  // accesses in the chunk
 

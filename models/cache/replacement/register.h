@@ -10,10 +10,12 @@
 
 namespace ptosim {
 
-using CacheLevelFactory = std::unique_ptr<CacheLevel> (*)(const CacheConfig&);
+// `data`: the instantiation that keeps its lines' bytes (--check-data).
+using CacheLevelFactory = std::unique_ptr<CacheLevel> (*)(const CacheConfig&, bool data);
 
 template <class Policy>
-std::unique_ptr<CacheLevel> make_level_with(const CacheConfig& c) {
+std::unique_ptr<CacheLevel> make_level_with(const CacheConfig& c, bool data) {
+  if (data) return std::make_unique<CacheLevelImpl<Policy, true>>(c);
   return std::make_unique<CacheLevelImpl<Policy>>(c);
 }
 

@@ -128,6 +128,10 @@ TEST(Config, Errors) {
                "cfg.yaml:2: caches[0].size: size 30000 B is not divisible by ways x line (8 x 64 B)");
   expect_error("caches:\n  - {name: L1, size: 48 KiB, ways: 8, line: 48 B}\n",
                "cfg.yaml:2: caches[0].line: line size 48 B is not a power of two");
+  expect_error("caches:\n  - {name: L1, size: 32 KiB, ways: 8, line: 128 B}\n"
+               "  - {name: L2, size: 256 KiB, ways: 8, line: 64 B,\n     inclusion: inclusive}\n",
+               "cfg.yaml:4: caches[1].inclusion: an inclusive level needs lines at least as large as those above "
+               "(L1 has 128 B, L2 64 B)");
   expect_error("caches:\n  - {name: L1, size: 32 KiB, ways: 8, line: 64 B, replacement: mru}\n",
                "cfg.yaml:2: caches[0].replacement: 'mru' is not one of lru | fifo | random | plru | srrip");
   expect_error("caches:\n  - {name: L1, size: 32 KiB, ways: 8, line: 64 B, write_allocate: maybe}\n",

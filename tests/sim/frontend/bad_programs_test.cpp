@@ -160,6 +160,46 @@ TEST(BadProgramLimits, IterationLimitStopsPureComputeLoop) {
   EXPECT_NE(err.find("iteration limit exceeded"), std::string::npos) << err;
 }
 
+// A program's memory is bounded like its events: the statement that would
+// pass --max-memory is named, before the memory is taken.
+std::string error_with_memory(const std::string& text, uint64_t max_memory) {
+  ProgramOptions o;
+  o.max_memory = max_memory;
+  std::ostringstream prints;
+  o.print_stream = &prints;
+  try {
+    run_program_text("t.pto", text, frontend_test_config(), o, nullptr);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+struct MemoryCase {
+  const char* program;
+  const char* first_line;
+};
+
+TEST(BadProgramLimits, MemoryLimitNamesTheStatement) {
+  const std::string over = ": out of memory: the program's lists, strings and tensors would need more than 16.0 MiB (--max-memory)";
+  const MemoryCase cases[] = {
+      {"l = [1]\nfor i in range(64):\n    l = l + l\n", "t.pto:3:5"},
+      {"s = \"ab\"\nfor i in range(64):\n    s = s + s\n", "t.pto:3:5"},
+      {"s = \"abcdefgh\" * 1000000\nt = s + s + s\n", "t.pto:2:1"},
+      {"l = [0] * 2000000\n", "t.pto:1:1"},
+      {"A = pto.tensor([4096, 4096])\n", "t.pto:1:1"},
+      {"def f(n):\n    return [n] * 1000000\nkeep = []\nfor i in range(100):\n    keep = keep + [f(i)]\n", "t.pto:2:5"},
+      {"r = range(3000000)\n", "t.pto:1:1"},
+  };
+  for (const MemoryCase& c : cases) {
+    const std::string err = error_with_memory(c.program, 16 << 20);
+    EXPECT_EQ(err.substr(0, err.find('\n')), c.first_line + over) << c.program;
+  }
+  // Within the limit the same kind of program runs, and what a statement
+  // frees is given back.
+  EXPECT_EQ(error_with_memory("for i in range(100):\n    l = [0] * 100000\n", 16 << 20), "");
+}
+
 TEST(BadProgramLimits, UnknownDefine) {
   EXPECT_EQ(error_of("param M = 4\n", {{"N", "3"}}),
             "t.pto:1:1: unknown parameter 'N' given with -D (the program declares: M)\nparam M = 4\n^");

@@ -2,7 +2,9 @@
 // waiting, and no hang when the consumer stops.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
+#include <memory>
 #include <stdexcept>
 #include <thread>
 
@@ -200,4 +202,56 @@ TEST(CompletionWindow, KeepsCompletionsSorted) {
   EXPECT_EQ(w.earliest(), 40u);
   w.retire(1000);
   EXPECT_EQ(w.size(), 0u);
+}
+
+namespace {
+std::atomic<bool> g_stop{false};
+bool stop_now() { return g_stop.load(); }
+}  // namespace
+
+// A stop request (what SIGINT raises) ends delivery between chunks, even
+// while the producer is stuck without producing (a read of a terminal, a
+// long computation): drain returns false within its polling interval, and
+// the pipe lets the producer go instead of waiting for it.
+TEST(EventPipe, StopRequestEndsDrainWhileTheProducerIsStuck) {
+  g_stop = false;
+  auto release = std::make_shared<std::atomic<bool>>(false);
+  Recorder r;
+  const auto t0 = std::chrono::steady_clock::now();
+  {
+    EventPipe pipe([release](EventSink& s) {
+      produce(s, 50000);
+      while (!release->load()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    });
+    std::thread stopper([] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      g_stop = true;
+    });
+    EXPECT_FALSE(pipe.drain(r, stop_now));
+    stopper.join();
+  }
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(s, 5.0);
+  EXPECT_LE(r.log.size(), 50000u + 200u);
+  release->store(true);  // the detached producer may finish now
+  g_stop = false;
+}
+
+// Without a stop request drain delivers everything and returns true; the
+// producer's error comes back through the out parameter, not as a throw.
+TEST(EventPipe, ErrorHandedBackWithoutThrow) {
+  Recorder r;
+  std::exception_ptr error;
+  {
+    EventPipe pipe([](EventSink& s) {
+      produce(s, 3000);
+      throw std::runtime_error("producer failed");
+    });
+    EXPECT_TRUE(pipe.drain(r, stop_now, &error));
+  }
+  ASSERT_TRUE(error);
+  EXPECT_THROW(std::rethrow_exception(error), std::runtime_error);
+  Recorder direct;
+  produce(direct, 3000);
+  EXPECT_EQ(r.log, direct.log);
 }
