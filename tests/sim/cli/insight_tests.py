@@ -499,4 +499,27 @@ code, rep, err = run_json(FLOPS, "--config", CPU_CFG, "--by-line")
 rows = {r["line"]: r for r in rep["by_line"]}
 check("cpu: scalar flops per line", code == 0 and [rows[k]["flops"] for k in (4, 5, 6)] == [300, 300, 300], err or rep["by_line"])
 
+# ---- with --check-data (every event goes one by one, its bytes checked) ----
+for cfg, label in ((CFG, "simple"), (CPU_CFG, "cpu"), (PAR_CFG, "4 cores")):
+    prog, pargs = (os.path.join(H.src, "workloads/matmul_parallel.pto"), ["-D", "M=64", "-D", "N=32", "-D", "K=32"]) \
+        if label == "4 cores" else (COPY, [])
+    code, plain, err = run_json(prog, *pargs, "--config", cfg, "--check-data")
+    tl_cd = os.path.join(tmp, f"cd-{label}.json")
+    code2, full, err2 = run_json(prog, *pargs, "--config", cfg, "--check-data", "--by-line", "--epoch", "97",
+                                 "--timeline", tl_cd)
+    check(f"check-data {label}: runs", code == 0 and code2 == 0, err + err2)
+    check(f"check-data {label}: attribution changes no count or cycle",
+          plain["levels"] == full["levels"] and plain["cycles"] == full["cycles"] and plain["core"] == full["core"],
+          (plain["cycles"], full["cycles"]))
+    l1 = level(full, "L1")
+    check(f"check-data {label}: by_line and epochs sum to L1",
+          sum(lv(r, "L1")["accesses"] for r in full["by_line"]) == l1["reads"] + l1["writes"] ==
+          sum(next(l for l in e["levels"] if l["name"] == "L1")["accesses"] for e in full["epochs"]) and
+          all(r["line"] > 0 for r in full["by_line"]), [(r["line"], r["accesses"]) for r in full["by_line"]])
+    problems, doc = validate_trace(tl_cd)
+    check(f"check-data {label}: timeline valid", not problems, problems[:5])
+code, rep, err = run_json(COPY, "--config", CFG, "--check-data", "--by-line")
+rows = {r["line"]: r for r in rep["by_line"]}
+check("check-data: line 6 exact", rows[6]["accesses"] == 512 and lv(rows[6], "L1")["misses"] == 32, rows.get(6))
+
 H.finish()
