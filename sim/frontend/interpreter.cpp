@@ -106,7 +106,7 @@ ProgramResult run_program_text(const std::string& path, const std::string& text,
     else if (v.tag == VT::Int) { p.kind = ProgramParam::Kind::Int; p.i = v.i; }
     else if (v.tag == VT::Float) { p.kind = ProgramParam::Kind::Float; p.f = v.f; }
     else if (v.tag == VT::Str) p.kind = ProgramParam::Kind::Str;
-    auto same = std::find_if(params.begin(), params.end(), [&](const ProgramParam& q) { return q.name == name; });
+    auto same = std::find_if(params.begin(), params.end(), [&](const ProgramParam& q) { return q.name == p.name; });
     if (same != params.end()) *same = p; else params.push_back(p);
   }
   // What the program's variables still hold in managed spaces is a leak.
