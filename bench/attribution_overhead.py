@@ -11,6 +11,10 @@ usage: attribution_overhead.py BUILD SOURCE_DIR [--rounds 5] [--size 256] [--bas
 
 The target (issue 14): on / off <= 1.15; off / base within the noise.
 Before timing, it checks that attribution changed no count of the report.
+Besides the wall time it prints each run's CPU time (user + system of the
+process, both of its threads): on a loaded VM the wall time also measures
+the waiting for a core, the CPU time only the work; it prints the load
+average before and after.
 """
 import argparse
 import json
@@ -54,16 +58,20 @@ def main():
         variants["base"] = [binary(a.base), "run", prog, *dims, "--format", "json"]
 
     def once(name):
+        before = os.times()
         t = time.perf_counter()
         p = subprocess.run(variants[name], capture_output=True, text=True, env=env)
         wall = time.perf_counter() - t
+        after = os.times()
+        cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
         if p.returncode != 0:
             sys.exit(f"{name}: exit {p.returncode}: {p.stderr[:500]}")
-        return wall, json.loads(p.stdout)
+        return wall, json.loads(p.stdout), cpu
 
     # The counts first: attribution must change none of them.
-    _, off = once("off")
-    _, on = once("on")
+    print("load average: %.2f %.2f %.2f" % os.getloadavg())
+    _, off, _ = once("off")
+    _, on, _ = once("on")
     if off["levels"] != on["levels"] or off["cycles"] != on["cycles"]:
         sys.exit("attribution changed the report's counts")
     accesses = sum(l["reads"] + l["writes"] for l in off["levels"] if l["name"] == "L1")
@@ -72,22 +80,34 @@ def main():
 
     names = list(variants)
     walls = {n: [] for n in names}
+    cpus = {n: [] for n in names}
     for r in range(a.rounds):
         order = names[r % len(names):] + names[:r % len(names)]
         for n in order:
-            walls[n].append(once(n)[0])
-        print(f"round {r + 1}: " + ", ".join(f"{n} {walls[n][-1]:.2f} s" for n in names), flush=True)
-    ratios = {"on/off": [o / f for o, f in zip(walls["on"], walls["off"])],
-              "timeline/off": [o / f for o, f in zip(walls["timeline"], walls["off"])]}
-    if a.base:
-        ratios["off/base"] = [o / b for o, b in zip(walls["off"], walls["base"])]
-    for k, v in ratios.items():
-        print(f"{k}: median {statistics.median(v):.3f} (rounds: {', '.join(f'{x:.3f}' for x in v)})")
+            w, _, c = once(n)
+            walls[n].append(w)
+            cpus[n].append(c)
+        print(f"round {r + 1}: " + ", ".join(f"{n} {walls[n][-1]:.2f} s (cpu {cpus[n][-1]:.2f} s)" for n in names),
+              flush=True)
+
+    def per_round(t):
+        out = {"on/off": [o / f for o, f in zip(t["on"], t["off"])],
+               "timeline/off": [o / f for o, f in zip(t["timeline"], t["off"])]}
+        if a.base:
+            out["off/base"] = [o / b for o, b in zip(t["off"], t["base"])]
+        return out
+
+    ratios, cpu_ratios = per_round(walls), per_round(cpus)
+    for label, rs in (("wall", ratios), ("cpu", cpu_ratios)):
+        for k, v in rs.items():
+            print(f"{label} {k}: median {statistics.median(v):.3f} (rounds: {', '.join(f'{x:.3f}' for x in v)})")
+    print("load average: %.2f %.2f %.2f" % os.getloadavg())
     print(f"median walls: " + ", ".join(f"{n} {statistics.median(walls[n]):.2f} s "
                                         f"({accesses / statistics.median(walls[n]) / 1e6:.1f} M/s)" for n in names))
     if a.json:
         with open(a.json, "w") as f:
-            json.dump({"walls": walls, "ratios": ratios, "accesses": accesses}, f, indent=1)
+            json.dump({"walls": walls, "cpus": cpus, "ratios": ratios, "cpu_ratios": cpu_ratios,
+                       "accesses": accesses}, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@ page.
 From one JSON report (`pto-sim run ... --format json`):
   plot.py heatmap  REPORT.json -o out.png [--metric accesses|misses]
       tensors x time (the report's epochs: run with --epoch or
-      --epoch-accesses), colour = accesses or misses, one panel per level
+      --epoch-accesses), colour = accesses or misses, one panel per level;
+      with --heatmap-bins N each tensor's address range in N rows
   plot.py levels   REPORT.json -o out.png
       per level: hits and misses (requests), and the miss rate
   plot.py roofline REPORT.json -o out.png
@@ -38,6 +39,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib import ticker  # noqa: E402
 from matplotlib.colors import LogNorm  # noqa: E402
 
 
@@ -95,23 +97,49 @@ def level_names(rep):
 
 # ---- one report ----
 
+def human_bytes(n):
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if n == int(n) else f"{n:.1f} {unit}"
+        n /= 1024
+
+
+def count_colorbar(fig, mesh, ax, label):
+    """A log colour bar labelled with plain numbers (minor ticks too when the range is under a decade)."""
+    cb = fig.colorbar(mesh, ax=ax)
+    cb.set_label(label)
+    plain = ticker.FuncFormatter(lambda v, _: f"{v:g}")
+    cb.ax.yaxis.set_major_formatter(plain)
+    lo, hi = mesh.norm.vmin, mesh.norm.vmax
+    cb.ax.yaxis.set_minor_formatter(plain if hi / lo < 10 else ticker.NullFormatter())
+    return cb
+
+
 def plot_heatmap(args):
     rep = load_report(args.input)
     epochs = rep.get("epochs")
     if not epochs:
         raise PlotError(f"{args.input}: no epochs in the report (run pto-sim with --epoch CYCLES or --epoch-accesses N)")
-    # Only the levels where the metric has something to show (misses: caches).
-    levels = [n for n in level_names(rep)
-              if any(t[args.metric] for e in epochs for l in e["levels"] if l["name"] == n
-                     for t in l.get("tensors", []))]
-    if not levels:
-        raise PlotError(f"{args.input}: no tagged {args.metric} in the epochs")
-    tensors = []
+    # Only the levels where the metric has something to show (misses: caches),
+    # and in each panel only the tensors that have some.
+    shown = {}
     for e in epochs:
         for l in e["levels"]:
             for t in l.get("tensors", []):
-                if t["name"] not in tensors:
-                    tensors.append(t["name"])
+                if t[args.metric] and t["name"] != "(untagged)":
+                    names = shown.setdefault(l["name"], [])
+                    if t["name"] not in names:
+                        names.append(t["name"])
+    levels = [n for n in level_names(rep) if n in shown]
+    if not levels:
+        raise PlotError(f"{args.input}: no tagged {args.metric} in the epochs")
+    # With --heatmap-bins each tensor is `bins` rows: its address range, low
+    # addresses at the bottom; without, one row per tensor.
+    bins = rep.get("heatmap_bins", 1)
+    sizes = {t["name"]: t["bytes"] for t in rep.get("heatmap_tensors", [])}
+    order = [t["name"] for t in rep.get("heatmap_tensors", [])]
+    for names in shown.values():
+        names.sort(key=lambda n: order.index(n) if n in order else len(order))
     clock = rep["clock_hz"]
     edges = [e["start_cycles"] / clock * 1e6 for e in epochs] + [epochs[-1]["end_cycles"] / clock * 1e6]
     ncols = min(3, len(levels))
@@ -119,26 +147,42 @@ def plot_heatmap(args):
     fig, axes = figure(args, ncols=ncols, nrows=nrows)
     for ax in axes[len(levels):]:
         ax.set_visible(False)
-    data = {"tensors": tensors, "time_edges_us": edges, "levels": {}}
-    for ax, name in zip(axes, levels):
-        grid = [[0] * len(epochs) for _ in tensors]
+    data = {"bins": bins, "time_edges_us": edges, "tensors": {}, "levels": {}}
+    for k, (ax, name) in enumerate(zip(axes, levels)):
+        tensors = shown[name]
+        grid = [[0] * len(epochs) for _ in range(len(tensors) * bins)]
         for x, e in enumerate(epochs):
             lv = next(l for l in e["levels"] if l["name"] == name)
             for t in lv.get("tensors", []):
-                grid[tensors.index(t["name"])][x] = t[args.metric]
+                if t["name"] not in tensors:
+                    continue
+                row = tensors.index(t["name"]) * bins
+                if bins > 1:
+                    for b in t.get("bins", []):
+                        grid[row + b["bin"]][x] = b[args.metric]
+                else:
+                    grid[row][x] = t[args.metric]
+        data["tensors"][name] = tensors
         data["levels"][name] = grid
         peak = max(max(r) for r in grid)
-        norm = LogNorm(vmin=1, vmax=max(peak, 2)) if peak > 0 else None
+        norm = LogNorm(vmin=1, vmax=max(peak, 2))
         masked = [[v if v > 0 else float("nan") for v in r] for r in grid]
-        mesh = ax.pcolormesh(edges, range(len(tensors) + 1), masked, norm=norm, cmap="viridis", shading="flat")
-        ax.set_yticks([i + 0.5 for i in range(len(tensors))])
-        ax.set_yticklabels(tensors)
+        mesh = ax.pcolormesh(edges, range(len(grid) + 1), masked, norm=norm, cmap="viridis", shading="flat")
+        ax.set_yticks([(i + 0.5) * bins for i in range(len(tensors))])
+        if bins > 1:
+            ax.set_yticklabels([f"{t}\n{human_bytes(sizes[t])}" if t in sizes else t for t in tensors])
+            for i in range(1, len(tensors)):
+                ax.axhline(i * bins, color="black", linewidth=0.8)
+        else:
+            ax.set_yticklabels(tensors)
+        if k % ncols == 0:
+            ax.set_ylabel("tensor: address, low at the bottom" if bins > 1 else "tensor")
+        ax.set_ylim(0, len(grid))
         ax.set_xlabel("simulated time (µs)")
-        ax.set_ylabel("tensor")
         ax.set_title(name)
-        cb = fig.colorbar(mesh, ax=ax)
-        cb.set_label(f"{args.metric} per epoch (log)")
-    fig.suptitle(f"{args.metric} by tensor over time (white: none): {rep.get('source', '')} on {rep.get('config', '')}")
+        count_colorbar(fig, mesh, ax, f"{args.metric} per epoch (log)")
+    what = f"address within each tensor ({bins} bins of its range)" if bins > 1 else "tensor"
+    fig.suptitle(f"{args.metric} by {what} over time (white: none)\n{rep.get('source', '')} on {rep.get('config', '')}")
     fig.tight_layout()
     save(fig, args, data)
 

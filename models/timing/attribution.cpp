@@ -32,6 +32,25 @@ void Attribution::name_site(SiteId id, uint32_t line) {
   site_lines_[id] = line;
 }
 
+void Attribution::name_op(uint16_t id, const std::string& name) {
+  if (id >= op_names_.size()) op_names_.resize(size_t(id) + 1);
+  op_names_[id] = name;
+}
+
+void Attribution::op_mark(uint16_t id, bool begin, CoreId core, uint64_t t) {
+  if (!opts_.timeline || core >= tracks_.size()) return;
+  Track& k = tracks_[core];
+  if (begin) {
+    k.ops.emplace_back(id, t);
+    return;
+  }
+  if (k.ops.empty() || k.ops.back().first != id) return;  // (a mark lost to an error)
+  const uint64_t from = k.ops.back().second;
+  k.ops.pop_back();
+  if (t > from)
+    push(TraceEvent{'X', 2, 1, uint16_t(core), from, t - from, id < op_names_.size() ? op_names_[id] : "op", ""});
+}
+
 void Attribution::read(std::vector<Counts>& into) const {
   for (size_t i = 0; i < levels_.size(); ++i) {
     const LevelStats& s = *levels_[i].stats;
@@ -108,10 +127,11 @@ void Attribution::close_epoch(uint64_t end_fs) {
     const std::vector<TagCounters>& rows = levels_[i].stats->by_tensor().rows();
     std::vector<TagCounters>& base = tensor_base_[i];
     if (base.size() < rows.size()) base.resize(rows.size());
-    e.tensors[i].resize(rows.size());
     for (size_t t = 1; t < rows.size(); ++t) {  // row 0 (untagged) is derived: not a tensor
-      e.tensors[i][t] = TagCounters{rows[t].accesses - base[t].accesses, rows[t].misses - base[t].misses,
-                                    rows[t].bytes - base[t].bytes};
+      if (rows[t].accesses == base[t].accesses && rows[t].misses == base[t].misses && rows[t].bytes == base[t].bytes)
+        continue;
+      e.tensors[i].emplace_back(TagId(t), TagCounters{rows[t].accesses - base[t].accesses,
+                                                      rows[t].misses - base[t].misses, rows[t].bytes - base[t].bytes});
       base[t] = rows[t];
     }
   }
@@ -138,17 +158,17 @@ void Attribution::close_epoch(uint64_t end_fs) {
       const Counts& c = e.levels[i];
       char buf[160];
       std::snprintf(buf, sizeof buf, "{\"GB/s\": %.6g}", secs > 0 ? double(c.bytes) / secs / 1e9 : 0.0);
-      push(TraceEvent{'C', 3, 0, e.start_fs, 0, levels_[i].name + " bandwidth", buf});
+      push(TraceEvent{'C', 3, 0, 0, e.start_fs, 0, levels_[i].name + " bandwidth", buf});
       if (levels_[i].kind == "cache") {
         std::snprintf(buf, sizeof buf, "{\"miss rate\": %.6g}", c.accesses ? double(c.misses) / double(c.accesses) : 0.0);
-        push(TraceEvent{'C', 3, 0, e.start_fs, 0, levels_[i].name + " miss rate", buf});
+        push(TraceEvent{'C', 3, 0, 0, e.start_fs, 0, levels_[i].name + " miss rate", buf});
       }
     }
     if (rows_) {
       const uint64_t n = e.rows.hits + e.rows.misses + e.rows.conflicts;
       char buf[96];
       std::snprintf(buf, sizeof buf, "{\"hit rate\": %.6g}", n ? double(e.rows.hits) / double(n) : 0.0);
-      push(TraceEvent{'C', 3, 0, e.start_fs, 0, "DRAM row-buffer hit rate", buf});
+      push(TraceEvent{'C', 3, 0, 0, e.start_fs, 0, "DRAM row-buffer hit rate", buf});
     }
   }
   epochs_.push_back(std::move(e));
@@ -165,7 +185,7 @@ void Attribution::footprint(SpaceId space, uint64_t bytes, uint64_t t) {
   if (opts_.timeline) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "{\"bytes\": %llu}", (unsigned long long)bytes);
-    push(TraceEvent{'C', 3, 0, t, 0, "footprint " + spaces_[space], buf});
+    push(TraceEvent{'C', 3, 0, 0, t, 0, "footprint " + spaces_[space], buf});
   }
 }
 
@@ -181,7 +201,7 @@ void Attribution::push(TraceEvent e) {
 
 void Attribution::close_site(Track& k, CoreId core) {
   if (k.site_open && k.site_to > k.site_from)
-    push(TraceEvent{'X', 2, uint16_t(core), k.site_from, k.site_to - k.site_from, line_name(k.site), ""});
+    push(TraceEvent{'X', 2, 0, uint16_t(core), k.site_from, k.site_to - k.site_from, line_name(k.site), ""});
   k.site_open = false;
 }
 
@@ -205,7 +225,7 @@ void Attribution::region_change(Track& k, TagId region, uint64_t t) {
   const CoreId core = CoreId(&k - tracks_.data());
   close_site(k, core);
   while (k.open.size() > same) {
-    push(TraceEvent{'E', 0, uint16_t(core), t, 0, k.open.back(), ""});
+    push(TraceEvent{'E', 0, 0, uint16_t(core), t, 0, k.open.back(), ""});
     k.open.pop_back();
   }
   for (size_t i = same; i < path.size(); ++i) {
@@ -213,7 +233,7 @@ void Attribution::region_change(Track& k, TagId region, uint64_t t) {
       ++dropped_;
       break;
     }
-    push(TraceEvent{'B', 1, uint16_t(core), t, 0, path[i], ""});
+    push(TraceEvent{'B', 1, 0, uint16_t(core), t, 0, path[i], ""});
     k.open.push_back(path[i]);
   }
 }
@@ -230,7 +250,7 @@ void Attribution::finish(uint64_t end_fs) {
       Track& k = tracks_[c];
       close_site(k, CoreId(c));
       while (!k.open.empty()) {
-        push(TraceEvent{'E', 0, uint16_t(c), std::max(end_fs, k.site_to), 0, k.open.back(), ""});
+        push(TraceEvent{'E', 0, 0, uint16_t(c), std::max(end_fs, k.site_to), 0, k.open.back(), ""});
         k.open.pop_back();
       }
     }
@@ -281,9 +301,7 @@ void Attribution::report(StatsNode& root) const {
             .set("bytes", c.bytes)
             .set("bandwidth_bytes_per_s", secs > 0 ? double(c.bytes) / secs : 0.0);
         StatsNode* tt = nullptr;
-        for (size_t id = 1; id < e.tensors[i].size(); ++id) {
-          const TagCounters& tc = e.tensors[i][id];
-          if (!tc.accesses) continue;
+        for (const auto& [id, tc] : e.tensors[i]) {
           if (!tt) tt = &lv.children.back().child("tensors", NodeKind::Table);
           const std::string name = id < names_->tensors.size() && !names_->tensors[id].empty()
                                        ? names_->tensors[id] : "#" + std::to_string(id);
@@ -301,10 +319,14 @@ std::string Attribution::timeline_json(const std::string& source, const std::vec
   std::vector<const TraceEvent*> order;
   order.reserve(trace_.size());
   for (const TraceEvent& e : trace_) order.push_back(&e);
-  // Sorted by time; at one time a slice ends before the next begins, and a
-  // region's slice begins before the line slices inside it.
+  // Sorted by time; at one time a slice ends before the next begins, a
+  // region's slice begins before the line slices inside it, and a line's
+  // slice before the op slices inside it (longer first, then by depth).
   std::stable_sort(order.begin(), order.end(), [](const TraceEvent* a, const TraceEvent* b) {
-    return a->ts_fs != b->ts_fs ? a->ts_fs < b->ts_fs : a->order < b->order;
+    if (a->ts_fs != b->ts_fs) return a->ts_fs < b->ts_fs;
+    if (a->order != b->order) return a->order < b->order;
+    if (a->dur_fs != b->dur_fs) return a->dur_fs > b->dur_fs;
+    return a->depth < b->depth;
   });
   ordered_json events = ordered_json::array();
   events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", 1}, {"tid", 0}, {"ts", 0},
@@ -328,7 +350,7 @@ std::string Attribution::timeline_json(const std::string& source, const std::vec
                       {"ts", double(e->ts_fs) * 1e-9}};  // microseconds
     if (e->ph == 'X') j["dur"] = double(e->dur_fs) * 1e-9;
     if (e->ph == 'C') j["args"] = ordered_json::parse(e->args);
-    if (e->ph == 'B' || e->ph == 'E' || e->ph == 'X') j["cat"] = e->ph == 'X' ? "line" : "region";
+    if (e->ph == 'B' || e->ph == 'E' || e->ph == 'X') j["cat"] = e->ph != 'X' ? "region" : e->depth ? "op" : "line";
     events.push_back(std::move(j));
   }
   ordered_json o;

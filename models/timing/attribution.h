@@ -57,6 +57,10 @@ class Attribution {
   void set_row_counter(std::function<DramRowCounts()> f) { rows_ = std::move(f); }
 
   void name_site(SiteId id, uint32_t line);
+  void name_op(uint16_t id, const std::string& name);
+  // An op's events begin / end on `core` at time t (fs): the timeline's op
+  // slices, nested in the slice of the statement that called the op.
+  void op_mark(uint16_t id, bool begin, CoreId core, uint64_t t);
 
   // Epochs of time: the first boundary after `t` (fs), or ~0 when epochs are
   // not by time; the core's runs stop there so that close_epochs() is exact.
@@ -99,11 +103,14 @@ class Attribution {
     std::vector<Counts> levels;
     DramRowCounts rows;
     std::vector<uint64_t> footprint_peak;  // per space
-    std::vector<std::vector<TagCounters>> tensors;  // per level, by tensor id (heatmaps)
+    // per level: the tensors with traffic in the epoch (heatmaps); sparse,
+    // since a run may have thousands of epochs and a table 64 rows or more
+    std::vector<std::vector<std::pair<TagId, TagCounters>>> tensors;
   };
   struct TraceEvent {
     char ph;           // B, E, X, C
     uint8_t order;     // among events of one timestamp: E, B, X, C
+    uint8_t depth;     // X: 0 a line, 1 an op inside it (at one time and length, the line first)
     uint16_t tid;
     uint64_t ts_fs, dur_fs;
     std::string name;
@@ -114,6 +121,7 @@ class Attribution {
     SiteId site = 0;
     uint64_t site_from = 0, site_to = 0;
     bool site_open = false;
+    std::vector<std::pair<uint16_t, uint64_t>> ops;  // open ops: id, begin (fs)
   };
 
   void read(std::vector<Counts>& into) const;
@@ -138,6 +146,7 @@ class Attribution {
   std::vector<Counts> before_, after_;
 
   std::vector<uint32_t> site_lines_;  // by site id
+  std::vector<std::string> op_names_;  // by op id
   std::vector<Line> lines_;            // by site id
 
   bool time_epochs_ = false, count_epochs_ = false;

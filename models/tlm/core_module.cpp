@@ -112,7 +112,7 @@ void CoreModule::access(const Access& a) {
   if (checker_ && !is_control(a.kind)) return checked(a, false, nullptr);
   // A copyback or invalidate record is no instruction: it takes no event number.
   const uint32_t seq = !dataflow_ || is_control(a.kind) ? 0 : ++seq_;
-  if (parallel_) return enqueue(Queued{false, a, Compute{}, seq});
+  if (parallel_) return enqueue(Queued{Queued::AccessEvent, a, Compute{}, seq});
   issue_now(a, seq);
 }
 
@@ -126,7 +126,7 @@ void CoreModule::checked(const Access& a, bool host, const uint8_t* host_data) {
   else if (a.kind == AccessKind::Write || a.kind == AccessKind::Fill) checker_->take_write(a, p.bytes);
   p.seq = host || !dataflow_ ? 0 : ++seq_;  // host writes are not events of the program
   if (!parallel_) return issue_checked(a, host, p);
-  Queued q{false, a, Compute{}, p.seq};
+  Queued q{Queued::AccessEvent, a, Compute{}, p.seq};
   q.host = host;
   enqueue(q);
 }
@@ -272,11 +272,11 @@ void CoreModule::issue_now(const Access& a, uint32_t seq, uint8_t* data) {
 }
 
 void CoreModule::accesses(const Access* a, size_t n) {
+  if (attr_ && !parallel_) return accesses_attributed(a, n);
   if (checker_ || dataflow_ || parallel_) {
     for (size_t i = 0; i < n; ++i) access(a[i]);
     return;
   }
-  if (attr_) return accesses_attributed(a, n);
   issue_runs(a, n);
 }
 
@@ -313,6 +313,15 @@ size_t CoreModule::issue_some(const Access* a, size_t n) {
   return m + 1;
 }
 
+// The cpu model's (and --check-data's) run: one event at a time, up to the
+// end of a time epoch.
+size_t CoreModule::issue_each(const Access* a, size_t n) {
+  size_t m = 0;
+  do access(a[m++]);
+  while (m < n && !attr_->epoch_due(clock(a[m].core).issue_at));
+  return m;
+}
+
 void CoreModule::accesses_attributed(const Access* a, size_t n) {
   size_t i = 0;
   while (i < n) {
@@ -325,33 +334,50 @@ void CoreModule::accesses_attributed(const Access* a, size_t n) {
     // cores' events counted, but their cycles not), so region and site cut.
     const uint32_t key = site_and_region(h);
     size_t j = 1;
-    while (j < limit && site_and_region(a[i + j]) == key) ++j;
+    // Four at a time first: this scan is most of what attribution costs per access.
+    const Access* b = a + i;
+    while (j + 4 <= limit && ((site_and_region(b[j]) ^ key) | (site_and_region(b[j + 1]) ^ key) |
+                              (site_and_region(b[j + 2]) ^ key) | (site_and_region(b[j + 3]) ^ key)) == 0)
+      j += 4;
+    while (j < limit && site_and_region(b[j]) == key) ++j;
     attr_->begin(h.site, h.region, h.core, k.issue_at, k.line_requests);
-    const size_t m = issue_some(a + i, j);
+    const size_t m = !dataflow_ && !checker_ ? issue_some(a + i, j) : issue_each(a + i, j);
     attr_->end(k.issue_at, k.line_requests, m, 0);
     i += m;
   }
 }
 
 // One event at a time (a parallel section's schedule).
-void CoreModule::issue_attributed(const Access& a) {
-  CoreClock& k = clock(a.core);
+// One event (a parallel section's schedule, a compute): `issue` issues it.
+template <class Issue>
+void CoreModule::one_attributed(SiteId site, TagId region, CoreId core, uint64_t events, uint64_t flops,
+                                Issue&& issue) {
+  CoreClock& k = clock(core);
   attr_->close_epochs(k.issue_at);
-  attr_->begin(a.site, a.region, a.core, k.issue_at, k.line_requests);
-  issue_now(a, 0);
-  attr_->end(k.issue_at, k.line_requests, 1, 0);
+  attr_->begin(site, region, core, k.issue_at, k.line_requests);
+  issue();
+  attr_->end(k.issue_at, k.line_requests, events, flops);
 }
 
-void CoreModule::compute_attributed(const Compute& c) {
-  CoreClock& k = clock(c.core);
-  attr_->close_epochs(k.issue_at);
-  attr_->begin(c.site, c.region, c.core, k.issue_at, k.line_requests);
-  compute_now(c, 0);
-  attr_->end(k.issue_at, k.line_requests, 0, c.flops);
+void CoreModule::compute_attributed(const Compute& c, uint32_t seq) {
+  one_attributed(c.site, c.region, c.core, 0, c.flops, [&] { compute_now(c, seq); });
 }
 
 void CoreModule::name_site(SiteId id, uint32_t line) {
   if (attr_) attr_->name_site(id, line);
+}
+
+void CoreModule::name_op(uint16_t id, const std::string& name) {
+  if (attr_) attr_->name_op(id, name);
+}
+
+void CoreModule::op_mark(uint16_t id, bool begin, CoreId core) {
+  if (!attr_) return;
+  Compute c;
+  c.op = id;
+  c.core = core;
+  if (parallel_) return enqueue(Queued{begin ? Queued::OpBegin : Queued::OpEnd, Access{}, c, 0});
+  attr_->op_mark(id, begin, core, clock(core).issue_at);
 }
 
 void CoreModule::footprint(SpaceId space, uint64_t bytes) {
@@ -378,8 +404,8 @@ tlm::tlm_generic_payload& CoreModule::transport(const Route& r, const Access& a,
 
 void CoreModule::compute(const Compute& c) {
   const uint32_t seq = dataflow_ ? ++seq_ : 0;
-  if (parallel_) return enqueue(Queued{true, Access{}, c, seq});
-  if (attr_) return compute_attributed(c);
+  if (parallel_) return enqueue(Queued{Queued::ComputeEvent, Access{}, c, seq});
+  if (attr_) return compute_attributed(c, seq);
   compute_now(c, seq);
 }
 
@@ -389,7 +415,7 @@ void CoreModule::compute_now(const Compute& c, uint32_t seq) {
 }
 
 void CoreModule::enqueue(const Queued& q) {
-  const CoreId core = q.is_compute ? q.compute.core : q.access.core;
+  const CoreId core = q.kind == Queued::AccessEvent ? q.access.core : q.compute.core;
   clock(core);  // a core the config does not have is an error now, not later
   queues_[core].push_back(q);
   ++queued_;
@@ -413,14 +439,27 @@ void CoreModule::schedule(bool drain) {
     const Queued q = queues_[best].front();
     queues_[best].pop_front();
     --queued_;
-    if (q.is_compute) {
-      attr_ ? compute_attributed(q.compute) : compute_now(q.compute, q.seq);
-    } else if (checker_ && !is_control(q.access.kind)) {
-      Pending p = std::move(pending_[best].front());
-      pending_[best].pop_front();
-      issue_checked(q.access, q.host, p);
-    } else {
-      attr_ ? issue_attributed(q.access) : issue_now(q.access, q.seq);
+    switch (q.kind) {
+      case Queued::AccessEvent: {
+        auto issue = [&] {
+          if (checker_ && !is_control(q.access.kind)) {
+            Pending p = std::move(pending_[best].front());
+            pending_[best].pop_front();
+            issue_checked(q.access, q.host, p);
+          } else {
+            issue_now(q.access, q.seq);
+          }
+        };
+        // A host write (--check-data) is no event of the program: not attributed.
+        if (attr_ && !q.host) one_attributed(q.access.site, q.access.region, q.access.core, 1, 0, issue);
+        else issue();
+        break;
+      }
+      case Queued::ComputeEvent: attr_ ? compute_attributed(q.compute, q.seq) : compute_now(q.compute, q.seq); break;
+      case Queued::OpBegin:
+      case Queued::OpEnd:
+        attr_->op_mark(q.compute.op, q.kind == Queued::OpBegin, best, clocks_[best].issue_at);
+        break;
     }
   }
 }

@@ -90,6 +90,8 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   void name_tensor(TagId id, const std::string& n) override { TagNames::put(names_.tensors, id, n); }
   void name_region(TagId id, const std::string& n) override { TagNames::put(names_.regions, id, n); }
   void name_site(SiteId id, uint32_t line) override;
+  void name_op(uint16_t id, const std::string& name) override;
+  void op_mark(uint16_t id, bool begin, CoreId core) override;
   void footprint(SpaceId space, uint64_t bytes) override;
   // Per-line / per-epoch / timeline attribution (null: off, and no cost).
   void set_attribution(Attribution* a) { attr_ = a; }
@@ -117,9 +119,9 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   void run();
   CoreClock& clock(CoreId core);
   struct Queued {
-    bool is_compute;
+    enum Kind : uint8_t { AccessEvent, ComputeEvent, OpBegin, OpEnd } kind;
     Access access;
-    Compute compute;
+    Compute compute;   // a mark's op id and core too
     uint32_t seq = 0;  // the event's number (dataflow)
     bool host = false;  // --check-data: a host write (its bytes are queued beside)
   };
@@ -142,11 +144,15 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   class RoutePort;  // a route as the core model's CorePort
   void issue_runs(const Access* a, size_t n);
   // With attribution: runs of one site / region / core, cut at epoch ends
-  // (a dataflow core model takes events one by one and is not attributed).
+  // (the `cpu` core model issues a run's events one by one).
   void accesses_attributed(const Access* a, size_t n);
   size_t issue_some(const Access* a, size_t n);
-  void issue_attributed(const Access& a);
-  void compute_attributed(const Compute& c);
+  size_t issue_each(const Access* a, size_t n);
+  template <class Issue>
+  void one_attributed(SiteId site, TagId region, CoreId core, uint64_t events, uint64_t flops, Issue&& issue);
+  void compute_attributed(const Compute& c, uint32_t seq);
+  void issue_cached(const Route& r, CoreClock& clock, uint64_t addr, uint64_t bytes, bool write, TagId tensor,
+                    TagId region, uint8_t* data);
   // Sends one access down a TLM route at time t (syncing first) with its
   // bytes (`data`, --check-data; else null); the payload answers,
   // `delay_out` (if given) the delay it came back with.

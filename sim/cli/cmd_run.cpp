@@ -103,6 +103,8 @@ void add_run(CLI::App& app, Action& action) {
       if (!a.insight.hot_tile.empty()) parse_hot_tile(a.insight.hot_tile);  // a bad flag fails before the run
       if (a.insight.hot_spots && !a.trace.empty())
         throw InputError({"--hot-spots", 0, 0}, "", "needs a PROGRAM: a trace has no tensors");
+      if (a.insight.heatmap_bins && !a.trace.empty())
+        throw InputError({"--heatmap-bins", 0, 0}, "", "needs a PROGRAM: a trace has no tensors");
       options.data_in_stream = a.check_data && a.trace.empty();
       StatsNode root;
       std::vector<ProgramParam> params;
@@ -120,7 +122,7 @@ void add_run(CLI::App& app, Action& action) {
         // The program's print() output must not corrupt a JSON or CSV report on stdout.
         const bool report_on_stdout = a.output.empty() || a.output == "-";
         std::ostream* prints = report_on_stdout && a.format != "text" ? &std::cerr : nullptr;
-        HotSpotArgs hot{a.insight.hot_spots, a.insight.hot_tile};
+        HotSpotArgs hot{a.insight.hot_spots, a.insight.hot_tile, a.insight.heatmap_bins};
         status = run_program_on(system, config, a.program, a.defines, a.max_events, options, root, prints, &params, hot);
         add_source_text(root, a.program);
         if (a.insight.leaks == "off") drop_leaks(root);

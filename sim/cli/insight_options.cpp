@@ -26,6 +26,10 @@ void add_insight_options(CLI::App& cmd, InsightArgs& a) {
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 20));
   cmd.add_option("--hot-tile", a.hot_tile, "Tile shape of --hot-spots, e.g. 32x32 (default: the program's pto.tile, else 32x32)")
       ->type_name("RxC");
+  cmd.add_option("--heatmap-bins", a.heatmap_bins,
+                 "Epochs count each tensor's accesses in N equal parts of its address range (the heatmap's rows)")
+      ->type_name("N")
+      ->check(CLI::Range(uint32_t(1), uint32_t(kMaxHeatmapBins)));
   cmd.add_option("--leaks", a.leaks, "Buffers left allocated in managed spaces: off, report (default) or error (exit 1)")
       ->check(CLI::IsMember({"off", "report", "error"}));
 }
@@ -37,6 +41,10 @@ void apply_insight_options(const InsightArgs& a, RunOptions& options) {
     throw InputError({"--hot-tile", 0, 0}, "", "needs --hot-spots N");
   if (!a.epoch_csv.empty() && !a.epoch && !a.epoch_accesses)
     throw InputError({"--epoch-csv", 0, 0}, "", "needs --epoch CYCLES or --epoch-accesses N");
+  if (a.heatmap_bins && !a.epoch && !a.epoch_accesses)
+    throw InputError({"--heatmap-bins", 0, 0}, "", "needs --epoch CYCLES or --epoch-accesses N (the heatmap's columns)");
+  if (a.heatmap_bins && a.hot_spots)
+    throw InputError({"--heatmap-bins", 0, 0}, "", "not with --hot-spots: both tag accesses by a part of their tensor");
   AttributionOptions& o = options.attribution;
   o.by_line = o.by_line || a.by_line;
   o.epoch_cycles = a.epoch;

@@ -10,6 +10,9 @@
 
 namespace ptosim::cli {
 
+// The most bins --heatmap-bins cuts a tensor into (each is a tag of its own).
+constexpr uint32_t kMaxHeatmapBins = 1024;
+
 struct InsightArgs {
   bool by_line = false;
   uint64_t epoch = 0, epoch_accesses = 0;
@@ -17,6 +20,7 @@ struct InsightArgs {
   std::string leaks = "report";  // off | report | error
   uint64_t hot_spots = 0;
   std::string hot_tile;
+  uint32_t heatmap_bins = 0;  // epochs per tensor bin of its address range
 };
 
 void add_insight_options(CLI::App& cmd, InsightArgs& a);

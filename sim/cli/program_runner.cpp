@@ -140,6 +140,8 @@ int run_program_on(System& system, const HwConfig& config, const std::string& pr
   auto job = std::make_shared<Job>();
   job->options = program_options(defines, max_events);
   job->options.print_stream = print_stream;
+  job->options.op_marks = options.attribution.timeline;
+  job->options.heatmap_bins = hot.bins;
   if (hot.count) {
     job->options.hot_spots = true;
     if (!hot.tile.empty()) job->options.hot_tile = parse_hot_tile(hot.tile);
@@ -153,6 +155,8 @@ int run_program_on(System& system, const HwConfig& config, const std::string& pr
   add_program_node(root, result, config);
   if (params) *params = result.params;
   if (hot.count) add_hot_spots(root, result.tile_tensor, result.tile_shape, result.tensor_order, hot.count);
+  if (hot.bins) add_heatmap_bins(root, result.tile_tensor, result.tile_bin, result.tensor_bytes, result.tensor_order,
+                                 hot.bins);
   return report_checks(result);
 }
 

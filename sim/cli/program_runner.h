@@ -18,9 +18,12 @@ void add_program_options(CLI::App& cmd, std::vector<std::string>& defines, uint6
 // hot_spots > 0: the N hottest tensor tiles per level (`hot_spots` in the
 // report; the levels' `tensors` tables stay per tensor); hot_tile "32x32"
 // ("" = from the program's tiling).
+// bins > 0 (--heatmap-bins, instead of hot spots): the epochs count each
+// tensor per bin of its address range (`bins` rows, `heatmap_tensors`).
 struct HotSpotArgs {
   uint64_t count = 0;
   std::string tile;
+  uint32_t bins = 0;
 };
 int run_program_on(System& system, const HwConfig& config, const std::string& program,
                    const std::vector<std::string>& defines, uint64_t max_events, const RunOptions& options,

@@ -31,6 +31,11 @@ class DataTap final : public EventSink {
   void barrier(bool parallel) override { out_.barrier(parallel); }
   void name_tensor(TagId id, const std::string& n) override { out_.name_tensor(id, n); }
   void name_region(TagId id, const std::string& n) override { out_.name_region(id, n); }
+  // Attribution's records pass as they are (per line, footprint, op slices).
+  void name_site(SiteId id, uint32_t line) override { out_.name_site(id, line); }
+  void footprint(SpaceId space, uint64_t bytes) override { out_.footprint(space, bytes); }
+  void name_op(uint16_t id, const std::string& n) override { out_.name_op(id, n); }
+  void op_mark(uint16_t id, bool begin, CoreId core) override { out_.op_mark(id, begin, core); }
   void finish() override { out_.finish(); }
 
   // A new allocation (its values as they are now) or new values of a whole

@@ -243,10 +243,10 @@ void ExecContext::parallel_end() {
 void ExecContext::compute(OpKind op, double flops) {
   if (++events_ > max_events_) event_limit();
   flush_scalar();
-  emit_compute(op, flops);
+  emit_compute(op, flops, acc_.site);
 }
 
-void ExecContext::emit_compute(OpKind op, double flops) {
+void ExecContext::emit_compute(OpKind op, double flops, SiteId site) {
   if (!sink_) return;
   if (dataflow_) value_dtype_[(seq_ + 1) & (kDtypeRing - 1)] = kUntyped;
   ++seq_;
@@ -255,7 +255,7 @@ void ExecContext::emit_compute(OpKind op, double flops) {
   cp.op = uint16_t(op);
   cp.region = region();
   cp.core = acc_.core;
-  cp.site = acc_.site;
+  cp.site = site;
   cp.op_class = uint8_t(op_info(op).cls);
   sink_->compute(cp);
 }
@@ -268,6 +268,7 @@ uint32_t ExecContext::scalar_event(OpKind op, uint32_t d0, uint32_t d1) {
   cp.region = region();
   cp.core = acc_.core;
   cp.scalar = 1;
+  cp.site = acc_.site;
   cp.op_class = uint8_t(op_info(op).cls);
   cp.dep[0] = d0;
   cp.dep[1] = d1;
@@ -305,8 +306,25 @@ void ExecContext::flush_scalar() {
     if (!scalar_ops_[k]) continue;
     const double flops = double(scalar_ops_[k]) * op_cost(config_, OpKind(k));
     scalar_ops_[k] = 0;
-    if (flops > 0) emit_compute(OpKind(k), flops);
+    if (flops > 0) emit_compute(OpKind(k), flops, scalar_site_);
   }
+}
+
+uint16_t ExecContext::op_begin(const std::string& name) {
+  flush_scalar();
+  if (!op_marks_ || !sink_) return 0;
+  auto it = op_ids_.find(name);
+  if (it == op_ids_.end()) {
+    if (op_ids_.size() >= 65535) return 0;
+    it = op_ids_.emplace(name, uint16_t(op_ids_.size() + 1)).first;
+    sink_->name_op(it->second, name);
+  }
+  sink_->op_mark(it->second, true, acc_.core);
+  return it->second;
+}
+
+void ExecContext::op_end(uint16_t id) {
+  if (sink_) sink_->op_mark(id, false, acc_.core);
 }
 
 void ExecContext::event_limit() const {
@@ -351,6 +369,8 @@ ProgramResult ExecContext::take_result() {
     result_.tile_tensor = hot_->tensor_of();
     result_.tile_shape = hot_->shape_of();
     result_.tensor_order = hot_->tensor_order();
+    result_.tile_bin = hot_->bin_of();
+    result_.tensor_bytes = hot_->bytes_of();
   }
   return std::move(result_);
 }

@@ -5,6 +5,7 @@
 // ProgramResult. Ops (ops.h) take an ExecContext&.
 #include <array>
 #include <cstdint>
+#include <exception>
 #include <map>
 #include <memory>
 #include <optional>
@@ -159,8 +160,36 @@ class ExecContext {
   // program's variables still hold them.
   void collect_leaks(const std::string& file);
 
+  // An op call of the program (`pto.load(...)`), while it is alive: the
+  // scalar work pending before it is handed over first (so that none of
+  // it lands among the op's events, with or without marks), and with op
+  // marks on the sink hears where the op's events begin and end.
+  class OpCall {
+   public:
+    OpCall(ExecContext& c, const std::string* name)
+        : c_(c), id_(name ? c.op_begin(*name) : 0), unwinding_(std::uncaught_exceptions()) {}
+    // No mark while an error unwinds: the sink may be gone, and the run with it.
+    ~OpCall() {
+      if (id_ && std::uncaught_exceptions() == unwinding_) c_.op_end(id_);
+    }
+    OpCall(const OpCall&) = delete;
+    OpCall& operator=(const OpCall&) = delete;
+
+   private:
+    ExecContext& c_;
+    uint16_t id_;
+    int unwinding_;
+  };
+  // Sends op marks (EventSink::op_mark) from now on (--timeline).
+  void enable_op_marks() { op_marks_ = true; }
+
   // Tags accesses by tensor tile from now on (--hot-spots); `tile` as HotTiles.
   void enable_hot_tiles(std::vector<int64_t> tile) { hot_ = std::make_unique<HotTiles>(std::move(tile)); }
+  // Tags accesses by bin of their tensor's address range instead (--heatmap-bins).
+  void enable_heatmap_bins(uint32_t bins) {
+    hot_ = std::make_unique<HotTiles>(std::vector<int64_t>{}, bins);
+    result_.heatmap_bins = bins;
+  }
 
   // ---- results ----
   ProgramResult& result() { return result_; }
@@ -214,6 +243,13 @@ class ExecContext {
   uint32_t scalar_op(OpKind op, uint32_t d0 = 0, uint32_t d1 = 0) {
     if (scalar_muted_) return 0;
     if (dataflow_) return scalar_event(op, d0, d1);
+    // A batch holds one statement's operations, so that its flops are that
+    // line's exactly (the loop statements around it have none of their own,
+    // so a naive loop's batches still fill up).
+    if (__builtin_expect(acc_.site != scalar_site_, 0)) {
+      flush_scalar();
+      scalar_site_ = acc_.site;
+    }
     ++scalar_ops_[size_t(op)];
     if (++scalar_pending_ >= kScalarBatch) flush_scalar();
     return 0;
@@ -251,7 +287,9 @@ class ExecContext {
   const std::string& current_scope_name() const;
 
  private:
-  void emit_compute(OpKind op, double flops);  // to the sink, as it is
+  void emit_compute(OpKind op, double flops, SiteId site);  // to the sink, as it is
+  uint16_t op_begin(const std::string& name);  // the op's mark id, 0 = none sent
+  void op_end(uint16_t id);
   uint32_t scalar_event(OpKind op, uint32_t d0, uint32_t d1);
   const HwConfig& config_;
   EventSink* sink_;
@@ -301,6 +339,9 @@ class ExecContext {
   std::vector<CoreId> saved_cores_;  // of the enclosing pto.parallel loops
   std::array<uint64_t, size_t(OpKind::Count)> scalar_ops_{};  // since the last flush_scalar()
   uint32_t scalar_pending_ = 0;
+  SiteId scalar_site_ = 0;  // the statement whose operations are pending
+  bool op_marks_ = false;
+  std::unordered_map<std::string, uint16_t> op_ids_;  // op name -> mark id (named with the sink)
   int scalar_muted_ = 0;
   ProgramResult result_;
   friend struct OpsInternal;

@@ -19,6 +19,7 @@ void HotTiles::note_alloc(const std::shared_ptr<Storage>& st, const std::string&
   m.base = st->base;
   m.end = st->base + std::max<uint64_t>(st->bytes, 1);
   m.elem = uint32_t(dtype_size(st->dtype));
+  bytes_of_.emplace(tag_name, m.end - m.base);
   last_ = nullptr;
   by_base_[st->base] = std::move(m);
 }
@@ -83,6 +84,7 @@ TagId HotTiles::tag(ExecContext& ctx, uint64_t addr, TagId fallback) {
   }
   auto st = m->st.lock();
   if (!st || st->freed) return fallback;
+  if (bins_) return bin_tag(ctx, *m, addr, fallback);
   if (!m->built) build(ctx, *m, *st);
   const uint64_t p = (addr - m->base) / m->elem;
   if (p >= m->tile_of_phys.size() || m->tile_of_phys[p] == UINT32_MAX) return fallback;
@@ -110,6 +112,19 @@ TagId HotTiles::tag(ExecContext& ctx, uint64_t addr, TagId fallback) {
     shape_of_[name] = shape;
   }
   return m->tags[t];
+}
+
+TagId HotTiles::bin_tag(ExecContext& ctx, Map& m, uint64_t addr, TagId fallback) {
+  if (m.tags.empty()) m.tags.assign(bins_, 0);
+  const uint32_t b = uint32_t((addr - m.base) * bins_ / (m.end - m.base));
+  if (!m.tags[b]) {
+    const std::string name = m.name + "[bin " + std::to_string(b) + "/" + std::to_string(bins_) + "]";
+    const TagId id = ctx.tensor_tag(name);
+    m.tags[b] = id ? id : fallback;
+    tensor_of_[name] = m.name;
+    bin_of_[name] = b;
+  }
+  return m.tags[b];
 }
 
 }  // namespace ptosim::exec

@@ -58,6 +58,11 @@ struct ProgramResult {
   // With hot spots on: each tile tag's tensor and tile shape ("32x32").
   std::map<std::string, std::string> tile_tensor, tile_shape;
   std::vector<std::string> tensor_order;  // tensor tag names in tag-id order
+  // With heatmap bins on (tile_tensor then maps bin tags): each bin tag's
+  // index, each tensor's bytes (its first allocation), the bins per tensor.
+  std::map<std::string, uint32_t> tile_bin;
+  std::map<std::string, uint64_t> tensor_bytes;
+  uint32_t heatmap_bins = 0;
   uint64_t events = 0;
   bool all_checks_passed() const {
     for (auto& c : checks) if (!c.passed) return false;

@@ -37,6 +37,7 @@ Value CallBuiltinNode::eval(Frame& f) {
     a.extra_kw_pos.push_back(extra_kw_pos[k]);
   }
   try {
+    exec::ExecContext::OpCall call(f.in->ctx, def->op ? &def->name : nullptr);
     return def->fn(*f.in, a);
   } catch (const exec::OpError& e) {
     fail(pos, e.what());

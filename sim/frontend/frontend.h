@@ -22,6 +22,11 @@ struct ProgramOptions {
   // sizes (empty: the program's first pto.tile, else 32 x 32).
   bool hot_spots = false;
   std::vector<int64_t> hot_tile;
+  // --timeline: mark where each op's events begin and end (EventSink::op_mark).
+  bool op_marks = false;
+  // --heatmap-bins N: tag accesses by N-th of their tensor's address range
+  // (not with hot_spots: both tag by part of a tensor).
+  uint32_t heatmap_bins = 0;
   // --check-data: the sink also receives the bytes of writes, allocations
   // and the final memory (exec/data_tap.h), and events' positions.
   bool check_data = false;

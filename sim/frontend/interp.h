@@ -101,6 +101,9 @@ struct BuiltinDef {
   // Checking, not kernel work (pto.check, pto.output, pto.ref.*): scalar
   // arithmetic in its arguments (an `atol=1e-5 * K`) costs no flops.
   bool free_of_cost = false;
+  // A pto op (pto.load, pto.matmul, ...): its events are the op's own
+  // (ExecContext::OpCall), a slice of the timeline.
+  bool op = false;
 };
 
 

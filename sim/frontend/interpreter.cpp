@@ -79,6 +79,8 @@ ProgramResult run_program_text(const std::string& path, const std::string& text,
   memory_budget::set_limit(options.max_memory ? options.max_memory : memory_budget::default_limit());
   exec::ExecContext ctx(config, sink, options.max_events);
   if (options.hot_spots) ctx.enable_hot_tiles(options.hot_tile);
+  if (options.heatmap_bins) ctx.enable_heatmap_bins(options.heatmap_bins);
+  if (options.op_marks) ctx.enable_op_marks();
   ctx.set_data_tap(tap.get());
   std::ostream& out = options.print_stream ? *options.print_stream : std::cout;
   Interp in(ctx, src, out);

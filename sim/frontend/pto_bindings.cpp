@@ -283,6 +283,7 @@ Tables make_tables() {
   add(p, P, "check", {"actual", "expected", "rtol", "atol"}, 2, p_check);
   add(p, P, "output", {"x", "name"}, 1, p_output);
   p["check"].free_of_cost = p["output"].free_of_cost = true;
+  for (auto& [name, def] : p) def.op = !def.free_of_cost;  // (the scopes below are not ops)
   p["output"].variadic = true;
   p["output"].positional = 1;
   for (const ScopeDef& sc : scope_table()) {

@@ -27,7 +27,7 @@ ordered_json object(const StatsNode& n, bool with_identity) {
     if (c.kind == NodeKind::List || c.kind == NodeKind::Table) {
       ordered_json arr = ordered_json::array();
       for (auto& item : c.children) arr.push_back(object(item, true));
-      o[c.name] = arr;
+      o[c.name] = std::move(arr);  // (a copy here copied every table once per level of nesting)
     } else {
       o[c.name] = object(c, false);
     }
@@ -41,7 +41,7 @@ std::string render_json(const StatsNode& root) {
   ordered_json o;
   o["schema_version"] = kReportSchemaVersion;
   ordered_json body = object(root, false);
-  for (auto it = body.begin(); it != body.end(); ++it) o[it.key()] = it.value();
+  for (auto it = body.begin(); it != body.end(); ++it) o[it.key()] = std::move(it.value());
   // Names come from programs, configs and traces as bytes: a byte that is
   // not UTF-8 is written as U+FFFD rather than failing the report.
   return o.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";

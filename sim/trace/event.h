@@ -116,6 +116,12 @@ class EventSink {
   virtual void name_region(TagId id, const std::string& name) { (void)id; (void)name; }
   // Site `id` is line `line` of the program (for per-line attribution).
   virtual void name_site(SiteId id, uint32_t line) { (void)id; (void)line; }
+  // An op of the program (pto.load, pto.matmul, ...) begins or ends on
+  // `core`; the events in between are its own (the timeline draws it as a
+  // slice). `id` is named by name_op before its first use. Producers send
+  // these only when asked (ExecContext::enable_op_marks): nothing else needs them.
+  virtual void name_op(uint16_t id, const std::string& name) { (void)id; (void)name; }
+  virtual void op_mark(uint16_t id, bool begin, CoreId core) { (void)id; (void)begin; (void)core; }
   // Bytes now allocated in `space` (after an allocation or a release), for
   // the footprint over time; sinks that keep no time ignore it.
   virtual void footprint(SpaceId space, uint64_t bytes_in_use) { (void)space; (void)bytes_in_use; }

@@ -62,6 +62,12 @@ void deliver(EventSink& sink, const Chunk& c, const pipe::Other& o) {
     case pipe::Other::Footprint:
       sink.footprint(SpaceId(o.b), o.a);
       break;
+    case pipe::Other::OpName:
+      sink.name_op(uint16_t(o.b), c.names[o.a]);
+      break;
+    case pipe::Other::OpMark:
+      sink.op_mark(uint16_t(o.b), (o.a & 1) != 0, CoreId(o.a >> 8));
+      break;
     case pipe::Other::HostWrite:
     case pipe::Other::Expect: {
       Access a;

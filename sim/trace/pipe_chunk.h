@@ -18,13 +18,16 @@ constexpr size_t kDataBytes = 1 << 20;  // --check-data: a chunk is handed over 
 // A compute or name record, delivered after the chunk's first `after`
 // accesses.
 struct Other {
-  enum Kind : uint8_t { Compute, TensorName, RegionName, Barrier, SiteName, Footprint, HostWrite, Expect, Position };
+  enum Kind : uint8_t {
+    Compute, TensorName, RegionName, Barrier, SiteName, Footprint, HostWrite, Expect, Position, OpName, OpMark
+  };
   uint32_t after;
   Kind kind;
   // Compute: flops, op | region << 16 | core << 32 | dtype << 40 | scalar << 48;
-  // names: index into names, id; SiteName: line, id; Footprint: bytes, space;
-  // HostWrite / Expect: offset of the Access and its bytes in `host`;
-  // Position: index of the file in names, line | col << 32.
+  // names (also OpName): index into names, id; SiteName: line, id; Footprint:
+  // bytes, space; HostWrite / Expect: offset of the Access and its bytes in
+  // `host`; Position: index of the file in names, line | col << 32; OpMark:
+  // begin | core << 8, id.
   uint64_t a, b;
   uint64_t deps = 0;  // Compute: dep[0] | dep[1] << 32
   SiteId site = 0;    // Compute: its statement's site id

@@ -23,6 +23,10 @@ class PipeWriter final : public EventSink {
   void name_region(TagId id, const std::string& name) override { named(Other::RegionName, id, name); }
   void name_site(SiteId id, uint32_t line) override { other(Other{count(), Other::SiteName, line, id}); }
   void footprint(SpaceId space, uint64_t bytes) override { other(Other{count(), Other::Footprint, bytes, space}); }
+  void name_op(uint16_t id, const std::string& name) override { named(Other::OpName, id, name); }
+  void op_mark(uint16_t id, bool begin, CoreId core) override {
+    other(Other{count(), Other::OpMark, uint64_t(begin) | uint64_t(core) << 8, id});
+  }
   void access_data(const Access& a, const uint8_t* data) override;
   void host_write(const Access& a, const uint8_t* data) override { hosted(Other::HostWrite, a, data); }
   void expect(const Access& a, const uint8_t* data) override { hosted(Other::Expect, a, data); }

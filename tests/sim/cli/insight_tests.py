@@ -236,10 +236,16 @@ def validate_trace(path):
             xs.setdefault(key, []).append((e["ts"], e["ts"] + e["dur"]))
     eps = 1e-9
     for key, lst in xs.items():
-        lst.sort()
-        for (a0, a1), (b0, b1) in zip(lst, lst[1:]):
-            if b0 < a1 - eps:
-                problems.append(f"X slices overlap on {key}: {(a0, a1)} {(b0, b1)}")
+        # Complete slices of one track nest (an op inside its line): each lies
+        # inside the innermost one open at its start, or after it.
+        lst.sort(key=lambda x: (x[0], -x[1]))
+        stack = []
+        for b0, b1 in lst:
+            while stack and b0 >= stack[-1][1] - eps:
+                stack.pop()
+            if stack and b1 > stack[-1][1] + eps:
+                problems.append(f"X slices overlap on {key}: {stack[-1]} {(b0, b1)}")
+            stack.append((b0, b1))
         for x0, x1 in lst:
             inner = [sp for sp in spans.get(key, []) if sp[0] <= x0 + eps and x0 < sp[1] - eps]
             if inner and x1 > min(sp[1] for sp in inner) + eps:
@@ -257,6 +263,16 @@ names = {e["name"] for e in ev}
 check("timeline region slices", {"outer", "inner", "deep", "side"} <= {e["name"] for e in ev if e["ph"] == "B"}, names)
 check("timeline line slices", {"line 10: B[i, j] = A[j, i]", "line 12: C = pto.add(A, B)", "line 14: D = pto.add(A, A)"}
       <= {e["name"] for e in ev if e["ph"] == "X"}, names)
+# Ops are slices of their own inside their statement's line slice.
+ops = [e for e in ev if e["ph"] == "X" and e.get("cat") == "op"]
+check("timeline op slices", sorted(e["name"] for e in ops) == ["pto.add", "pto.add"], [e["name"] for e in ops])
+line_x = [e for e in ev if e["ph"] == "X" and e.get("cat") == "line"]
+for o in ops:
+    host = [x for x in line_x if x["tid"] == o["tid"] and x["ts"] <= o["ts"] + 1e-9 and
+            o["ts"] + o["dur"] <= x["ts"] + x["dur"] + 1e-9]
+    check(f"op slice at {o['ts']} inside its line slice", len(host) == 1 and host[0]["name"] in
+          ("line 12: C = pto.add(A, B)", "line 14: D = pto.add(A, A)"), (o, host))
+check("timeline op slices in order", [e["ts"] for e in ops] == sorted(e["ts"] for e in ops))
 check("timeline counters", {"L1 miss rate", "L2 miss rate", "DRAM bandwidth", "DRAM row-buffer hit rate",
                             "footprint global"} <= {e["name"] for e in ev if e["ph"] == "C"}, names)
 peak_fp = max(e["args"]["bytes"] for e in ev if e["name"] == "footprint global")
@@ -275,6 +291,13 @@ problems, doc = validate_trace(tl2)
 check("parallel timeline valid", not problems, problems[:5])
 check("one track per core", {e["tid"] for e in doc["traceEvents"] if e["ph"] in "BX"} == {0, 1, 2, 3},
       {e["tid"] for e in doc["traceEvents"]})
+par_ops = [e for e in doc["traceEvents"] if e.get("cat") == "op"]
+check("parallel timeline: op slices on every core", {e["tid"] for e in par_ops} == {0, 1, 2, 3} and
+      {e["name"] for e in par_ops} >= {"pto.matmul"}, sorted({(e["tid"], e["name"]) for e in par_ops}))
+code, plain_par, err = run_json(os.path.join(H.src, "workloads/matmul_parallel.pto"), "-D", "M=128", "-D", "N=64", "-D",
+                                "K=64", "--config", PAR_CFG)
+check("parallel timeline changes no count", plain_par["levels"] == rep["levels"] and plain_par["cycles"] == rep["cycles"]
+      and plain_par["core"] == rep["core"], (plain_par["cycles"], rep["cycles"]))
 
 bad = write("bad.pto", "A = pto.tensor([4], pto.float32)\nB = A +\n")
 tl3 = os.path.join(tmp, "t3.json")
@@ -356,5 +379,147 @@ for args, msg in ((["--hot-spots", "2", "--hot-tile", "3x"], "--hot-tile: 3x: ex
 din = write("t.din", "r 0 4\n")
 code, out, err = run("run", "--trace", din, "--hot-spots", "3")
 check("hot spots need a program", code == 2 and err.startswith("--hot-spots: needs a PROGRAM"), err)
+
+# ---- per-line flops of batched scalar arithmetic ----
+# Two lines' scalar operations interleave; a batch of 256 holds one line's only.
+FLOPS = write("flops.pto", """\
+x = 0.0
+y = 1.0
+for i in range(300):
+    x = x + 1.0
+    y = y * 1.0
+    x = x - 0.5
+""")
+code, rep, err = run_json(FLOPS, "--config", CFG, "--by-line")
+rows = {r["line"]: r for r in rep["by_line"]}
+check("scalar flops per line exact", code == 0 and rows[4]["flops"] == 300 and rows[5]["flops"] == 300 and
+      rows[6]["flops"] == 300 and sum(r["flops"] for r in rep["by_line"]) == rep["core"]["flops"] == 900,
+      [(r["line"], r["flops"]) for r in rep["by_line"]])
+code, rep, err = run_json(NAIVE, *dims, "--config", CFG, "--by-line")
+rows = {r["line"]: r for r in rep["by_line"]}
+check("naive matmul: every flop on line 19", rows[19]["flops"] == 2 * 64 ** 3 == rep["core"]["flops"],
+      [(r["line"], r["flops"]) for r in rep["by_line"]])
+
+# ---- the heatmap by address within each tensor ----
+# A is 16 x 16 float32 = 1 KiB: 4 bins of 256 B (4 rows each). Epochs of 16
+# accesses: row 0 (bin 0), row 15 (bin 3), then column 0 (4 in each bin).
+BINS = write("bins.pto", """\
+param N = 16
+A = pto.tensor([N, N], pto.float32, init="random", seed=1)
+s = 0.0
+for j in range(N):
+    s += A[0, j]
+for j in range(N):
+    s += A[N - 1, j]
+for i in range(N):
+    s += A[i, 0]
+""")
+code, rep, err = run_json(BINS, "--config", CFG, "--epoch-accesses", "16", "--heatmap-bins", "4")
+check("heatmap bins run", code == 0 and rep["heatmap_bins"] == 4, err)
+check("heatmap tensors", rep["heatmap_tensors"] == [{"name": "A", "bytes": 1024, "bin_bytes": 256.0}],
+      rep.get("heatmap_tensors"))
+
+
+def bins_of(e, lvl, key):
+    t = next((t for l in e["levels"] if l["name"] == lvl for t in l.get("tensors", []) if t["name"] == "A"), None)
+    return {b["bin"]: b[key] for b in t["bins"]} if t else {}
+
+
+ep = rep["epochs"]
+check("heatmap: 3 epochs", len(ep) == 3, len(ep))
+check("heatmap L1 accesses per bin", [bins_of(e, "L1", "accesses") for e in ep] ==
+      [{0: 16}, {3: 16}, {0: 4, 1: 4, 2: 4, 3: 4}], [bins_of(e, "L1", "accesses") for e in ep])
+# 64-byte lines, one per row: row 0 and row 15 miss once; then rows 1-14.
+check("heatmap L1 misses per bin", [bins_of(e, "L1", "misses") for e in ep] ==
+      [{0: 1}, {3: 1}, {0: 3, 1: 4, 2: 4, 3: 3}], [bins_of(e, "L1", "misses") for e in ep])
+check("heatmap L2 accesses per bin = L1 misses", [bins_of(e, "L2", "accesses") for e in ep] ==
+      [bins_of(e, "L1", "misses") for e in ep], [bins_of(e, "L2", "accesses") for e in ep])
+code, plain, err = run_json(BINS, "--config", CFG, "--epoch-accesses", "16")
+check("heatmap bins change no count (levels folded per tensor)",
+      plain["levels"] == rep["levels"] and plain["cycles"] == rep["cycles"] and
+      [[{k: v for k, v in t.items()} for l in e["levels"] for t in l.get("tensors", [])] for e in plain["epochs"]] ==
+      [[{k: v for k, v in t.items() if k != "bins"} for l in e["levels"] for t in l.get("tensors", [])] for e in ep],
+      (plain["epochs"][0], ep[0]))
+for args, msg in ((["--heatmap-bins", "4"], "--heatmap-bins: needs --epoch"),
+                  (["--heatmap-bins", "0", "--epoch", "100"], ""), (["--heatmap-bins", "x", "--epoch", "100"], ""),
+                  (["--heatmap-bins", "1025", "--epoch", "100"], ""),
+                  (["--heatmap-bins", "4", "--epoch", "100", "--hot-spots", "3"], "--heatmap-bins: not with --hot-spots")):
+    out_json = os.path.join(tmp, "never.json")
+    code, out, err = run("run", BINS, "--config", CFG, *args, "-o", out_json)
+    check(f"bad heatmap flags {args}", code == 2 and out == "" and err.startswith(msg or err[:1]) and
+          not os.path.exists(out_json), (code, err))
+code, out, err = run("run", "--trace", din, "--heatmap-bins", "4", "--epoch", "100")
+check("heatmap bins need a program", code == 2 and err.startswith("--heatmap-bins: needs a PROGRAM"), err)
+
+# ---- core.model: cpu ----
+CPU_CFG = write("cpu.yaml", open(CFG).read().replace("core: {", "core: {model: cpu, rob_entries: 32, "))
+PAR_CPU = write("parcpu.yaml", open(CPU_CFG).read().replace("core: {", "core: {cores: 2, "))
+for prog, pargs, cfg, label in ((COPY, [], CPU_CFG, "copy"), (NAIVE, dims, CPU_CFG, "naive"),
+                                (NEST, [], CPU_CFG, "nest"),
+                                (os.path.join(H.src, "workloads/matmul_parallel.pto"), ["-D", "M=64", "-D", "N=32", "-D", "K=32"],
+                                 PAR_CPU, "parallel")):
+    code, plain, err = run_json(prog, *pargs, "--config", cfg)
+    check(f"cpu {label}: plain run", code == 0 and plain["core"].get("model") == "cpu", err)
+    tl_cpu = os.path.join(tmp, f"cpu-{label}.json")
+    code, full, err = run_json(prog, *pargs, "--config", cfg, "--by-line", "--epoch", "300", "--timeline", tl_cpu,
+                               "--hot-spots", "4")
+    check(f"cpu {label}: attributed run", code == 0, err)
+    check(f"cpu {label}: attribution changes no count or cycle",
+          plain["levels"] == full["levels"] and plain["cycles"] == full["cycles"] and plain["core"] == full["core"],
+          (plain["cycles"], full["cycles"]))
+    for name in ("L1", "L2", "DRAM"):
+        total = level(full, name)
+        n = total["reads"] + total["writes"]
+        m = total["read_misses"] + total["write_misses"]
+        b = total["bytes_read"] + total["bytes_written"]
+        check(f"cpu {label}: by_line sums to {name}",
+              sum(lv(r, name)["accesses"] for r in full["by_line"]) == n and
+              sum(lv(r, name)["misses"] for r in full["by_line"]) == m and
+              sum(lv(r, name)["bytes"] for r in full["by_line"]) == b, (name, total))
+        el = [next(l for l in e["levels"] if l["name"] == name) for e in full["epochs"]]
+        check(f"cpu {label}: epochs sum to {name}", sum(l["accesses"] for l in el) == n and sum(l["misses"] for l in el) == m)
+    check(f"cpu {label}: by_line accesses and flops", sum(r["accesses"] for r in full["by_line"]) ==
+          full["core"]["line_requests"] and sum(r["flops"] for r in full["by_line"]) == full["core"]["flops"],
+          ([(r["line"], r["accesses"]) for r in full["by_line"]], full["core"]))
+    check(f"cpu {label}: cycles attributed within the run (each core's)",
+          0 < sum(r["cycles"] for r in full["by_line"]) <= full["cycles"] * full["core"]["cores"] + 1e-6,
+          (sum(r["cycles"] for r in full["by_line"]), full["cycles"]))
+    check(f"cpu {label}: epochs of 300 cycles", all(abs(e["end_cycles"] - e["start_cycles"] - 300) < 1e-6
+                                                    for e in full["epochs"][:-1]) and
+          sum(e["accesses"] for e in full["epochs"]) == full["core"]["accesses"], len(full["epochs"]))
+    problems, doc = validate_trace(tl_cpu)
+    check(f"cpu {label}: timeline valid", not problems and any(e["ph"] == "X" for e in doc["traceEvents"]), problems[:5])
+    l1 = next(h for h in full["hot_spots"] if h["name"] == "L1")
+    check(f"cpu {label}: hot spots", l1["by_accesses"] and l1["by_accesses"][0]["accesses"] > 0, l1)
+code, rep, err = run_json(COPY, "--config", CPU_CFG, "--by-line")
+rows = {r["line"]: r for r in rep["by_line"]}
+check("cpu: line 6 exact", rows[6]["accesses"] == 512 and lv(rows[6], "L1")["misses"] == 32 and
+      rows[9]["accesses"] == 16 and lv(rows[9], "L1")["misses"] == 0, (rows[6], rows[9]))
+code, rep, err = run_json(FLOPS, "--config", CPU_CFG, "--by-line")
+rows = {r["line"]: r for r in rep["by_line"]}
+check("cpu: scalar flops per line", code == 0 and [rows[k]["flops"] for k in (4, 5, 6)] == [300, 300, 300], err or rep["by_line"])
+
+# ---- with --check-data (every event goes one by one, its bytes checked) ----
+for cfg, label in ((CFG, "simple"), (CPU_CFG, "cpu"), (PAR_CFG, "4 cores")):
+    prog, pargs = (os.path.join(H.src, "workloads/matmul_parallel.pto"), ["-D", "M=64", "-D", "N=32", "-D", "K=32"]) \
+        if label == "4 cores" else (COPY, [])
+    code, plain, err = run_json(prog, *pargs, "--config", cfg, "--check-data")
+    tl_cd = os.path.join(tmp, f"cd-{label}.json")
+    code2, full, err2 = run_json(prog, *pargs, "--config", cfg, "--check-data", "--by-line", "--epoch", "97",
+                                 "--timeline", tl_cd)
+    check(f"check-data {label}: runs", code == 0 and code2 == 0, err + err2)
+    check(f"check-data {label}: attribution changes no count or cycle",
+          plain["levels"] == full["levels"] and plain["cycles"] == full["cycles"] and plain["core"] == full["core"],
+          (plain["cycles"], full["cycles"]))
+    l1 = level(full, "L1")
+    check(f"check-data {label}: by_line and epochs sum to L1",
+          sum(lv(r, "L1")["accesses"] for r in full["by_line"]) == l1["reads"] + l1["writes"] ==
+          sum(next(l for l in e["levels"] if l["name"] == "L1")["accesses"] for e in full["epochs"]) and
+          all(r["line"] > 0 for r in full["by_line"]), [(r["line"], r["accesses"]) for r in full["by_line"]])
+    problems, doc = validate_trace(tl_cd)
+    check(f"check-data {label}: timeline valid", not problems, problems[:5])
+code, rep, err = run_json(COPY, "--config", CFG, "--check-data", "--by-line")
+rows = {r["line"]: r for r in rep["by_line"]}
+check("check-data: line 6 exact", rows[6]["accesses"] == 512 and lv(rows[6], "L1")["misses"] == 32, rows.get(6))
 
 H.finish()

@@ -97,7 +97,7 @@ for kind, extra in (("heatmap", []), ("heatmap", ["--metric", "misses"]), ("leve
         for name, grid in d["levels"].items():
             # Summed over time, each tensor's row is its count at that level.
             tensors = {t["name"]: t[metric] for t in level(rep, name).get("tensors", [])}
-            got = {t: sum(row) for t, row in zip(d["tensors"], grid) if sum(row)}
+            got = {t: sum(row) for t, row in zip(d["tensors"][name], grid) if sum(row)}
             check(f"heatmap {metric} {name} totals", got == {t: v for t, v in tensors.items() if v and t != "(untagged)"},
                   (got, tensors))
         check(f"heatmap {metric} time edges", len(d["time_edges_us"]) == len(rep["epochs"]) + 1 and
@@ -113,6 +113,37 @@ for kind, extra in (("heatmap", []), ("heatmap", ["--metric", "misses"]), ("leve
         check("roofline data", d["points"] == [{"ai": rep["arithmetic_intensity"], "flops_per_s": rep["gflops_per_s"] * 1e9}]
               and d["peak_flops_per_s"] == rep["peak_flops_per_s"] and
               ["DRAM", level(rep, "DRAM")["peak_bandwidth_bytes_per_s"]] in d["roofs"], d)
+
+# The heatmap by address within each tensor (--heatmap-bins): each bin's
+# row, summed over time, is the bin's count in the report's epochs, and the
+# bins of a tensor add up to the tensor's count at the level.
+bins_path = os.path.join(tmp, "bins.json")
+report("--epoch", "2000", "-D", "M=64", "-D", "N=64", "-D", "K=64", "--heatmap-bins", "16", "-o", bins_path)
+brep = json.load(open(bins_path))
+for metric in ("accesses", "misses"):
+    png, data = os.path.join(tmp, f"bins-{metric}.png"), os.path.join(tmp, f"bins-{metric}.json")
+    code, out, err = plot("heatmap", bins_path, "-o", png, "--data", data, "--metric", metric)
+    check(f"address heatmap {metric} exit", code == 0, err)
+    check(f"address heatmap {metric} png", not png_problems(png, 1000, 600), png_problems(png, 1000, 600))
+    d = json.load(open(data))
+    check(f"address heatmap {metric} rows", d["bins"] == 16 and
+          all(len(g) == 16 * len(d["tensors"][n]) for n, g in d["levels"].items()) and
+          set(d["tensors"]["L1"]) >= {"A", "B", "C"}, (d["bins"], d["tensors"]))
+    for name, grid in d["levels"].items():
+        want = {}
+        for x, e in enumerate(brep["epochs"]):
+            for t in next(l for l in e["levels"] if l["name"] == name).get("tensors", []):
+                for b in t.get("bins", []):
+                    if b[metric]:
+                        want[(t["name"], b["bin"], x)] = b[metric]
+        got = {(d["tensors"][name][r // 16], r % 16, x): v for r, row in enumerate(grid) for x, v in enumerate(row) if v}
+        check(f"address heatmap {metric} {name} cells", got == want, (len(got), len(want)))
+        totals = {t["name"]: t[metric] for t in level(brep, name).get("tensors", [])}
+        per = {}
+        for (t, _, _), v in got.items():
+            per[t] = per.get(t, 0) + v
+        check(f"address heatmap {metric} {name} bins sum to the tensor", per == {t: v for t, v in totals.items()
+                                                                                if v and t != "(untagged)"}, (per, totals))
 
 png = os.path.join(tmp, "small.png")
 code, out, err = plot("levels", rep_path, "-o", png, "--width", "800", "--height", "450")

@@ -136,13 +136,21 @@ runs = [report(W(w), "--config", C(c)) for w, c in (
 runs.append(report(W("matmul_parallel.pto"), "--set", "core.cores=4", "--set", "caches.L2.inclusion=inclusive",
                    "--set", "caches.L2.size=4KiB", "--set", "caches.L2.ways=4"))
 runs.append(report("--trace", trace, "--config", C("tiny.yaml")))
+# The insight keys (docs/ATTRIBUTION.md): per line, epochs with heatmap bins, hot spots, leaks.
+leaky = write("leaky.pto", 'A = pto.tensor([8, 8], pto.float32, init="ones")\nS = pto.load(A, memory="shared")\n')
+runs.append(report(W("matmul_tiled.pto"), "--by-line", "--epoch", "20000", "--heatmap-bins", "4",
+                   "--set", "dram.timing=detailed"))
+runs.append(report(W("matmul_tiled.pto"), "--epoch-accesses", "50000", "--hot-spots", "3"))
+runs.append(report(leaky))
 seen = set()
 for r in runs:
     seen.update(patterns(r))
 missing = sorted(p for p in seen if not listed(p))
 check("report_keys_complete: every key is in sim/report/report_keys.cpp", not missing, missing)
 for p in ("levels[].back_invalidations", "core.per_core[].accesses", "levels[].channels[].row_hits",
-          "program.reuse[].hits", "levels[].fills", "trace.skipped_i"):
+          "program.reuse[].hits", "levels[].fills", "trace.skipped_i", "by_line[].levels[].misses",
+          "epochs[].levels[].tensors[].bins[].misses", "heatmap_tensors[].bin_bytes", "hot_spots[].by_misses[].tile",
+          "epoch_accesses", "epochs[].footprint[].peak_bytes", "program.leaks[].scope"):
     check(f"key seen in the sample runs: {p}", p in seen or (p == "trace.skipped_i" and "trace.fetches" in seen),
           sorted(x for x in seen if x.startswith(p.split("[")[0]))[:10])
 

@@ -4,6 +4,8 @@
 // checks cost nothing.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "sim/exec/exec_context.h"
 #include "tests/sim/frontend/frontend_test_util.h"
 
@@ -70,14 +72,40 @@ TEST(ScalarFlops, FlushedAtRegionBoundariesWithTheirRegion) {
       "    b = A[1] * 3.0\n"
       "    c = b * b\n"
       "d = A[2] - 1.0\n");
-  ASSERT_EQ(r.sink.computes.size(), 3u);
+  // Lines 4 and 5 are two statements: two batches, both in "inner".
+  ASSERT_EQ(r.sink.computes.size(), 4u);
   EXPECT_EQ(r.sink.computes[0].op, uint16_t(exec::OpKind::Add));
   EXPECT_EQ(r.sink.computes[0].region, 0u);
-  EXPECT_EQ(r.sink.computes[1].op, uint16_t(exec::OpKind::Multiply));
-  EXPECT_EQ(r.sink.computes[1].flops, 2u);
-  EXPECT_NE(r.sink.computes[1].region, 0u);
-  EXPECT_EQ(r.sink.computes[2].op, uint16_t(exec::OpKind::Subtract));
-  EXPECT_EQ(r.sink.computes[2].region, 0u);
+  for (size_t i : {1, 2}) {
+    EXPECT_EQ(r.sink.computes[i].op, uint16_t(exec::OpKind::Multiply));
+    EXPECT_EQ(r.sink.computes[i].flops, 1u);
+    EXPECT_NE(r.sink.computes[i].region, 0u);
+  }
+  EXPECT_EQ(r.sink.computes[3].op, uint16_t(exec::OpKind::Subtract));
+  EXPECT_EQ(r.sink.computes[3].region, 0u);
+}
+
+// A batch holds one statement's operations, tagged with its site, whatever
+// statement runs when it is handed over; the loop around a one-line body
+// does not cut its batches.
+TEST(ScalarFlops, ABatchIsOneStatements) {
+  ProgramRun r = run_text(
+      "x = 0.0\n"
+      "y = 1.0\n"
+      "for i in range(300):\n"
+      "    x = x + 1.0\n"
+      "    y = y * 1.0\n"
+      "for i in range(300):\n"
+      "    x = x - 1.0\n");
+  ASSERT_EQ(r.sink.computes.size(), 600u + 2u);  // alternating lines 4, 5; then 256 + 44 of line 7
+  std::map<SiteId, uint64_t> by_site;
+  for (const Compute& c : r.sink.computes) by_site[c.site] += c.flops;
+  ASSERT_EQ(by_site.size(), 3u);
+  for (auto& [site, flops] : by_site) EXPECT_EQ(flops, 300u) << "site " << site;
+  EXPECT_EQ(r.sink.computes[600].flops, 256u);
+  EXPECT_EQ(r.sink.computes[601].flops, 44u);
+  EXPECT_EQ(r.sink.computes[600].site, r.sink.computes[601].site);
+  EXPECT_NE(r.sink.computes[0].site, r.sink.computes[1].site);
 }
 
 TEST(ScalarFlops, ComeBeforeTheNextOpsCompute) {
