@@ -30,6 +30,9 @@ mkdir -p build-fuzz/findings
 for t in "${targets[@]}"; do
   mkdir -p "build-fuzz/corpus/$t"
   echo "fuzz.sh: fuzz_$t for $seconds s"
-  nice -n 19 "build-fuzz/fuzz/fuzz_$t" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+  # PTOSIM_FUZZ_SEED fixes libFuzzer's seed (CI: the same mutations every
+  # run, so a red CI is reproducible and never a matter of luck).
+  nice -n 19 "build-fuzz/fuzz/fuzz_$t" ${PTOSIM_FUZZ_SEED:+-seed=$PTOSIM_FUZZ_SEED} \
+    -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="build-fuzz/findings/$t-" "build-fuzz/corpus/$t" "fuzz/corpus/$t"
 done

@@ -9,7 +9,7 @@ export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 # The unit tests under ASan + UBSan, and each fuzz target for a few seconds
 # from its seed corpus (clang; skipped where it is not installed).
 if command -v clang++ >/dev/null; then
-  scripts/fuzz.sh --unit-tests 3
+  PTOSIM_FUZZ_SEED=1 scripts/fuzz.sh --unit-tests 3
 else
   echo "test.sh: no clang++: the sanitized unit tests and the fuzz targets are skipped"
 fi

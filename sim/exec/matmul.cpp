@@ -70,10 +70,10 @@ void matmul_values(const MatmulPlan& p, const Tensor& out, bool accumulate, bool
     for (int64_t i = 0; i < p.M; ++i) {
       int64_t row = cx.row(&i);
       for (int64_t j = 0; j < p.N; ++j) C[size_t(j)] = accumulate ? dv[size_t(row + cx.inner()[size_t(j)])] : 0.0;
-      const double* ar = &A[size_t(i * p.K)];
+      const double* ar = A.data() + i * p.K;  // K may be 0: no element to take the address of
       for (int64_t k = 0; k < p.K; ++k) {
         double x = ar[k];
-        const double* br = &B[size_t(k * p.N)];
+        const double* br = B.data() + k * p.N;
         for (int64_t j = 0; j < p.N; ++j) C[size_t(j)] += x * br[j];
       }
       for (int64_t j = 0; j < p.N; ++j) dv[size_t(row + cx.inner()[size_t(j)])] = exact ? C[size_t(j)] : round_to(dt, C[size_t(j)]);

@@ -109,7 +109,7 @@ Tensor softmax(ExecContext& c, const Tensor& x, int axis_in) {
     std::vector<double> v = xt.to_vector(), o(v.size());
     int64_t rows = R ? int64_t(v.size()) / R : 0;
     for (int64_t r = 0; r < rows; ++r) {
-      const double* p = &v[size_t(r * R)];
+      const double* p = v.data() + r * R;
       double m = -INFINITY, s = 0;
       for (int64_t k = 0; k < R; ++k) m = std::max(m, p[k]);
       for (int64_t k = 0; k < R; ++k) s += std::exp(p[k] - m);

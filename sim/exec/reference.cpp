@@ -29,7 +29,7 @@ Tensor softmax_exact(ExecContext& c, const Tensor& x, int axis_in) {
   std::vector<double> v = xt.to_vector(), o(v.size());
   int64_t R = x.shape()[size_t(axis)];
   for (int64_t r = 0; R && r < int64_t(v.size()) / R; ++r) {
-    const double* p = &v[size_t(r * R)];
+    const double* p = v.data() + r * R;
     double m = -INFINITY, s = 0;
     for (int64_t k = 0; k < R; ++k) m = std::max(m, p[k]);
     for (int64_t k = 0; k < R; ++k) s += std::exp(p[k] - m);
@@ -111,7 +111,7 @@ Tensor layer_norm(ExecContext& c, const Tensor& x, const Tensor& gamma, const Te
   };
   std::vector<double> g = vec(gamma, "gamma"), b = vec(beta, "beta"), v = x.to_vector();
   for (int64_t r = 0; D && r < int64_t(v.size()) / D; ++r) {
-    double* p = &v[size_t(r * D)];
+    double* p = v.data() + r * D;
     double m = 0, var = 0;
     for (int64_t k = 0; k < D; ++k) m += p[k];
     m /= double(D);

@@ -84,6 +84,12 @@ TEST(Values, BatchedMatmulBroadcast) {
   Tensor v1 = make(c, "v", {5}, "random", 3);
   EXPECT_EQ(matmul(c, b.transpose(), v1).shape(), (Shape{4}));
   EXPECT_THROW(matmul(c, a, a), OpError);
+  // An empty inner dimension (the fuzzer's finding: K = 0 took the address
+  // of an element that does not exist): every output is 0.
+  Tensor e1 = make(c, "E1", {3, 0}, "random", 5), e2 = make(c, "E2", {0, 2}, "random", 6);
+  Tensor empty_k = matmul(c, e1, e2);
+  EXPECT_EQ(empty_k.shape(), (Shape{3, 2}));
+  expect_near_vec(empty_k.to_vector(), std::vector<double>(6, 0.0), 0);
 }
 
 TEST(Values, Conv2dStridePaddingAndIm2col) {
