@@ -14,19 +14,6 @@
 namespace ptosim::test {
 namespace {
 
-// Records every request that reaches it, as "r 0x100 64" / "w 0x40 4".
-struct Recorder : MemPort {
-  std::vector<std::string> seen;
-  uint64_t access(const MemRequest& r, uint64_t at) override {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%c 0x%llx %llu%s", r.write ? 'w' : 'r', (unsigned long long)r.addr,
-                  (unsigned long long)r.bytes, r.writeback ? " wb" : "");
-    seen.push_back(buf);
-    return at;
-  }
-};
-
-using Seq = std::vector<std::string>;
 
 TEST(DineroOrder, TheFillGoesBelowBeforeTheVictimsWriteback) {
   auto l1 = make_cache_level(cache("L1", 256, 2, 64));  // 2 sets x 2 ways

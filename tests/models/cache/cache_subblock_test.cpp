@@ -14,18 +14,6 @@
 namespace ptosim::test {
 namespace {
 
-struct Recorder : MemPort {
-  std::vector<std::string> seen;
-  uint64_t access(const MemRequest& r, uint64_t at) override {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%c 0x%llx %llu%s", r.write ? 'w' : 'r', (unsigned long long)r.addr,
-                  (unsigned long long)r.bytes, r.writeback ? " wb" : "");
-    seen.push_back(buf);
-    return at;
-  }
-};
-
-using Seq = std::vector<std::string>;
 
 // 64 B lines of four 16 B sub-blocks, one set of two ways unless told.
 CacheConfig sub(uint64_t size = 128, uint32_t ways = 2) {
