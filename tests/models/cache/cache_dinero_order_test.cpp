@@ -17,7 +17,7 @@ namespace {
 
 TEST(DineroOrder, TheFillGoesBelowBeforeTheVictimsWriteback) {
   auto l1 = make_cache_level(cache("L1", 256, 2, 64));  // 2 sets x 2 ways
-  Recorder below;
+  BelowRecorder below;
   l1->connect_below(&below);
   l1->request(wr(0));
   l1->request(wr(128));  // set 0 full, both dirty
@@ -30,7 +30,7 @@ TEST(DineroOrder, WriteThroughGoesBetweenTheFillAndTheWriteback) {
   CacheConfig c = cache("L1", 128, 2, 64);  // one set
   c.write_back = false;
   auto l1 = make_cache_level(c);
-  Recorder below;
+  BelowRecorder below;
   l1->connect_below(&below);
   l1->request(wr(8));
   EXPECT_EQ(below.seen, (Seq{"r 0x0 64", "w 0x8 4"}));
@@ -38,7 +38,7 @@ TEST(DineroOrder, WriteThroughGoesBetweenTheFillAndTheWriteback) {
 
 TEST(DineroOrder, AWriteOfTheWholeLineFetchesNothing) {
   auto l1 = make_cache_level(cache("L1", 256, 2, 64));
-  Recorder below;
+  BelowRecorder below;
   l1->connect_below(&below);
   l1->request(wr(64, 64));   // allocated, dirty, nothing fetched
   l1->request(wr(130, 64));  // straddles: two partial lines, both fetched
@@ -52,7 +52,7 @@ TEST(DineroOrder, AllocateNofetchAllocatesOnlyWholeLineWrites) {
   CacheConfig c = cache("L1", 256, 2, 64);
   c.allocate_nofetch = true;
   auto l1 = make_cache_level(c);
-  Recorder below;
+  BelowRecorder below;
   l1->connect_below(&below);
   l1->request(wr(0, 4));    // partial: not allocated, the write goes below
   l1->request(wr(64, 64));  // whole: allocated, no fetch
@@ -67,7 +67,7 @@ TEST(DineroOrder, AllocateNofetchAllocatesOnlyWholeLineWrites) {
 TEST(DineroOrder, FlushGoesFromTheLastSetAndTheOldestLine) {
   for (const char* policy : {"lru", "fifo"}) {
     auto l1 = make_cache_level(cache("L1", 256, 2, 64, policy));
-    Recorder below;
+    BelowRecorder below;
     l1->connect_below(&below);
     for (uint64_t a : {0, 128, 192, 64}) l1->request(wr(a));  // set 0: 0, 128; set 1: 192, 64
     l1->request(rd(0));  // LRU: 0 becomes the most recent of set 0; FIFO: no change

@@ -24,7 +24,7 @@ CacheConfig sub(uint64_t size = 128, uint32_t ways = 2) {
 
 TEST(Subblocks, AMissFetchesTheTouchedSubblocksOnly) {
   auto l1 = make_cache_level(sub());
-  Recorder below;
+  BelowRecorder below;
   l1->connect_below(&below);
   l1->request(rd(0x14, 4));   // block miss: sub-block 1
   l1->request(rd(0x18, 4));   // hit
@@ -41,7 +41,7 @@ TEST(Subblocks, AMissFetchesTheTouchedSubblocksOnly) {
 
 TEST(Subblocks, AMissRefetchesTouchedSubblocksThatAreValid) {
   auto l1 = make_cache_level(sub());
-  Recorder below;
+  BelowRecorder below;
   l1->connect_below(&below);
   l1->request(rd(0x10, 4));
   l1->request(rd(0x0c, 8));  // sub-blocks 0 (missing) and 1 (valid): both fetched, as Dinero IV
@@ -50,7 +50,7 @@ TEST(Subblocks, AMissRefetchesTouchedSubblocksThatAreValid) {
 
 TEST(Subblocks, DirtySubblocksGoBelowAsRunsTheHighestFirst) {
   auto l1 = make_cache_level(sub(128, 2));
-  Recorder below;
+  BelowRecorder below;
   l1->connect_below(&below);
   l1->request(wr(0x00, 16));  // exact sub-block writes: nothing fetched
   l1->request(wr(0x10, 16));
@@ -64,7 +64,7 @@ TEST(Subblocks, DirtySubblocksGoBelowAsRunsTheHighestFirst) {
 
 TEST(Subblocks, TheFlushWritesRunsAndTheLineStaysClean) {
   auto l1 = make_cache_level(sub());
-  Recorder below;
+  BelowRecorder below;
   l1->connect_below(&below);
   l1->request(wr(0x08, 4));  // fetches sub-block 0, dirties it
   l1->request(wr(0x28, 4));  // sub-block 2
@@ -78,7 +78,7 @@ TEST(Subblocks, AWriteToAPresentLineNeedsNoWriteAllocate) {
   CacheConfig c = sub();
   c.write_allocate = false;
   auto l1 = make_cache_level(c);
-  Recorder below;
+  BelowRecorder below;
   l1->connect_below(&below);
   l1->request(wr(0x48, 4));  // block miss, no allocate: the write goes below
   l1->request(rd(0x04, 4));  // fetches sub-block 0
@@ -94,7 +94,7 @@ TEST(Subblocks, WriteThroughFetchesThenWritesThrough) {
   CacheConfig c = sub();
   c.write_back = false;
   auto l1 = make_cache_level(c);
-  Recorder below;
+  BelowRecorder below;
   l1->connect_below(&below);
   l1->request(wr(0x14, 4));   // fetch sub-block 1, then the write
   l1->request(wr(0x20, 16));  // covers sub-block 2: no fetch, the write
@@ -105,7 +105,7 @@ TEST(Subblocks, NofetchAllocatesOnlyExactSubblockWrites) {
   CacheConfig c = sub();
   c.allocate_nofetch = true;
   auto l1 = make_cache_level(c);
-  Recorder below;
+  BelowRecorder below;
   l1->connect_below(&below);
   l1->request(wr(0x04, 4));   // not exact: no allocate, goes below
   l1->request(wr(0x10, 16));  // exact: allocated dirty, nothing fetched
@@ -119,7 +119,7 @@ TEST(Subblocks, SubblockAsLargeAsTheLineIsTheWholeLine) {
   c.subblock = 64;
   EXPECT_FALSE(c.has_subblocks());
   auto l1 = make_cache_level(c);
-  Recorder below;
+  BelowRecorder below;
   l1->connect_below(&below);
   l1->request(rd(0x14, 4));
   EXPECT_EQ(below.seen, (Seq{"r 0x0 64"}));
@@ -131,7 +131,7 @@ TEST(Subblocks, LoadForwardFetchesTheNextSubblocksOfTheLine) {
   c.prefetch.distance = 1;
   c.prefetch.subblocks = 4;
   auto l1 = make_cache_level(c);
-  Recorder below;
+  BelowRecorder below;
   l1->connect_below(&below);
   l1->request(rd(0x10, 4));  // fetch 1, prefetch 2
   l1->request(rd(0x20, 4));  // a hit on the prefetched 2 (useful), prefetch 3
@@ -149,7 +149,7 @@ TEST(Subblocks, SubblockPrefetchWrapsAroundInTheLine) {
   c.prefetch.distance = 2;
   c.prefetch.subblocks = 4;
   auto l1 = make_cache_level(c);
-  Recorder below;
+  BelowRecorder below;
   l1->connect_below(&below);
   l1->request(rd(0x30, 4));  // fetch 3, prefetch 5 -> wraps to 1
   l1->request(rd(0x14, 4));  // hit (first use), prefetch 3: present
@@ -164,7 +164,7 @@ TEST(Subblocks, TaggedPrefetchesOnTheFirstUseOfAPrefetchedSubblock) {
   c.prefetch.distance = 1;
   c.prefetch.subblocks = 4;
   auto l1 = make_cache_level(c);
-  Recorder below;
+  BelowRecorder below;
   l1->connect_below(&below);
   l1->request(rd(0x00, 4));  // miss: prefetch 1
   l1->request(rd(0x04, 4));  // referenced already: nothing
@@ -178,7 +178,7 @@ TEST(Subblocks, UnusedPrefetchedSubblocksAreUselessWhenTheLineLeaves) {
   c.prefetch.distance = 1;
   c.prefetch.subblocks = 4;
   auto l1 = make_cache_level(c);
-  Recorder below;
+  BelowRecorder below;
   l1->connect_below(&below);
   l1->request(rd(0x00, 4));  // prefetch 1
   l1->request(rd(0x40, 4));  // evicts line 0 with sub-block 1 unused; prefetch 0x50

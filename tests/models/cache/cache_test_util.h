@@ -23,7 +23,7 @@ inline MemRequest wr(uint64_t addr, uint64_t bytes = 4) { return MemRequest{addr
 
 // Records every request that reaches it, as "r 0x100 64" / "w 0x40 4" (" wb"
 // for a writeback): the order of what a level sends below.
-struct Recorder : MemPort {
+struct BelowRecorder : MemPort {
   std::vector<std::string> seen;
   uint64_t access(const MemRequest& r, uint64_t at) override {
     char buf[64];
