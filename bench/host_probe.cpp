@@ -105,7 +105,7 @@ double stream_bytes_per_s(uint64_t bytes) {
   return double(n * sizeof(uint64_t)) / best;
 }
 
-double column_walk_ns(uint64_t rows, uint64_t stride) {
+double column_walk_ns(uint64_t rows, uint64_t stride, bool store) {
   const uint64_t columns = 16, bytes = rows * stride + 4096;
   char* buf = static_cast<char*>(std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096));
   for (uint64_t i = 0; i < bytes; ++i) buf[i] = char(i);
@@ -113,12 +113,21 @@ double column_walk_ns(uint64_t rows, uint64_t stride) {
   uint32_t sum = 0;
   for (int r = 0; r < 9; ++r) {
     const double t0 = now_s();
-    for (uint64_t j = 0; j < columns; ++j)
-      for (uint64_t i = 0; i < rows; ++i) {
-        uint32_t v;
-        __builtin_memcpy(&v, buf + i * stride + j * 4, 4);
-        sum ^= v;  // one-cycle xor: the loads, not a chain, set the pace
-      }
+    if (store) {
+      for (uint64_t j = 0; j < columns; ++j)
+        for (uint64_t i = 0; i < rows; ++i) {
+          const uint32_t v = uint32_t(i + j);
+          __builtin_memcpy(buf + i * stride + j * 4, &v, 4);
+        }
+      asm volatile("" ::"r"(buf) : "memory");  // the stores happen
+    } else {
+      for (uint64_t j = 0; j < columns; ++j)
+        for (uint64_t i = 0; i < rows; ++i) {
+          uint32_t v;
+          __builtin_memcpy(&v, buf + i * stride + j * 4, 4);
+          sum ^= v;  // one-cycle xor: the loads, not a chain, set the pace
+        }
+    }
     best = std::min(best, now_s() - t0);
   }
   asm volatile("" ::"r"(sum));
@@ -166,6 +175,7 @@ HostProbe probe_host(const std::vector<uint64_t>& footprints, uint64_t stream_by
   if (l1_way) {  // 512 rows: every set of one column sees many more lines than it has ways
     h.one_set_ns = column_walk_ns(512, l1_way);
     h.spread_ns = column_walk_ns(512, l1_way + l1_line);
+    h.one_set_store_ns = column_walk_ns(512, l1_way, true);
     h.l1_set.patterns = l1_patterns;
     for (const auto& p : l1_patterns) h.l1_set.cycles.push_back(set_pattern_cycles(p, l1_way, h.clock_hz));
   }

@@ -28,6 +28,7 @@ struct HostProbe {
   // A column walk (column_walk_ns) whose lines all fall into one L1D set,
   // and the same walk shifted a line a row (a new set every row).
   double one_set_ns = 0, spread_ns = 0;
+  double one_set_store_ns = 0;  // the one-set walk storing
   SetProbe l1_set;  // empty without l1_way
 };
 
@@ -42,7 +43,9 @@ double stream_bytes_per_s(uint64_t bytes);
 // matrix walked by columns): ns a load, the best of several runs. With the
 // stride a multiple of an L1D way (size / ways) every line of a column
 // falls into one set: how fast that set takes fills.
-double column_walk_ns(uint64_t rows, uint64_t stride);
+// store: the same walk storing (a fill and, once the set is full, a dirty
+// victim a row): what a dirty victim adds to its set's spacing.
+double column_walk_ns(uint64_t rows, uint64_t stride, bool store = false);
 // A dependent chase through lines that all fall into one set (a line every
 // `way_bytes`, the set's size / ways), visiting the line ids of `pattern`
 // in a loop: cycles (of `clock_hz`) a load. Line ids go to pages in a

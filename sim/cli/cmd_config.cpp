@@ -41,6 +41,7 @@ void add_config(CLI::App& app, Action& action) {
         m.stream_bytes_per_s = p.stream_bytes_per_s;
         m.one_set_ns = p.one_set_ns;
         m.spread_ns = p.spread_ns;
+        m.one_set_store_ns = p.one_set_store_ns;
         const std::vector<PolicyFit> fits = fit_replacement(patterns, p.l1_set.cycles, ways);
         m.l1_replacement = fits[0].policy;
         m.l1_replacement_fit = "measured (" + std::to_string(patterns.size()) + " set patterns): " +
