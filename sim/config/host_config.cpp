@@ -206,9 +206,9 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
                                  : k.l1_set_fill_cycles;
       if (spacing > 0) {
         o << ", set_fill_cycles: " << format_number(spacing);
-        const double wb = m.valid && m.one_set_store_ns > 0
-                              ? std::max(0.0, cycles_of(m.one_set_store_ns - m.one_set_ns) * (m.one_set_store_ns > m.one_set_ns))
-                              : k.l1_set_writeback_cycles;
+        const double wb = !(m.valid && m.one_set_store_ns > 0) ? k.l1_set_writeback_cycles
+                          : m.one_set_store_ns > m.one_set_ns   ? cycles_of(m.one_set_store_ns - m.one_set_ns)
+                                                                : 0;
         o << ", set_writeback_cycles: " << format_number(wb);
       }
       const std::string& policy = m.valid && !m.l1_replacement.empty() ? m.l1_replacement : k.l1_replacement;

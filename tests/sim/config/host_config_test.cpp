@@ -80,6 +80,15 @@ TEST(HostConfig, AMeasuredOneSetWalkSetsTheSpacing) {
   EXPECT_EQ(written(facts("AuthenticAMD"), measured(0.9, 0.5)).caches[0].set_fill_cycles, 0u);
 }
 
+TEST(HostConfig, TheStoringWalkSetsTheWritebackSpacing) {
+  HostMeasured m = measured(2.5, 0.5);  // 10 cycles a load in one set
+  m.one_set_store_ns = 3.75;            // 15 a store: a dirty victim adds 5
+  EXPECT_EQ(written(facts("AuthenticAMD"), m).caches[0].writeback_spacing(), 5u);
+  m.one_set_store_ns = 2.0;  // no slower than loading: nothing added
+  EXPECT_EQ(written(facts("AuthenticAMD"), m).caches[0].writeback_spacing(), 0u);
+  EXPECT_EQ(written(facts("AuthenticAMD")).caches[0].writeback_spacing(), 5u);  // not measured: AMD's figure
+}
+
 TEST(HostConfig, AMeasuredReplacementIsWrittenWithItsFit) {
   HostMeasured m = measured(2.5, 0.5);
   m.l1_replacement = "srrip";
