@@ -266,7 +266,6 @@ class ExecContext {
   // While `to` is set, the address of every access is appended to it (an
   // innermost loop learns its iterations' strides; dataflow only).
   void capture_addresses(std::vector<uint64_t>* to) { capture_ = to; }
-  std::vector<uint64_t>* capture_target() const { return capture_; }
   bool dataflow() const { return dataflow_; }
   static constexpr uint32_t kScalarBatch = 256;
   // While one is alive (and `on`), scalar_op() counts nothing.
