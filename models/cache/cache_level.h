@@ -161,8 +161,9 @@ class CacheLevel : public MemPort {
   }
   // A dirty victim leaving set_filled_'s set takes a spacing of its own
   // (set_writeback_cycles): the next fill of that set arrives that much
-  // later. Measured on the Zen 4 L1D with the column walk at one set: 17-18
-  // cycles a store (a fill and a dirty victim a row) against 10-11 a load.
+  // later. Measured on the Zen 4 L1D with the column walk at one set:
+  // 14.5-16.3 cycles a store (a fill and a dirty victim a row) against
+  // 10.2-11.7 a load: 4-7 more, not a whole fill (docs/CACHES.md).
   void writeback_leaves_set(uint64_t line, uint64_t at) {
     uint64_t& last = set_filled_[line % sets_];
     last = (last > at ? last : at) + set_writeback_fs_;
