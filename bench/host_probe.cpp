@@ -105,7 +105,7 @@ double stream_bytes_per_s(uint64_t bytes) {
   return double(n * sizeof(uint64_t)) / best;
 }
 
-double column_walk_ns(uint64_t rows, uint64_t stride) {
+double column_walk_ns(uint64_t rows, uint64_t stride, bool store) {
   const uint64_t columns = 16, bytes = rows * stride + 4096;
   char* buf = static_cast<char*>(std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096));
   for (uint64_t i = 0; i < bytes; ++i) buf[i] = char(i);
@@ -113,12 +113,21 @@ double column_walk_ns(uint64_t rows, uint64_t stride) {
   uint32_t sum = 0;
   for (int r = 0; r < 9; ++r) {
     const double t0 = now_s();
-    for (uint64_t j = 0; j < columns; ++j)
-      for (uint64_t i = 0; i < rows; ++i) {
-        uint32_t v;
-        __builtin_memcpy(&v, buf + i * stride + j * 4, 4);
-        sum ^= v;  // one-cycle xor: the loads, not a chain, set the pace
-      }
+    if (store) {
+      for (uint64_t j = 0; j < columns; ++j)
+        for (uint64_t i = 0; i < rows; ++i) {
+          const uint32_t v = uint32_t(i + j);
+          __builtin_memcpy(buf + i * stride + j * 4, &v, 4);
+        }
+      asm volatile("" ::"r"(buf) : "memory");  // the stores happen
+    } else {
+      for (uint64_t j = 0; j < columns; ++j)
+        for (uint64_t i = 0; i < rows; ++i) {
+          uint32_t v;
+          __builtin_memcpy(&v, buf + i * stride + j * 4, 4);
+          sum ^= v;  // one-cycle xor: the loads, not a chain, set the pace
+        }
+    }
     best = std::min(best, now_s() - t0);
   }
   asm volatile("" ::"r"(sum));
@@ -126,8 +135,39 @@ double column_walk_ns(uint64_t rows, uint64_t stride) {
   return best / double(rows * columns) * 1e9;
 }
 
+double set_pattern_cycles(const std::vector<uint32_t>& pattern, uint64_t way_bytes, double clock_hz) {
+  if (pattern.empty()) return 0;
+  const uint32_t ids = *std::max_element(pattern.begin(), pattern.end()) + 1, pages = 4 * ids;
+  char* buf = static_cast<char*>(std::aligned_alloc(4096, (uint64_t(pages) * way_bytes + 4095) / 4096 * 4096));
+  std::mt19937 rng(7);
+  std::vector<uint32_t> where(pages);
+  std::iota(where.begin(), where.end(), 0);
+  std::shuffle(where.begin(), where.end(), rng);
+  // A line visited several times a loop points on from a different word
+  // each time (its k-th visit from word k mod 8), so one chase can follow
+  // any pattern.
+  std::vector<uint32_t> visit(pattern.size()), seen(ids, 0);
+  for (size_t p = 0; p < pattern.size(); ++p) visit[p] = seen[pattern[p]]++ % 8;
+  auto at = [&](size_t p) {
+    return reinterpret_cast<void**>(buf + uint64_t(where[pattern[p]]) * way_bytes + visit[p] * sizeof(void*));
+  };
+  for (size_t p = 0; p < pattern.size(); ++p) *at(p) = at((p + 1) % pattern.size());
+  void** q = at(0);
+  const uint64_t steps = 200'000;
+  for (uint64_t i = 0; i < steps; ++i) q = static_cast<void**>(*q);  // warm: the steady state
+  double best = 1e30;
+  for (int r = 0; r < 9; ++r) {
+    const double t0 = now_s();
+    for (uint64_t i = 0; i < steps; ++i) q = static_cast<void**>(*q);
+    best = std::min(best, now_s() - t0);
+  }
+  asm volatile("" ::"r"(q));
+  std::free(buf);
+  return best / double(steps) * clock_hz;
+}
+
 HostProbe probe_host(const std::vector<uint64_t>& footprints, uint64_t stream_bytes, uint64_t l1_way,
-                     uint64_t l1_line) {
+                     uint64_t l1_line, const std::vector<std::vector<uint32_t>>& l1_patterns) {
   HostProbe h;
   h.clock_hz = measure_clock_hz();
   for (uint64_t f : footprints) h.latency.push_back({f, chase_ns(f)});
@@ -135,6 +175,19 @@ HostProbe probe_host(const std::vector<uint64_t>& footprints, uint64_t stream_by
   if (l1_way) {  // 512 rows: every set of one column sees many more lines than it has ways
     h.one_set_ns = column_walk_ns(512, l1_way);
     h.spread_ns = column_walk_ns(512, l1_way + l1_line);
+    // What a dirty victim adds is a difference of two noisy walks (2 to 10
+    // cycles from single pairs at load 3-4; the medians of 7 pairs 6.6-8.2):
+    // the difference of the minima over 7 interleaved pairs (5.0-7.3 in five
+    // tries), added to the load walk. Other tenants only ever add time.
+    double load = h.one_set_ns, store = 1e30;
+    for (int r = 0; r < 7; ++r) {
+      load = std::min(load, column_walk_ns(512, l1_way));
+      store = std::min(store, column_walk_ns(512, l1_way, true));
+    }
+    h.one_set_ns = load;
+    h.one_set_store_ns = store;
+    h.l1_set.patterns = l1_patterns;
+    for (const auto& p : l1_patterns) h.l1_set.cycles.push_back(set_pattern_cycles(p, l1_way, h.clock_hz));
   }
   return h;
 }

@@ -14,6 +14,13 @@ struct LatencyPoint {
   double ns = 0;           // per dependent load
 };
 
+// One L1D set's replacement (models/cache/replacement_fit.h): the patterns
+// timed and their cycles per load.
+struct SetProbe {
+  std::vector<std::vector<uint32_t>> patterns;
+  std::vector<double> cycles;
+};
+
 struct HostProbe {
   double clock_hz = 0;
   std::vector<LatencyPoint> latency;
@@ -21,6 +28,8 @@ struct HostProbe {
   // A column walk (column_walk_ns) whose lines all fall into one L1D set,
   // and the same walk shifted a line a row (a new set every row).
   double one_set_ns = 0, spread_ns = 0;
+  double one_set_store_ns = 0;  // the one-set walk storing
+  SetProbe l1_set;  // empty without l1_way
 };
 
 double measure_clock_hz();
@@ -34,10 +43,18 @@ double stream_bytes_per_s(uint64_t bytes);
 // matrix walked by columns): ns a load, the best of several runs. With the
 // stride a multiple of an L1D way (size / ways) every line of a column
 // falls into one set: how fast that set takes fills.
-double column_walk_ns(uint64_t rows, uint64_t stride);
+// store: the same walk storing (a fill and, once the set is full, a dirty
+// victim a row): what a dirty victim adds to its set's spacing.
+double column_walk_ns(uint64_t rows, uint64_t stride, bool store = false);
+// A dependent chase through lines that all fall into one set (a line every
+// `way_bytes`, the set's size / ways), visiting the line ids of `pattern`
+// in a loop: cycles (of `clock_hz`) a load. Line ids go to pages in a
+// random order, so that no stride prefetcher learns the walk.
+double set_pattern_cycles(const std::vector<uint32_t>& pattern, uint64_t way_bytes, double clock_hz);
 // Everything above; latencies at `footprints`.
-// l1_way: the L1D's size / ways, l1_line its line (0: no column walk).
+// l1_way: the L1D's size / ways, l1_line its line (0: no column walk, no
+// set patterns); l1_patterns: the set patterns to time (replacement_fit.h).
 HostProbe probe_host(const std::vector<uint64_t>& footprints, uint64_t stream_bytes, uint64_t l1_way = 0,
-                     uint64_t l1_line = 64);
+                     uint64_t l1_line = 64, const std::vector<std::vector<uint32_t>>& l1_patterns = {});
 
 }  // namespace ptosim::bench

@@ -60,9 +60,11 @@ class CacheLevel : public MemPort {
   // Levels above this one (nearest first); an inclusive level invalidates their copies.
   void set_levels_above(std::vector<CacheLevel*> above) { above_ = std::move(above); }
   // Hit latency and port time per byte, in femtoseconds.
-  // set_fill_fs: the spacing of fills into one set (0: none).
-  void set_timing(uint64_t latency_fs, double fs_per_byte, uint64_t set_fill_fs = 0) {
+  // set_fill_fs: the spacing of fills into one set (0: none);
+  // set_writeback_fs: what a dirty victim adds to it.
+  void set_timing(uint64_t latency_fs, double fs_per_byte, uint64_t set_fill_fs = 0, uint64_t set_writeback_fs = 0) {
     set_fill_fs_ = set_fill_fs;
+    set_writeback_fs_ = set_writeback_fs;
     set_filled_.assign(set_fill_fs ? sets_ : 0, 0);
     latency_fs_ = latency_fs;
     fs_per_byte_ = fs_per_byte;
@@ -157,13 +159,14 @@ class CacheLevel : public MemPort {
     mshrs_.push(done);
     return done;
   }
-  // A dirty victim leaving set_filled_'s set takes a spacing of its own:
-  // the next fill of that set arrives one more spacing later (measured: a
-  // column of stores at a 2 KiB stride, a fill and a writeback a row into
-  // two sets, 10.4 cycles a row against 5.5 for a column of loads).
+  // A dirty victim leaving set_filled_'s set takes a spacing of its own
+  // (set_writeback_cycles): the next fill of that set arrives that much
+  // later. Measured on the Zen 4 L1D with the column walk at one set:
+  // 14.5-16.3 cycles a store (a fill and a dirty victim a row) against
+  // 10.2-11.7 a load: 4-7 more, not a whole fill (docs/CACHES.md).
   void writeback_leaves_set(uint64_t line, uint64_t at) {
     uint64_t& last = set_filled_[line % sets_];
-    last = (last > at ? last : at) + set_fill_fs_;
+    last = (last > at ? last : at) + set_writeback_fs_;
   }
   void post_below(uint64_t addr, uint64_t bytes, TagId tensor, TagId region, uint64_t at, bool writeback,
                   const uint8_t* data) {
@@ -185,7 +188,7 @@ class CacheLevel : public MemPort {
   uint64_t busy_bytes_ = ~0ull, busy_fs_ = 0;  // occupy_port()'s last answer (none yet)
   CompletionWindow mshrs_;
   uint64_t sets_ = 1;
-  uint64_t set_fill_fs_ = 0;
+  uint64_t set_fill_fs_ = 0, set_writeback_fs_ = 0;
   std::vector<uint64_t> set_filled_;  // per set: when its latest fill arrives; empty = no spacing
   Fault fault_ = Fault::None;
   // --check-data: the bytes of a line on its way, which a lower level's

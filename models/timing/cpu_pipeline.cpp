@@ -77,8 +77,10 @@ void CpuPipeline::compute(CoreClock& k, uint32_t seq, const Compute& c) {
   const OpClass cls = c.op_class < uint8_t(OpClass::Count) ? OpClass(c.op_class) : OpClass::Add;
   const OpTiming& timing = core_.op_timing.at(cls, c.dtype);
   if (cls == OpClass::Int && c.flops == 0) {
-    // Loop overhead: counter and branch, nobody waits for their results.
-    for (uint32_t i = 0; i < loop_uops_ * (c.scalar ? c.scalar : 1); ++i) retire(k, dispatch(k, Queue::None) + period_fs_);
+    // Loop overhead: counter and branch, and a step of each further
+    // induction stream (Compute::scalar); nobody waits for their results.
+    const uint32_t n = loop_uops_ + (c.scalar > 1 ? c.scalar - 1u : 0u);
+    for (uint32_t i = 0; i < n; ++i) retire(k, dispatch(k, Queue::None) + period_fs_);
     return;
   }
   k.flops += c.flops;

@@ -13,7 +13,8 @@ CacheModule::CacheModule(sc_core::sc_module_name name, const CacheConfig& config
   up.bind(*this);
   down.bind(*this);
   logic_->set_timing(uint64_t(std::llround(1e15 / clock_hz * config.latency)), 1e15 / clock_hz / config.bandwidth,
-                     uint64_t(std::llround(1e15 / clock_hz * config.set_fill_cycles)));
+                     uint64_t(std::llround(1e15 / clock_hz * config.set_fill_cycles)),
+                     uint64_t(std::llround(1e15 / clock_hz * config.writeback_spacing())));
   logic_->connect_below(this);
 }
 

@@ -5,6 +5,7 @@
 #include "bench/host_probe.h"
 #include "sim/config/config_loader.h"
 #include "sim/config/host_config.h"
+#include "models/cache/replacement_fit.h"
 
 namespace ptosim::cli {
 
@@ -30,14 +31,21 @@ void add_config(CLI::App& app, Action& action) {
       HostMeasured m;
       if (measure) {
         const HostCache& l1 = f.caches.front();
+        const uint32_t ways = std::max<uint32_t>(l1.ways, 1);
+        const std::vector<LinePattern> patterns = replacement_probe_patterns(ways);
         const bench::HostProbe p =
-            bench::probe_host(host_probe_footprints(f), 512ull << 20, l1.size / std::max<uint32_t>(l1.ways, 1), l1.line);
+            bench::probe_host(host_probe_footprints(f), 512ull << 20, l1.size / ways, l1.line, patterns);
         m.valid = true;
         m.clock_hz = p.clock_hz;
         for (auto& l : p.latency) m.level_ns.push_back(l.ns);
         m.stream_bytes_per_s = p.stream_bytes_per_s;
         m.one_set_ns = p.one_set_ns;
         m.spread_ns = p.spread_ns;
+        m.one_set_store_ns = p.one_set_store_ns;
+        const std::vector<PolicyFit> fits = fit_replacement(patterns, p.l1_set.cycles, ways);
+        m.l1_replacement = fits[0].policy;
+        m.l1_replacement_fit = "measured (" + std::to_string(patterns.size()) + " set patterns): " +
+                               describe_fits(fits);
       }
       const std::string yaml = host_config_yaml(f, m);
       parse_config(yaml, "<host>");  // what it wrote must be a config

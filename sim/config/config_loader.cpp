@@ -409,6 +409,10 @@ CacheConfig parse_cache(Section& sec, double clock_hz, size_t index) {
   c.inclusive = inc == "inclusive";
   sec.read_int("mshrs", c.mshrs, 1, 4096);
   sec.read_int("set_fill_cycles", c.set_fill_cycles, 0, 4096);
+  sec.read_int("set_writeback_cycles", c.set_writeback_cycles, 0, 4096);
+  if (sec.has("set_writeback_cycles") && !c.set_fill_cycles)
+    sec.fail(sec.get("set_writeback_cycles"), sec.key_path("set_writeback_cycles"),
+             "needs set_fill_cycles (the spacing a dirty victim adds to)");
   sec.read_int("seed", c.seed, 0);
   read_prefetch(sec, c.prefetch);
   sec.reject_unknown();

@@ -59,11 +59,23 @@ struct VendorCore {
   // 5.3-5.8; at 4 KiB + 64 B, a new set each row, 2.0-2.7). Intel: not
   // measured, no spacing.
   unsigned l1_set_fill_cycles;
+  // What a dirty victim adds to its set's spacing, when not measured
+  // (--measure: the one-set walk storing minus loading). AMD: 5, measured
+  // on the Zen 4 EPYC (2026-12-01, column_walk_ns at a 4 KiB stride, 512
+  // and 1024 rows: 14.5-16.3 cycles a store against 10.2-11.7 a load, 4-6
+  // more). Intel: no spacing.
+  unsigned l1_set_writeback_cycles;
+  // L1D replacement when not measured (--measure fits a set-conflict
+  // probe, bench/host_probe.h). AMD: plru, measured on the Zen 4 EPYC
+  // (2026-12-01: tree-PLRU explained 24 set patterns' chase times at
+  // 1.1 cycles RMS, random 2.7, LRU 3.8, FIFO 4.3, SRRIP 4.4).
+  // Intel: not measured, lru.
+  const char* l1_replacement;
 };
 const VendorCore kAmd{6,          320,         88,          64, 3, 2, 0, {3, 2}, {3, 2}, {4, 2}, {10, 0.28}, {14, 0.2},
-                      {4, 14, 47}, {{"stride", 4, 2, 16}, {"stream", 16, 4, 16}, {nullptr, 0, 0, 0}}, 11};
+                      {4, 14, 47}, {{"stride", 4, 2, 16}, {"stream", 16, 4, 16}, {nullptr, 0, 0, 0}}, 11, 5, "plru"};
 const VendorCore kIntel{4,          224,         72,          56, 2, 1, 5, {4, 2}, {4, 2}, {4, 2}, {11, 0.33}, {12, 0.33},
-                        {5, 14, 60}, {{"stride", 4, 2, 16}, {"stream", 20, 4, 32}, {nullptr, 0, 0, 0}}, 0};
+                        {5, 14, 60}, {{"stride", 4, 2, 16}, {"stream", 20, 4, 32}, {nullptr, 0, 0, 0}}, 0, 0, "lru"};
 
 }  // namespace
 
@@ -192,13 +204,23 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
       const double spacing = m.valid && m.one_set_ns > 0
                                  ? (m.one_set_ns >= 2 * m.spread_ns ? cycles_of(m.one_set_ns) : 0)
                                  : k.l1_set_fill_cycles;
-      if (spacing > 0) o << ", set_fill_cycles: " << format_number(spacing);
+      if (spacing > 0) {
+        o << ", set_fill_cycles: " << format_number(spacing);
+        const double wb = !(m.valid && m.one_set_store_ns > 0) ? k.l1_set_writeback_cycles
+                          : m.one_set_store_ns > m.one_set_ns   ? cycles_of(m.one_set_store_ns - m.one_set_ns)
+                                                                : 0;
+        o << ", set_writeback_cycles: " << format_number(wb);
+      }
+      const std::string& policy = m.valid && !m.l1_replacement.empty() ? m.l1_replacement : k.l1_replacement;
+      if (policy != "lru") o << ", replacement: " << policy;
     }
     const LevelPrefetch& pf = k.prefetch[std::min<size_t>(i, 2)];
     if (pf.name)
       o << ", prefetcher: " << pf.name << ", prefetch_distance: " << pf.distance << ", prefetch_degree: " << pf.degree
         << ", prefetch_table: " << pf.table;
-    o << "}   # shared by CPUs " << c.shared_cpus << "\n";
+    o << "}   # shared by CPUs " << c.shared_cpus;
+    if (i == 0 && m.valid && !m.l1_replacement_fit.empty()) o << "; replacement " << m.l1_replacement_fit;
+    o << "\n";
   }
   double dram_ns = 90;
   if (m.valid && m.level_ns.size() > f.caches.size()) dram_ns = std::max(1.0, m.level_ns[f.caches.size()] - above_ns);

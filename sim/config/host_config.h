@@ -38,6 +38,11 @@ struct HostMeasured {
   // A column walk at an L1D way's stride (one set) and a line more (a new
   // set each row), ns a load; 0 = not measured.
   double one_set_ns = 0, spread_ns = 0;
+  double one_set_store_ns = 0;  // the one-set walk storing: a fill and a dirty victim a row
+  // The L1D replacement policy that explains a set-conflict probe's times
+  // best (models/cache/replacement_fit.h), and a comment on the fit
+  // (its residual and the runner-up's); empty = not measured.
+  std::string l1_replacement, l1_replacement_fit;
 };
 
 // The footprints `--measure` chases at: half of each cache level (past L2 at

@@ -147,7 +147,9 @@ std::string to_yaml(const HwConfig& c) {
       << "    write_allocate: " << (k.allocate_nofetch ? "nofetch" : k.write_allocate ? "true" : "false") << "\n"
       << "    inclusion: " << (k.inclusive ? "inclusive" : "non_inclusive") << "\n"
       << "    mshrs: " << k.mshrs << "\n";
-    if (k.set_fill_cycles) o << "    set_fill_cycles: " << k.set_fill_cycles << "\n";
+    if (k.set_fill_cycles)
+      o << "    set_fill_cycles: " << k.set_fill_cycles << "\n"
+        << "    set_writeback_cycles: " << k.writeback_spacing() << "\n";
     o << "    seed: " << k.seed << "\n"
       << "    prefetcher: " << k.prefetch.name << "\n"
       << "    prefetch_distance: " << k.prefetch.distance << "\n"

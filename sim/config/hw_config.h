@@ -101,6 +101,13 @@ struct CacheConfig {
   // set_fill_cycles: a set takes one fill every that many cycles (0 = no
   // limit); a fill arrives no sooner than that after the set's previous one.
   uint32_t set_fill_cycles = 0;
+  // set_writeback_cycles: with set_fill_cycles, what a dirty victim leaving
+  // a set adds to that set's spacing (the next fill arrives that much later);
+  // -1 (no key) = set_fill_cycles.
+  int32_t set_writeback_cycles = -1;
+  uint32_t writeback_spacing() const {
+    return set_writeback_cycles < 0 ? set_fill_cycles : uint32_t(set_writeback_cycles);
+  }
   uint64_t seed = 1;                // for replacement: random
   PrefetchConfig prefetch;
   SourcePos pos;

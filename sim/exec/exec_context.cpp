@@ -260,14 +260,14 @@ void ExecContext::emit_compute(OpKind op, double flops, SiteId site) {
   sink_->compute(cp);
 }
 
-uint32_t ExecContext::scalar_event(OpKind op, uint32_t d0, uint32_t d1) {
+uint32_t ExecContext::scalar_event(OpKind op, uint32_t d0, uint32_t d1, uint32_t scalar) {
   if (!sink_) return 0;
   Compute cp;
   cp.flops = uint64_t(scalar_cost_[size_t(op)] + 0.5);
   cp.op = uint16_t(op);
   cp.region = region();
   cp.core = acc_.core;
-  cp.scalar = 1;
+  cp.scalar = uint8_t(scalar < 255 ? scalar : 255);
   cp.site = acc_.site;
   cp.op_class = uint8_t(op_info(op).cls);
   cp.dep[0] = d0;

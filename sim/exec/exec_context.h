@@ -211,6 +211,7 @@ class ExecContext {
     if (__builtin_expect(hot_ != nullptr, 0)) tensor = hot_->tag(*this, addr, tensor);
     acc_.addr = addr; acc_.bytes = bytes; acc_.kind = kind; acc_.space = space; acc_.tensor = tensor;
     acc_.dep = dep;
+    if (__builtin_expect(capture_ != nullptr, 0)) capture_->push_back(addr);
     if (lane_ && lane_->next + 1 < lane_->end) *lane_->next++ = acc_;
     else if (sink_) sink_->access(acc_);
     return ++seq_;
@@ -255,10 +256,16 @@ class ExecContext {
     return 0;
   }
   // One iteration of a program loop: with dataflow, its counter and branch
-  // are instructions too.
-  void loop_iteration() {
-    if (dataflow_ && !scalar_muted_) scalar_event(OpKind::Loop, 0, 0);
+  // are instructions too, and one more per induction stream past the
+  // first (Compute::scalar; ForRangeStmt counts an innermost loop's).
+  void loop_iteration(uint32_t streams = 1) {
+    ++loop_iterations_;
+    if (dataflow_ && !scalar_muted_) scalar_event(OpKind::Loop, 0, 0, streams);
   }
+  uint64_t loop_iterations() const { return loop_iterations_; }
+  // While `to` is set, the address of every access is appended to it (an
+  // innermost loop learns its iterations' strides; dataflow only).
+  void capture_addresses(std::vector<uint64_t>* to) { capture_ = to; }
   bool dataflow() const { return dataflow_; }
   static constexpr uint32_t kScalarBatch = 256;
   // While one is alive (and `on`), scalar_op() counts nothing.
@@ -290,7 +297,9 @@ class ExecContext {
   void emit_compute(OpKind op, double flops, SiteId site);  // to the sink, as it is
   uint16_t op_begin(const std::string& name);  // the op's mark id, 0 = none sent
   void op_end(uint16_t id);
-  uint32_t scalar_event(OpKind op, uint32_t d0, uint32_t d1);
+  uint32_t scalar_event(OpKind op, uint32_t d0, uint32_t d1, uint32_t scalar = 1);
+  std::vector<uint64_t>* capture_ = nullptr;
+  uint64_t loop_iterations_ = 0;
   const HwConfig& config_;
   EventSink* sink_;
   DataTap* tap_ = nullptr;

@@ -16,6 +16,7 @@
 namespace ptosim::frontend {
 
 struct Interp;
+class InductionProbe;
 
 struct Frame {
   Interp* in;
@@ -133,6 +134,10 @@ struct Interp {
   std::vector<Value> globals;
   std::vector<std::pair<std::string, Value>> bound_params;  // ParamStmt records its final value
   Pos at;  // the statement being executed (BlockNode), for --check-data's positions
+  // The loop learning its induction streams (one at a time) and the
+  // addresses of its first two iterations (induction_streams.h).
+  InductionProbe* learning_loop = nullptr;
+  std::vector<uint64_t> capture[2];
 
   Interp(exec::ExecContext& c, const Source& s, std::ostream& o) : ctx(c), src(s), out(o) {}
   [[noreturn]] void step_limit_hit(Pos pos) const;

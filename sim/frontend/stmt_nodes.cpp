@@ -1,6 +1,7 @@
 #include "sim/frontend/stmt_nodes.h"
 
 #include "sim/common/memory_budget.h"
+#include "sim/frontend/induction_streams.h"
 #include "sim/frontend/scopes.h"
 
 namespace ptosim::frontend {
@@ -113,12 +114,15 @@ Flow ForRangeStmt::exec(Frame& f) {
   if (s == 0) fail(step->pos, "range() step must not be zero");
   Interp& in = *f.in;
   int64_t iter = 0;
+  InductionProbe probe(in);
   for (int64_t v = a; s > 0 ? v < b : v > b;) {
     var.get(f).set_int(v);
     if (__builtin_expect(++in.steps > in.step_limit, 0)) in.step_limit_hit(pos);
     if (parallel) in.ctx.set_core(iter++);
-    in.ctx.loop_iteration();
+    probe.before_iteration();
+    in.ctx.loop_iteration(probe.streams());
     Flow fl = body.exec(f);
+    probe.after_iteration();
     if (fl == Flow::Break) break;
     if (fl == Flow::Return) return fl;
     if (__builtin_add_overflow(v, s, &v)) break;

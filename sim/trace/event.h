@@ -77,7 +77,11 @@ struct Compute {
   CoreId core = 0;
   // Dataflow (core model `cpu`): `scalar` = `scalar` instructions of the
   // program's own arithmetic (0: a tensor op's bulk work), dtype its
-  // element type (exec::DType), dep the events whose results it uses.
+  // element type (exec::DType), dep the events whose results it uses. A
+  // loop iteration (op_class Int, no flops): `scalar` = its induction
+  // streams, the index or pointer registers a compiler steps (one per
+  // distinct address stride of the iteration's accesses, at least one:
+  // the counter); the core dispatches loop_uops + scalar - 1 instructions.
   uint8_t dtype = 0;
   uint8_t scalar = 0;
   uint8_t op_class = 0;  // OpClass (sim/config/op_timing.h): which latency and unit

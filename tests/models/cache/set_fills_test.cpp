@@ -21,10 +21,11 @@ class FlatMemory : public MemPort {
 // 1 KiB, 4-way, 64 B lines: 4 sets, a set every 256 B. Hits take 1 fs;
 // fills into one set 300 fs apart.
 struct Level {
-  explicit Level(uint64_t set_fill_fs) {
+  // set_writeback_fs: what a dirty victim adds; ~0: the fill spacing (no key).
+  explicit Level(uint64_t set_fill_fs, uint64_t set_writeback_fs = ~0ull) {
     level = make_cache_level(cache("L1", 1024, 4, 64));
     level->connect_below(&mem);
-    level->set_timing(1, 0, set_fill_fs);
+    level->set_timing(1, 0, set_fill_fs, set_writeback_fs == ~0ull ? set_fill_fs : set_writeback_fs);
   }
   uint64_t read(uint64_t addr, uint64_t at) { return level->access(rd(addr), at); }
   FlatMemory mem;
@@ -59,6 +60,17 @@ TEST(SetFills, ADirtyVictimTakesASpacingOfItsOwn) {
   EXPECT_EQ(l.level->timing_stats().set_fill_stalls, 5u);
 }
 
+TEST(SetFills, ADirtyVictimAddsItsOwnSpacingWhenGiven) {
+  Level l(300, 100);
+  l.level->access(wr(0), 0);
+  l.read(256, 0);
+  l.read(512, 0);
+  l.read(768, 0);                     // 1901
+  EXPECT_EQ(l.read(1024, 0), 2201u);  // evicts line 0, dirty: +100 for its writeback
+  EXPECT_EQ(l.read(1280, 0), 2601u);  // one fill spacing after that
+  EXPECT_EQ(l.level->timing_stats().set_fill_stalls, 5u);
+}
+
 TEST(SetFills, NoSpacingByDefault) {
   Level l(0);
   EXPECT_EQ(l.read(0, 0), 1001u);
@@ -71,6 +83,19 @@ TEST(SetFills, ConfigKeyAndItsBounds) {
   const HwConfig c = parse_config(
       "name: t\ncaches:\n  - {name: L1, size: 1 KiB, ways: 4, line: 64 B, set_fill_cycles: 11}\n", "t.yaml");
   EXPECT_EQ(c.caches.at(0).set_fill_cycles, 11u);
+  EXPECT_EQ(c.caches.at(0).writeback_spacing(), 11u);  // no key: a dirty victim takes a fill's spacing
+  const HwConfig w = parse_config(
+      "name: t\ncaches:\n  - {name: L1, size: 1 KiB, ways: 4, line: 64 B, set_fill_cycles: 11, set_writeback_cycles: 7}\n",
+      "t.yaml");
+  EXPECT_EQ(w.caches.at(0).writeback_spacing(), 7u);
+  try {
+    parse_config("name: t\ncaches:\n  - {name: L1, size: 1 KiB, ways: 4, line: 64 B, set_writeback_cycles: 7}\n",
+                 "t.yaml");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("t.yaml:3:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("set_writeback_cycles: needs set_fill_cycles"), std::string::npos) << e.what();
+  }
   EXPECT_THROW(
       parse_config("name: t\ncaches:\n  - {name: L1, size: 1 KiB, ways: 4, line: 64 B, set_fill_cycles: 5000}\n",
                    "t.yaml"),

@@ -178,5 +178,26 @@ TEST(CpuCore, AStoreForwardsToTheLoadAfterIt) {
   EXPECT_EQ(root.find_child("core")->u64("forwarded_loads"), n - 1);
 }
 
+TEST(CpuCore, ALoopIterationDispatchesLoopUopsAndOneAStreamPastTheFirst) {
+  // loop_uops 2 (counter, compare-and-branch); 100 iterations of 3 induction
+  // streams: 2 + 2 instructions each, dispatched 4 a cycle.
+  std::string y = yaml();
+  y.replace(y.find("loop_uops: 0"), 12, "loop_uops: 2");
+  System sys(parse_config(y, "test"));
+  const StatsNode root = sys.run(
+      [&](EventSink& s) {
+        for (int k = 0; k < 100; ++k) {
+          Compute c;
+          c.op_class = uint8_t(OpClass::Int);
+          c.scalar = 3;
+          s.compute(c);
+        }
+      },
+      RunOptions{});
+  EXPECT_EQ(root.find_child("core")->u64("instructions"), 400u);
+  EXPECT_GE(root.num("cycles"), 100.0);
+  EXPECT_LE(root.num("cycles"), 100.0 + 2);
+}
+
 }  // namespace
 }  // namespace ptosim

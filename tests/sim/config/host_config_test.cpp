@@ -47,6 +47,8 @@ TEST(HostConfig, AmdGetsL1StrideL2StreamAndTheL1FillSpacing) {
   EXPECT_EQ(c.caches[2].prefetch.name, "none");
   EXPECT_EQ(c.caches[0].set_fill_cycles, 11u);
   EXPECT_EQ(c.caches[1].set_fill_cycles, 0u);
+  EXPECT_EQ(c.caches[0].replacement, "plru");  // measured on a Zen 4 (host_config.cpp)
+  EXPECT_EQ(c.caches[1].replacement, "lru");
   EXPECT_EQ(c.core.model, "cpu");
 }
 
@@ -57,6 +59,7 @@ TEST(HostConfig, IntelGetsTheStreamerAndNoFillSpacing) {
   EXPECT_EQ(c.caches[1].prefetch.distance, 20u);
   EXPECT_EQ(c.caches[1].prefetch.table, 32u);
   EXPECT_EQ(c.caches[0].set_fill_cycles, 0u);
+  EXPECT_EQ(c.caches[0].replacement, "lru");
 }
 
 HostMeasured measured(double one_set_ns, double spread_ns) {
@@ -75,6 +78,27 @@ TEST(HostConfig, AMeasuredOneSetWalkSetsTheSpacing) {
   EXPECT_EQ(written(facts("GenuineIntel"), measured(2.5, 0.5)).caches[0].set_fill_cycles, 10u);
   // Less than twice the spread walk: the sets do not limit, no spacing.
   EXPECT_EQ(written(facts("AuthenticAMD"), measured(0.9, 0.5)).caches[0].set_fill_cycles, 0u);
+}
+
+TEST(HostConfig, TheStoringWalkSetsTheWritebackSpacing) {
+  HostMeasured m = measured(2.5, 0.5);  // 10 cycles a load in one set
+  m.one_set_store_ns = 3.75;            // 15 a store: a dirty victim adds 5
+  EXPECT_EQ(written(facts("AuthenticAMD"), m).caches[0].writeback_spacing(), 5u);
+  m.one_set_store_ns = 2.0;  // no slower than loading: nothing added
+  EXPECT_EQ(written(facts("AuthenticAMD"), m).caches[0].writeback_spacing(), 0u);
+  EXPECT_EQ(written(facts("AuthenticAMD")).caches[0].writeback_spacing(), 5u);  // not measured: AMD's figure
+}
+
+TEST(HostConfig, AMeasuredReplacementIsWrittenWithItsFit) {
+  HostMeasured m = measured(2.5, 0.5);
+  m.l1_replacement = "srrip";
+  m.l1_replacement_fit = "measured (3 set patterns): srrip 0.2 cycles RMS (lru 3.0)";
+  const std::string yaml = host_config_yaml(facts("GenuineIntel"), m);
+  EXPECT_EQ(parse_config(yaml, "<host>").caches[0].replacement, "srrip");
+  EXPECT_NE(yaml.find("# shared by CPUs 0; replacement measured (3 set patterns): srrip 0.2 cycles RMS"),
+            std::string::npos);
+  m.l1_replacement = "lru";  // measured LRU on an AMD: no key, the default
+  EXPECT_EQ(written(facts("AuthenticAMD"), m).caches[0].replacement, "lru");
 }
 
 }  // namespace

@@ -72,6 +72,37 @@ TEST(Dataflow, AnAccumulatorIsAChainOfAdds) {
   EXPECT_EQ(store->dep, prev_add);  // the value it stores
 }
 
+// An innermost loop's iterations carry its induction streams (the distinct
+// address strides of its accesses, learnt from its first two iterations):
+// A[i, k] steps 4 B and B[k, j] 32 B a k, two streams from the third
+// iteration on; the j loop around it is not innermost and stays at one.
+TEST(Dataflow, AnInnermostLoopCountsItsInductionStreams) {
+  const OrderSink s = run_cpu(
+      "A = pto.tensor([8, 8], init=\"random\", seed=1)\n"
+      "B = pto.tensor([8, 8], init=\"random\", seed=2)\n"
+      "for j in range(2):\n"
+      "    acc = 0.0\n"
+      "    for k in range(8):\n"
+      "        acc += A[1, k] * B[k, j]\n");
+  std::vector<uint8_t> inner, outer;
+  for (const auto& e : s.events)
+    if (const Compute* c = std::get_if<Compute>(&e); c && c->op == uint16_t(exec::OpKind::Loop))
+      (inner.size() + outer.size() == 0 || (outer.size() == 1 && inner.size() == 8) ? outer : inner).push_back(c->scalar);
+  ASSERT_EQ(outer, (std::vector<uint8_t>{1, 1}));
+  EXPECT_EQ(inner, (std::vector<uint8_t>{1, 1, 2, 2, 2, 2, 2, 2, 1, 1, 2, 2, 2, 2, 2, 2}));
+}
+
+// The same stride for both (a row of each): one stream, as C[i, j] += a * B[k, j].
+TEST(Dataflow, AccessesOfOneStrideShareAStream) {
+  const OrderSink s = run_cpu(
+      "B = pto.tensor([8], init=\"random\", seed=2)\n"
+      "C = pto.tensor([8])\n"
+      "for j in range(8):\n"
+      "    C[j] += 2.0 * B[j]\n");
+  for (const auto& e : s.events)
+    if (const Compute* c = std::get_if<Compute>(&e); c && c->op == uint16_t(exec::OpKind::Loop)) EXPECT_EQ(c->scalar, 1);
+}
+
 TEST(Dataflow, AScalarOpIsTimedForItsOperandsType) {
   const OrderSink s = run_cpu(
       "H = pto.tensor([2], pto.float16, init=\"random\", seed=1)\n"
