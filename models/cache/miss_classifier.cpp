@@ -4,9 +4,9 @@
 
 namespace ptosim {
 
-MissClassifier::MissClassifier(uint64_t lines, uint64_t slots, bool fifo)
+MissClassifier::MissClassifier(uint64_t lines, bool fifo)
     : capacity_(std::max<uint64_t>(lines, 1)), head_(uint32_t(capacity_)), nodes_(new Node[capacity_ + 1]),
-      slot_node_(slots, head_), fifo_(fifo) {
+      fifo_(fifo) {
   uint64_t n = 2;
   bucket_shift_ = 63;
   while (n < 2 * capacity_) n <<= 1, --bucket_shift_;

@@ -11,8 +11,9 @@
 // (SeenLines).
 //
 // Speed: each slot of the real cache remembers the shadow node of the line it
-// holds, so a hit (the common case) moves that node to the front of the LRU
-// list without a lookup. A miss that misses the shadow too (every access of
+// holds (kept by the caller in the slot's own record, passed by reference:
+// one host cache line per slot), so a hit (the common case) moves that node
+// to the front of the LRU list without a lookup. A miss that misses the shadow too (every access of
 // a random trace) costs a lookup, the eviction of the least recent line and
 // an insertion: the nodes carry their own hash chains (a bucket array of
 // node numbers, 2 buckets per line), so each is a few loads and stores, with
@@ -36,11 +37,15 @@ class MissClassifier {
   // `fifo`: the shadow keeps fill order (hits do not reorder it), as Dinero
   // IV's shadow of a FIFO level does (it uses the level's own policy);
   // otherwise LRU.
-  MissClassifier(uint64_t lines, uint64_t slots, bool fifo = false);
+  MissClassifier(uint64_t lines, bool fifo = false);
   MissClassifier(const MissClassifier&) = delete;
   MissClassifier& operator=(const MissClassifier&) = delete;
 
-  // A hit of the real cache on `line`, held in `slot`; `allocates()`:
+  // What a slot's node starts as: no node (no line's).
+  uint32_t no_node() const { return head_; }
+
+  // A hit of the real cache on `line`, held in the slot whose shadow node
+  // is `node`; `allocates()`:
   // whether the level would allocate the line on a miss of this request
   // (false for a write that does not allocate), asked only when it matters.
   template <class Allocates>
@@ -48,14 +53,14 @@ class MissClassifier {
   __attribute__((always_inline))
 #endif
   void
-  hit(uint64_t line, uint64_t slot, Allocates&& allocates) {
-    const uint32_t n = slot_node_[slot];
+  hit(uint64_t line, uint32_t& node, Allocates&& allocates) {
+    const uint32_t n = node;
     if (nodes_[n].line == line) return touch(n);  // the head's line is no line's
     // The real cache kept a line that the shadow has evicted (set mapping
     // can beat full associativity): the shadow takes it back, as it would
     // on its own miss, so not for a write that does not allocate (Dinero IV's
     // shadow updates on "not a write, or a hit, or write-allocate").
-    if (allocates()) slot_node_[slot] = take_back(line);
+    if (allocates()) node = take_back(line);
   }
   // Dinero IV's invalidate record: the line leaves the shadow (its first
   // reference stays recorded, as in Dinero IV, whose d4_invinfcache clears
@@ -65,21 +70,22 @@ class MissClassifier {
   void invalidate(uint64_t line);
   void invalidate_all();
   // A miss of the real cache; returns its class. With `allocate` the line will
-  // be installed in `slot` (and the shadow allocates it too).
+  // be installed in the slot whose shadow node is `node` (and the shadow
+  // allocates it too); else `node` is left alone.
 #if defined(__GNUC__)
   __attribute__((always_inline))
 #endif
   MissClass
-  miss(uint64_t line, bool allocate, uint64_t slot) {
+  miss(uint64_t line, bool allocate, uint32_t& node) {
     const uint64_t b = bucket(line);
     const uint32_t found = find(line, b);
     if (found != head_) {  // still in the shadow: a conflict miss
       touch(found);
-      if (allocate) slot_node_[slot] = found;
+      if (allocate) node = found;
       return MissClass::Conflict;
     }
     const bool first = seen_.insert(line);
-    if (allocate) slot_node_[slot] = enter(line, b);
+    if (allocate) node = enter(line, b);
     return first ? MissClass::Compulsory : MissClass::Capacity;
   }
 
@@ -147,7 +153,6 @@ class MissClassifier {
   uint32_t used_ = 0;               // nodes taken so far (the rest untouched)
   std::vector<uint32_t> buckets_;   // bucket -> first node of its chain, head_ = empty
   unsigned bucket_shift_;
-  std::vector<uint32_t> slot_node_;  // real-cache slot -> shadow node last bound to it (head_: none)
   std::vector<uint32_t> free_;       // nodes of invalidated lines, out of the list, reused first
   SeenLines seen_;                   // every line referenced at this level
   bool fifo_;
