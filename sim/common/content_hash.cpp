@@ -1,5 +1,10 @@
 #include "sim/common/content_hash.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -123,17 +128,34 @@ std::string hash_text(const std::string& text) {
   return "fnv1a64:" + f.hex();
 }
 
+// Mapped, not read: copying a 54 MB trace out of the page cache took twice
+// as long as hashing it (11 of 17 ms here). A path that is not a regular
+// file (a FIFO: its bytes were the run's and are gone) has no hash.
 std::string hash_file(const std::string& path) {
   if (path.empty() || path == "-") return "";
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return "";
+  struct stat st {};
+  // Before opening: opening a FIFO for reading waits for a writer.
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return "";
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0) return "";
   WordHash64 h;
-  std::vector<unsigned char> chunk(size_t(1) << 18);
-  size_t n;
-  while ((n = std::fread(chunk.data(), 1, chunk.size(), f)) > 0) h.add(chunk.data(), n);
-  const bool bad = std::ferror(f);
-  std::fclose(f);
-  return bad ? "" : "ptowh64:" + h.hex();
+  bool ok = ::fstat(fd, &st) == 0;
+  if (ok && st.st_size > 0) {
+    const size_t n = size_t(st.st_size);
+    void* p = ::mmap(nullptr, n, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p != MAP_FAILED) {
+      ::madvise(p, n, MADV_SEQUENTIAL);
+      h.add(p, n);
+      ::munmap(p, n);
+    } else {
+      std::vector<unsigned char> chunk(size_t(1) << 18);
+      ssize_t got;
+      while ((got = ::read(fd, chunk.data(), chunk.size())) > 0) h.add(chunk.data(), size_t(got));
+      ok = got == 0;
+    }
+  }
+  ::close(fd);
+  return ok ? "ptowh64:" + h.hex() : "";
 }
 
 std::string hash_algorithm(const std::string& value) {

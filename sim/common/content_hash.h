@@ -53,9 +53,9 @@ class WordHash64 {
 };
 
 std::string hash_text(const std::string& text);  // "fnv1a64:<16 hex digits>"
-// Of a file's bytes, read in chunks (traces may be large):
-// "ptowh64:<16 hex digits>"; "" when the path is "-" or cannot be read (the
-// run itself reports that).
+// Of a file's bytes (mapped: traces may be large): "ptowh64:<16 hex
+// digits>"; "" when the path is "-", is not a regular file (a FIFO's bytes
+// cannot be read twice) or cannot be read (the run itself reports that).
 std::string hash_file(const std::string& path);
 // The algorithm of a hash value ("fnv1a64" of "fnv1a64:..."), "" if none.
 std::string hash_algorithm(const std::string& value);

@@ -5,6 +5,7 @@
 #include "sim/common/content_hash.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <fstream>
 #include <set>
@@ -92,6 +93,17 @@ TEST(ContentHash, FileIsWordHashOfItsBytes) {
   EXPECT_EQ(hash_file(path), "ptowh64:" + h.hex());
   EXPECT_EQ(hash_file("-"), "");
   EXPECT_EQ(hash_file(test::temp_path("absent.bin")), "");
+  const std::string empty = test::temp_path("empty.bin");
+  std::ofstream(empty, std::ios::binary).flush();
+  EXPECT_EQ(hash_file(empty), "ptowh64:" + WordHash64().hex());
+}
+
+// A trace that was a FIFO has been read by the run: no hash, and no wait
+// for a writer that will never come.
+TEST(ContentHash, FifoHasNoHash) {
+  const std::string fifo = test::temp_path("trace.fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(hash_file(fifo), "");
 }
 
 TEST(ContentHash, AlgorithmIsThePrefix) {
