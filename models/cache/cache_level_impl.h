@@ -24,6 +24,12 @@ template <class P, class = void>
 struct ShadowInFillOrder : std::false_type {};
 template <class P>
 struct ShadowInFillOrder<P, std::void_t<decltype(P::kShadowInFillOrder)>> : std::bool_constant<P::kShadowInFillOrder> {};
+// Policy::kVictimIsShadowOldest, false when a policy does not say.
+template <class P, class = void>
+struct VictimIsShadowOldest : std::false_type {};
+template <class P>
+struct VictimIsShadowOldest<P, std::void_t<decltype(P::kVictimIsShadowOldest)>>
+    : std::bool_constant<P::kVictimIsShadowOldest> {};
 
 // What a level keeps per slot besides the tag store's own state, in the
 // same record (set_assoc.h: one host cache line per slot).
@@ -42,6 +48,8 @@ class CacheLevelImpl final : public CacheLevel {
         classifier_(Sub ? 1 : config.lines(), ShadowInFillOrder<Policy>::value),
         array_(config.sets(), config.ways, config.seed, LevelSlot{0, classifier_.no_node()}) {
     static_assert(!(Data && Sub), "--check-data does not model sub-blocks");
+    if constexpr (!Sub && VictimIsShadowOldest<Policy>::value)
+      if (config.sets() == 1) classifier_.mirror();  // fully associative: the level is its own 3C shadow
     if constexpr (Sub) init_subblocks();
     if constexpr (Data) {
       data_.assign(config.sets() * config.ways * config.line, 0);
@@ -161,6 +169,8 @@ class CacheLevelImpl final : public CacheLevel {
  protected:
   bool invalidate_line(uint64_t line, bool* was_dirty, uint8_t* dirty_data) override {
     if constexpr (Sub) return invalidate_subblocked(line, was_dirty);
+    if constexpr (VictimIsShadowOldest<Policy>::value)
+      if (classifier_.mirrored()) [[unlikely]] unmirror_shadow();  // the shadow keeps the line: build it now
     int64_t slot = -1;
     if constexpr (Data) slot = array_.find_slot(line);
     bool unused_prefetch = false;
@@ -281,9 +291,11 @@ class CacheLevelImpl final : public CacheLevel {
     // Removed from the array now, written back last: nothing that happens
     // below in between (a back-invalidation) can touch the new line before
     // it is installed, and the victim's data waits in the writeback buffer.
+    mirror_filling(line, v.slot);
     const uint64_t filled = write && whole ? issue : fill(v.slot, line, r, issue);
     const bool dirty = write && config_.write_back;
     array_.install(f, v.slot, line, dirty, LineOwner{r.tensor, r.region});
+    mirror_filling(~0ull, 0);
     array_.extra(v.slot).ready = filled;
     if constexpr (Data) move_bytes(v.slot, line, addr, bytes, r);
     if (write && !config_.write_back) post_below(addr, bytes, r.tensor, r.region, issue, false, at_data(r, addr));
@@ -337,8 +349,10 @@ class CacheLevelImpl final : public CacheLevel {
     const typename Array::Victim v = array_.reserve(f);
     classifier_.miss(line, true, array_.extra(v.slot).shadow);  // not a demand miss: not classified
     if (v.evicted) leave(v);
+    mirror_filling(line, v.slot);
     const uint64_t filled = fill(v.slot, line, r, at);
     array_.install(f, v.slot, line, false, LineOwner{r.tensor, r.region}, true);
+    mirror_filling(~0ull, 0);
     array_.extra(v.slot).ready = filled;
     if (v.evicted) evict(v, at);  // the fill first, as for a demand miss
     ++prefetch_.issued;
@@ -386,6 +400,27 @@ class CacheLevelImpl final : public CacheLevel {
                  Data ? written_back(bytes) : nullptr);
       if (!set_filled_.empty()) [[unlikely]] writeback_leaves_set(v.line, at);
     }
+  }
+
+  // Gives the 3C shadow of a mirrored level (fully associative: one set)
+  // the lines it would hold, in its order: the level's lines, and the
+  // newest, the line being filled (reserved, not yet installed: a
+  // back-invalidation comes during a fill, and the shadow took that line
+  // at the miss).
+#if defined(__GNUC__)
+  __attribute__((noinline))
+#endif
+  void unmirror_shadow() {
+    classifier_.unmirror([this](auto&& enter) {
+      array_.lines_oldest_first(0, [&](uint64_t slot, uint64_t line) { enter(line, array_.extra(slot).shadow); });
+      if (mirror_fill_line_ != ~0ull) enter(mirror_fill_line_, array_.extra(mirror_fill_slot_).shadow);
+    });
+  }
+  // A mirrored level's fill of `line` into `slot` begins (~0: it ended).
+  void mirror_filling(uint64_t line, uint64_t slot) {
+    if constexpr (VictimIsShadowOldest<Policy>::value)
+      if (classifier_.mirrored()) mirror_fill_line_ = line, mirror_fill_slot_ = slot;
+    (void)line, (void)slot;
   }
 
   // Whether a miss of this request (within one line) would allocate.
@@ -462,6 +497,8 @@ class CacheLevelImpl final : public CacheLevel {
   void count_classes(const SubBlockClasses& c, bool block_miss);
 
   MissClassifier classifier_;    // (Sub: unused, one line); before array_, which starts its slots' nodes
+  uint64_t mirror_fill_line_ = ~0ull;  // a mirrored level's line being filled, ~0 = none
+  uint64_t mirror_fill_slot_ = 0;
   Array array_;
   std::vector<uint8_t> data_;    // Data: per slot, the line's bytes
   std::vector<uint8_t> victim_;  // Data: the bytes of the line being evicted

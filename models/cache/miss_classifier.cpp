@@ -43,6 +43,7 @@ uint32_t MissClassifier::take_back(uint64_t line) {
 }
 
 void MissClassifier::invalidate(uint64_t line) {
+  if (mirror_) return;  // the real cache drops it too
   const uint32_t n = find(line, bucket(line));
   if (n == head_) return;
   unchain(n);

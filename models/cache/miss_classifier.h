@@ -22,6 +22,14 @@
 // invalidate record drops their line (they are reused first); otherwise the
 // shadow reuses its tail for a new line. So a slot's node is current exactly
 // when it still names the slot's line.
+//
+// A fully associative level whose victim is the shadow's (LRU, or FIFO with
+// its shadow in fill order) holds exactly the shadow's lines in the
+// shadow's order, so its misses are never conflicts and the shadow need not
+// be kept: mirror() says so, and the classifier then only records first
+// references. Only a back-invalidation (an inclusive level below) makes the
+// level drop a line the shadow keeps; the level calls unmirror() first, with
+// its lines in its order, and the shadow is built as it would stand.
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -44,6 +52,17 @@ class MissClassifier {
   // What a slot's node starts as: no node (no line's).
   uint32_t no_node() const { return head_; }
 
+  // The real cache is this shadow (see above); from construction on.
+  void mirror() { mirror_ = true; }
+  bool mirrored() const { return mirror_; }
+  // Builds the shadow from the real cache: each(f) calls f(line, node) for
+  // its lines from the oldest to the newest, `node` the line's slot's.
+  template <class Each>
+  void unmirror(Each&& each) {
+    mirror_ = false;
+    each([this](uint64_t line, uint32_t& node) { node = enter(line, bucket(line)); });
+  }
+
   // A hit of the real cache on `line`, held in the slot whose shadow node
   // is `node`; `allocates()`:
   // whether the level would allocate the line on a miss of this request
@@ -54,6 +73,7 @@ class MissClassifier {
 #endif
   void
   hit(uint64_t line, uint32_t& node, Allocates&& allocates) {
+    if (mirror_) return;
     const uint32_t n = node;
     if (nodes_[n].line == line) return touch(n);  // the head's line is no line's
     // The real cache kept a line that the shadow has evicted (set mapping
@@ -77,6 +97,7 @@ class MissClassifier {
 #endif
   MissClass
   miss(uint64_t line, bool allocate, uint32_t& node) {
+    if (mirror_) return seen_.insert(line) ? MissClass::Compulsory : MissClass::Capacity;
     const uint64_t b = bucket(line);
     const uint32_t found = find(line, b);
     if (found != head_) {  // still in the shadow: a conflict miss
@@ -156,6 +177,7 @@ class MissClassifier {
   std::vector<uint32_t> free_;       // nodes of invalidated lines, out of the list, reused first
   SeenLines seen_;                   // every line referenced at this level
   bool fifo_;
+  bool mirror_ = false;              // the real cache is the shadow: no list is kept
 };
 
 }  // namespace ptosim

@@ -230,6 +230,16 @@ class SetAssocArray {
     return out;
   }
 
+  // f(slot, line) for every valid line of `set`, the oldest first (the
+  // policy's order: it must have one).
+  template <class F>
+  void lines_oldest_first(uint64_t set, F&& f) const {
+    const uint64_t base = set * ways_;
+    policy_.oldest_first(set, [&](uint32_t way) {
+      if (tags_[base + way]) f(base + way, tags_[base + way] - 1);
+    });
+  }
+
   // Every valid line, for invalidating them all.
   std::vector<uint64_t> lines() const {
     std::vector<uint64_t> out;
