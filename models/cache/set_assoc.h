@@ -121,7 +121,7 @@ class SetAssocArray {
   void hit(const Found& f, bool dirty) {
     if (!(Policy::kRepeatHitIsNoop && f.repeat) && ways_ > 1)
       policy_.on_hit(f.set, uint32_t(uint64_t(f.slot) - f.base));
-    if (dirty) slots_[uint64_t(f.slot)].dirty = 1;
+    if (dirty) slots_[uint64_t(f.slot)].meta.dirty = 1;
   }
 
   // The way for a line that missed in `f`'s set, emptied. Inlined, as
@@ -146,7 +146,7 @@ class SetAssocArray {
     v.slot = f.base + way;
     const uint64_t i = v.slot;
     if (tags_[i]) {
-      const Slot& m = slots_[i];
+      const Meta& m = slots_[i].meta;
       v.evicted = true;
       v.line = tags_[i] - 1;
       v.dirty = m.dirty;
@@ -175,17 +175,14 @@ class SetAssocArray {
       if (s.free_hint == slot - f.base) ++s.free_hint;
     }
     tags_[slot] = line + 1;
-    Slot& m = slots_[slot];
-    m.dirty = uint16_t(dirty);
-    m.prefetched = uint16_t(prefetched);
-    m.owner = owner;
+    slots_[slot].meta = Meta{uint16_t(dirty), uint16_t(prefetched), owner};  // one 8-byte store
     if (ways_ > 1) policy_.on_fill(f.set, uint32_t(slot - f.base));
   }
 
   bool invalidate(uint64_t line, bool* was_dirty, bool* was_prefetched = nullptr) {
     const int64_t i = slot_of(line);
     if (i < 0) return false;
-    Slot& m = slots_[uint64_t(i)];
+    Meta& m = slots_[uint64_t(i)].meta;
     if (was_dirty) *was_dirty = m.dirty;
     if (was_prefetched) *was_prefetched = m.prefetched;
     pending_ = 0;
@@ -206,8 +203,8 @@ class SetAssocArray {
 
   // The first demand use of a prefetched line: true once, then the mark is gone.
   bool take_prefetched(uint64_t slot) {
-    if (!slots_[slot].prefetched) return false;
-    slots_[slot].prefetched = 0;
+    if (!slots_[slot].meta.prefetched) return false;
+    slots_[slot].meta.prefetched = 0;
     return true;
   }
 
@@ -222,7 +219,7 @@ class SetAssocArray {
       const uint64_t base = set * ways_;
       auto take = [&](uint32_t way) {
         const uint64_t i = base + way;
-        if (tags_[i] && slots_[i].dirty) out.push_back(tags_[i] - 1);
+        if (tags_[i] && slots_[i].meta.dirty) out.push_back(tags_[i] - 1);
       };
       if constexpr (HasOldestFirst<Policy>::value) policy_.oldest_first(set, take);
       else for (uint32_t w = 0; w < ways_; ++w) take(w);
@@ -250,7 +247,7 @@ class SetAssocArray {
 
   bool clean(uint64_t line, LineOwner* owner) {
     const int64_t i = slot_of(line);
-    Slot* m = i < 0 ? nullptr : &slots_[uint64_t(i)];
+    Meta* m = i < 0 ? nullptr : &slots_[uint64_t(i)].meta;
     if (!m || !m->dirty) return false;
     m->dirty = 0;
     *owner = m->owner;
@@ -296,11 +293,14 @@ class SetAssocArray {
   bool pow2_;
   bool wide_;
   std::vector<uint64_t> tags_;  // per slot: line + 1, 0 = invalid
-  struct Slot {
-    Extra extra;
+  struct Meta {
     uint16_t dirty = 0;       // not uint8_t: char stores alias everything and force reloads
     uint16_t prefetched = 0;  // filled by a prefetch, no demand use since
     LineOwner owner;
+  };
+  struct Slot {
+    Extra extra;
+    Meta meta;
   };
   std::vector<Slot> slots_;
   static Slot slot_with(const Extra& extra) {
