@@ -83,6 +83,7 @@ void WordHash64::stripe(const unsigned char* p) {
 }
 
 void WordHash64::add(const void* data, size_t n) {
+  if (n == 0) return;  // data may be null (an empty vector's): memcpy must not see it
   const unsigned char* p = static_cast<const unsigned char*>(data);
   length_ += n;
   if (npending_ > 0) {
