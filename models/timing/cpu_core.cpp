@@ -25,7 +25,7 @@ class CpuCore final : public CoreTiming {
         Waiting w = std::move(q.front());
         q.pop_front();
         ++w.clock->line_requests;
-        return w.port->send(w.addr, w.bytes, &t);
+        return (w.kept ? w.kept.get() : w.port)->send(w.addr, w.bytes, &t);
       });
     }
   }
@@ -53,7 +53,9 @@ class CpuCore final : public CoreTiming {
         // The line goes out when the store queue drains the store (the
         // pipeline calls the writer): keep the route for then.
         const uint64_t id = next_id_++;
-        waiting_[k.id].push_back(Waiting{id, addr, bytes, &k, port.retain()});
+        // (At dispatch the pipeline writes it at once, through this port.)
+        const bool later = config_.store_request == StoreRequest::Drain;
+        waiting_[k.id].push_back(Waiting{id, addr, bytes, &k, &port, later ? port.retain() : nullptr});
         p.store(k, seq, a.dep, addr, bytes, id);
       } else
         p.load(k, seq, a.dep, addr, bytes, mem);
@@ -92,7 +94,8 @@ class CpuCore final : public CoreTiming {
   struct Waiting {
     uint64_t id, addr, bytes;
     CoreClock* clock;
-    std::unique_ptr<CorePort> port;
+    CorePort* port;                   // the access's own, while it lasts
+    std::unique_ptr<CorePort> kept;   // a copy for a store written later
   };
   std::vector<std::deque<Waiting>> waiting_;  // per core: stores in the queue, oldest first
   uint64_t next_id_ = 0;

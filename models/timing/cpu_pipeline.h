@@ -13,11 +13,11 @@
 //
 // Memory is the caller's: `Memory` sends one line-sized request at a time
 // and returns when its data is there (the cache hierarchy, or a TLM target).
-// A load goes to memory when it executes; a store's line is requested only
-// when the store queue drains it, in program order after it retires, one a
-// cycle per store port (the store writer, set_store_writer): loads running
-// ahead in the meantime may evict the line it would have fetched at
-// dispatch, as they do natively (docs/TIMING.md, "Stores").
+// A load goes to memory when it executes; a store's line is requested when
+// it dispatches, or with `store_request: drain` only when the store queue
+// drains it, in program order after it retires, one a cycle per store port
+// (the store writer, set_store_writer): loads running ahead in the meantime
+// may evict the line, as they do natively (docs/TIMING.md, "Stores").
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -233,10 +233,24 @@ inline void CpuPipeline::store(CoreClock& k, uint32_t seq, uint32_t dep, uint64_
   if (data > t0) stats_.dep_wait_fs += data - t0;
   if (data < t0) data = t0;
   ++stats_.stores;
-  store_ports_.take(t0);  // its address and data: a store port's cycle
+  const uint64_t port = store_ports_.take(t0);  // its address and data: a store port's cycle
+  const uint64_t r = retire(k, data + period_fs_);
+  if (core_.store_request == StoreRequest::Dispatch) {
+    // The line is requested at dispatch (a write miss fetches it, holding a
+    // miss slot), the data is written at commit.
+    const uint64_t written = writer_(id, port);
+    uint64_t commit = r > written ? r : written;
+    if (last_commit_ > commit) commit = last_commit_;  // stores commit in order
+    last_commit_ = commit;
+    sq_[stores_++ % sq_.size()] = commit;
+    if (commit > drained_) drained_ = commit;
+    if (commit > k.end) k.end = commit;
+    forward_[(addr >> 2) % kForwardSlots] = Forward{addr, bytes, data, commit, 0};
+    set_done(seq, data);
+    return;
+  }
   // Retired, the store waits in the queue; it drains in order, one a cycle
   // per store port, and only then requests its line (drain_through).
-  const uint64_t r = retire(k, data + period_fs_);
   uint64_t at = last_drain_ + drain_fs_;
   if (r > at) at = r;
   last_drain_ = at;

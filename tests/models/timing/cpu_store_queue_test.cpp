@@ -38,6 +38,7 @@ struct Harness {
     core.store_ports = store_ports;
     core.forward_latency = 5;
     core.loop_uops = 0;
+    core.store_request = StoreRequest::Drain;
     p = std::make_unique<CpuPipeline>(core, double(kCycle));
     k.interval_fs = kCycle / 4;
     p->set_store_writer([this](uint64_t id, uint64_t t) {
