@@ -24,18 +24,32 @@ template <class P, class = void>
 struct ShadowInFillOrder : std::false_type {};
 template <class P>
 struct ShadowInFillOrder<P, std::void_t<decltype(P::kShadowInFillOrder)>> : std::bool_constant<P::kShadowInFillOrder> {};
+// Policy::kVictimIsShadowOldest, false when a policy does not say.
+template <class P, class = void>
+struct VictimIsShadowOldest : std::false_type {};
+template <class P>
+struct VictimIsShadowOldest<P, std::void_t<decltype(P::kVictimIsShadowOldest)>>
+    : std::bool_constant<P::kVictimIsShadowOldest> {};
+
+// What a level keeps per slot besides the tag store's own state, in the
+// same record (set_assoc.h: one host cache line per slot).
+struct LevelSlot {
+  uint64_t ready = 0;  // when the line's fill arrives (fs)
+  uint32_t shadow;     // the 3C shadow's node of the slot's line (MissClassifier)
+};
 
 template <class Policy, bool Data = false, bool Sub = false>
 class CacheLevelImpl final : public CacheLevel {
-  using Array = SetAssocArray<Policy>;
+  using Array = SetAssocArray<Policy, LevelSlot>;
 
  public:
   explicit CacheLevelImpl(const CacheConfig& config)
       : CacheLevel(config),
-        array_(config.sets(), config.ways, config.seed),
-        classifier_(Sub ? 1 : config.lines(), Sub ? 1 : config.sets() * config.ways, ShadowInFillOrder<Policy>::value),
-        ready_(config.sets() * config.ways, 0) {
+        classifier_(Sub ? 1 : config.lines(), ShadowInFillOrder<Policy>::value),
+        array_(config.sets(), config.ways, config.seed, LevelSlot{0, classifier_.no_node()}) {
     static_assert(!(Data && Sub), "--check-data does not model sub-blocks");
+    if constexpr (!Sub && VictimIsShadowOldest<Policy>::value)
+      if (config.sets() == 1) classifier_.mirror();  // fully associative: the level is its own 3C shadow
     if constexpr (Sub) init_subblocks();
     if constexpr (Data) {
       data_.assign(config.sets() * config.ways * config.line, 0);
@@ -50,7 +64,7 @@ class CacheLevelImpl final : public CacheLevel {
     mshrs_.retire(start);
     const uint64_t first = r.addr >> line_shift_;
     const uint64_t last = (r.addr + bytes - 1) >> line_shift_;
-    const uint64_t done = first == last ? access_line(first, r.addr, bytes, r, issue, true)  // the common case
+    const uint64_t done = first == last ? access_line(first, r.addr, bytes, r, issue)  // the common case
                                         : access_split(first, last, bytes, r, issue);
     timing_.latency_sum_fs += done - at;
     ++timing_.requests;
@@ -67,7 +81,7 @@ class CacheLevelImpl final : public CacheLevel {
       if (f.slot >= 0 && holds(f, line, r.addr, r.bytes ? r.bytes : 1)) {
         const uint64_t at = *t;
         const uint64_t done =
-            served_hit(f, line, r.addr, r.bytes ? r.bytes : 1, r, occupy_port(at, r.bytes) + latency_fs_, true);
+            served_hit(f, line, r.addr, r.bytes ? r.bytes : 1, r, occupy_port(at, r.bytes) + latency_fs_);
         timing_.latency_sum_fs += done - at;
         ++timing_.requests;
         return done;
@@ -155,6 +169,8 @@ class CacheLevelImpl final : public CacheLevel {
  protected:
   bool invalidate_line(uint64_t line, bool* was_dirty, uint8_t* dirty_data) override {
     if constexpr (Sub) return invalidate_subblocked(line, was_dirty);
+    if constexpr (VictimIsShadowOldest<Policy>::value)
+      if (classifier_.mirrored()) [[unlikely]] unmirror_shadow();  // the shadow keeps the line: build it now
     int64_t slot = -1;
     if constexpr (Data) slot = array_.find_slot(line);
     bool unused_prefetch = false;
@@ -180,7 +196,7 @@ class CacheLevelImpl final : public CacheLevel {
     for (uint64_t line = first; line <= last; ++line) {
       const uint64_t lo = std::max(r.addr, line << line_shift_);
       const uint64_t hi = std::min(r.addr + bytes, (line + 1) << line_shift_);
-      done = std::max(done, access_line(line, lo, hi - lo, r, issue, true));
+      done = std::max(done, access_line(line, lo, hi - lo, r, issue));
     }
     return done;
   }
@@ -195,33 +211,34 @@ class CacheLevelImpl final : public CacheLevel {
     mshrs_.retire(start);
     const uint64_t line = r.addr >> line_shift_;
     const uint64_t done =
-        served_miss(array_.find(line), line, r.addr, r.bytes ? r.bytes : 1, r, start + latency_fs_, true);
+        served_miss(array_.find(line), line, r.addr, r.bytes ? r.bytes : 1, r, start + latency_fs_);
     timing_.latency_sum_fs += done - at;
     ++timing_.requests;
     return done;
   }
 
-  // A hit on the line found at `f`; returns when its data is there. With
-  // `train`, a read shows the prefetcher the hit.
+  // A hit on the line found at `f`; returns when its data is there. A read
+  // shows the prefetcher the hit.
 #if defined(__GNUC__)
   __attribute__((always_inline))
 #endif
   uint64_t served_hit(const typename Array::Found& f, uint64_t line, uint64_t addr, uint64_t bytes,
-                      const MemRequest& r, uint64_t issue, bool train) {
-    if constexpr (Sub) return sub_hit(f, line, addr, bytes, r, issue, train);
+                      const MemRequest& r, uint64_t issue) {
+    if constexpr (Sub) return sub_hit(f, line, addr, bytes, r, issue);
     const uint64_t slot = uint64_t(f.slot);
     array_.hit(f, r.write && config_.write_back);
     if constexpr (Data) move_bytes(slot, line, addr, bytes, r);
     else (void)addr;
     stats_.count(r.write, true, bytes, r.tensor, r.region);
     stats_.writeback_requests += r.writeback;
-    classifier_.hit(line, slot, [&] { return allocates(r.write, bytes); });
+    LevelSlot& s = array_.extra(slot);
+    classifier_.hit(line, s.shadow, [&] { return allocates(r.write, bytes); });
     uint64_t done = issue;
-    if (ready_[slot] > issue) {  // its fill is still on its way: merge
+    if (s.ready > issue) {  // its fill is still on its way: merge
       ++timing_.merges;
-      done = ready_[slot];
+      done = s.ready;
     }
-    if (prefetcher_) [[unlikely]] prefetch_after_hit(slot, line, r, issue, train);
+    if (prefetcher_) [[unlikely]] prefetch_after_hit(slot, line, r, issue);
     return done;
   }
 
@@ -229,16 +246,15 @@ class CacheLevelImpl final : public CacheLevel {
 #if defined(__GNUC__)
   __attribute__((always_inline))
 #endif
-  uint64_t access_line(uint64_t line, uint64_t addr, uint64_t bytes, const MemRequest& r, uint64_t issue,
-                       bool train) {
+  uint64_t access_line(uint64_t line, uint64_t addr, uint64_t bytes, const MemRequest& r, uint64_t issue) {
     const bool write = r.write;
     const typename Array::Found f = array_.find(line);
     if (f.slot >= 0 && holds(f, line, addr, bytes)) {
-      const uint64_t done = served_hit(f, line, addr, bytes, r, issue, train);
+      const uint64_t done = served_hit(f, line, addr, bytes, r, issue);
       if (write && !config_.write_back) post_below(addr, bytes, r.tensor, r.region, issue, false, at_data(r, addr));
       return done;
     }
-    return served_miss(f, line, addr, bytes, r, issue, train);
+    return served_miss(f, line, addr, bytes, r, issue);
   }
 
   // A miss of the line looked up at `f`; returns when its data is there.
@@ -252,8 +268,8 @@ class CacheLevelImpl final : public CacheLevel {
   __attribute__((always_inline))
 #endif
   uint64_t served_miss(const typename Array::Found& f, uint64_t line, uint64_t addr, uint64_t bytes,
-                       const MemRequest& r, uint64_t issue, bool train) {
-    if constexpr (Sub) return sub_miss(f, line, addr, bytes, r, issue, train);
+                       const MemRequest& r, uint64_t issue) {
+    if constexpr (Sub) return sub_miss(f, line, addr, bytes, r, issue);
     const bool write = r.write;
     stats_.count(write, false, bytes, r.tensor, r.region);
     stats_.writeback_requests += r.writeback;
@@ -262,7 +278,7 @@ class CacheLevelImpl final : public CacheLevel {
     const bool allocate = allocates(write, bytes);
     typename Array::Victim v;
     if (allocate) v = array_.reserve(f);
-    switch (classifier_.miss(line, allocate, v.slot)) {
+    switch (classifier_.miss(line, allocate, array_.extra(v.slot).shadow)) {
       case MissClass::Compulsory: ++stats_.compulsory; break;
       case MissClass::Capacity: ++stats_.capacity; break;
       case MissClass::Conflict: ++stats_.conflict; break;
@@ -275,14 +291,16 @@ class CacheLevelImpl final : public CacheLevel {
     // Removed from the array now, written back last: nothing that happens
     // below in between (a back-invalidation) can touch the new line before
     // it is installed, and the victim's data waits in the writeback buffer.
+    mirror_filling(line, v.slot);
     const uint64_t filled = write && whole ? issue : fill(v.slot, line, r, issue);
     const bool dirty = write && config_.write_back;
     array_.install(f, v.slot, line, dirty, LineOwner{r.tensor, r.region});
-    ready_[v.slot] = filled;
+    mirror_filling(~0ull, 0);
+    array_.extra(v.slot).ready = filled;
     if constexpr (Data) move_bytes(v.slot, line, addr, bytes, r);
     if (write && !config_.write_back) post_below(addr, bytes, r.tensor, r.region, issue, false, at_data(r, addr));
     if (v.evicted) evict(v, issue);  // then, as Dinero IV, the prefetch
-    if (prefetcher_ && train && !write) [[unlikely]] prefetch_after(DemandRead{line, true, false, line}, r, issue);
+    if (prefetcher_ && !write) [[unlikely]] prefetch_after(DemandRead{line, true, false, line}, r, issue);
     return std::max(issue, filled);
   }
 
@@ -292,13 +310,13 @@ class CacheLevelImpl final : public CacheLevel {
 #if defined(__GNUC__)
   __attribute__((noinline))
 #endif
-  void prefetch_after_hit(uint64_t slot, uint64_t line, const MemRequest& r, uint64_t issue, bool train) {
+  void prefetch_after_hit(uint64_t slot, uint64_t line, const MemRequest& r, uint64_t issue) {
     const bool first_use = array_.take_prefetched(slot);
     if (first_use) {
       ++prefetch_.useful;
-      prefetch_.late += ready_[slot] > issue;
+      prefetch_.late += array_.extra(slot).ready > issue;
     }
-    if (train && !r.write) prefetch_after(DemandRead{line, false, first_use, line}, r, issue);
+    if (!r.write) prefetch_after(DemandRead{line, false, first_use, line}, r, issue);
   }
 
   // Asks the prefetcher after demand read `d` and fetches what it proposes,
@@ -325,15 +343,17 @@ class CacheLevelImpl final : public CacheLevel {
     const typename Array::Found f = array_.find(line);
     if (f.slot >= 0) {
       array_.hit(f, false);
-      classifier_.hit(line, uint64_t(f.slot), [] { return true; });
+      classifier_.hit(line, array_.extra(uint64_t(f.slot)).shadow, [] { return true; });
       return;
     }
     const typename Array::Victim v = array_.reserve(f);
-    classifier_.miss(line, true, v.slot);  // not a demand miss: not classified
+    classifier_.miss(line, true, array_.extra(v.slot).shadow);  // not a demand miss: not classified
     if (v.evicted) leave(v);
+    mirror_filling(line, v.slot);
     const uint64_t filled = fill(v.slot, line, r, at);
     array_.install(f, v.slot, line, false, LineOwner{r.tensor, r.region}, true);
-    ready_[v.slot] = filled;
+    mirror_filling(~0ull, 0);
+    array_.extra(v.slot).ready = filled;
     if (v.evicted) evict(v, at);  // the fill first, as for a demand miss
     ++prefetch_.issued;
     prefetch_.bytes += config_.line;
@@ -380,6 +400,27 @@ class CacheLevelImpl final : public CacheLevel {
                  Data ? written_back(bytes) : nullptr);
       if (!set_filled_.empty()) [[unlikely]] writeback_leaves_set(v.line, at);
     }
+  }
+
+  // Gives the 3C shadow of a mirrored level (fully associative: one set)
+  // the lines it would hold, in its order: the level's lines, and the
+  // newest, the line being filled (reserved, not yet installed: a
+  // back-invalidation comes during a fill, and the shadow took that line
+  // at the miss).
+#if defined(__GNUC__)
+  __attribute__((noinline))
+#endif
+  void unmirror_shadow() {
+    classifier_.unmirror([this](auto&& enter) {
+      array_.lines_oldest_first(0, [&](uint64_t slot, uint64_t line) { enter(line, array_.extra(slot).shadow); });
+      if (mirror_fill_line_ != ~0ull) enter(mirror_fill_line_, array_.extra(mirror_fill_slot_).shadow);
+    });
+  }
+  // A mirrored level's fill of `line` into `slot` begins (~0: it ended).
+  void mirror_filling(uint64_t line, uint64_t slot) {
+    if constexpr (VictimIsShadowOldest<Policy>::value)
+      if (classifier_.mirrored()) mirror_fill_line_ = line, mirror_fill_slot_ = slot;
+    (void)line, (void)slot;
   }
 
   // Whether a miss of this request (within one line) would allocate.
@@ -445,9 +486,9 @@ class CacheLevelImpl final : public CacheLevel {
   uint32_t sub_mask(uint64_t line, uint64_t addr, uint64_t bytes) const;
   bool write_allocates(uint64_t addr, uint64_t bytes) const;
   uint64_t sub_hit(const typename Array::Found& f, uint64_t line, uint64_t addr, uint64_t bytes, const MemRequest& r,
-                   uint64_t issue, bool train);
+                   uint64_t issue);
   uint64_t sub_miss(const typename Array::Found& f, uint64_t line, uint64_t addr, uint64_t bytes,
-                    const MemRequest& r, uint64_t issue, bool train);
+                    const MemRequest& r, uint64_t issue);
   void prefetch_subblocked(uint64_t unit, bool subblocks, const MemRequest& r, uint64_t at);
   void evict_subblocked(const typename Array::Victim& v, const SubState& was, uint64_t at);
   void write_runs(uint64_t line, uint32_t dirty, const LineOwner& owner, uint64_t at);
@@ -455,9 +496,10 @@ class CacheLevelImpl final : public CacheLevel {
   bool invalidate_subblocked(uint64_t line, bool* was_dirty);
   void count_classes(const SubBlockClasses& c, bool block_miss);
 
+  MissClassifier classifier_;    // (Sub: unused, one line); before array_, which starts its slots' nodes
+  uint64_t mirror_fill_line_ = ~0ull;  // a mirrored level's line being filled, ~0 = none
+  uint64_t mirror_fill_slot_ = 0;
   Array array_;
-  MissClassifier classifier_;    // (Sub: unused, one line)
-  std::vector<uint64_t> ready_;  // per slot: when the line's fill arrives (fs)
   std::vector<uint8_t> data_;    // Data: per slot, the line's bytes
   std::vector<uint8_t> victim_;  // Data: the bytes of the line being evicted
   std::vector<SubState> sub_;    // Sub: per slot

@@ -4,9 +4,9 @@
 
 namespace ptosim {
 
-MissClassifier::MissClassifier(uint64_t lines, uint64_t slots, bool fifo)
+MissClassifier::MissClassifier(uint64_t lines, bool fifo)
     : capacity_(std::max<uint64_t>(lines, 1)), head_(uint32_t(capacity_)), nodes_(new Node[capacity_ + 1]),
-      slot_node_(slots, head_), fifo_(fifo) {
+      fifo_(fifo) {
   uint64_t n = 2;
   bucket_shift_ = 63;
   while (n < 2 * capacity_) n <<= 1, --bucket_shift_;
@@ -43,6 +43,7 @@ uint32_t MissClassifier::take_back(uint64_t line) {
 }
 
 void MissClassifier::invalidate(uint64_t line) {
+  if (mirror_) return;  // the real cache drops it too
   const uint32_t n = find(line, bucket(line));
   if (n == head_) return;
   unchain(n);

@@ -11,8 +11,9 @@
 // (SeenLines).
 //
 // Speed: each slot of the real cache remembers the shadow node of the line it
-// holds, so a hit (the common case) moves that node to the front of the LRU
-// list without a lookup. A miss that misses the shadow too (every access of
+// holds (kept by the caller in the slot's own record, passed by reference:
+// one host cache line per slot), so a hit (the common case) moves that node
+// to the front of the LRU list without a lookup. A miss that misses the shadow too (every access of
 // a random trace) costs a lookup, the eviction of the least recent line and
 // an insertion: the nodes carry their own hash chains (a bucket array of
 // node numbers, 2 buckets per line), so each is a few loads and stores, with
@@ -21,6 +22,14 @@
 // invalidate record drops their line (they are reused first); otherwise the
 // shadow reuses its tail for a new line. So a slot's node is current exactly
 // when it still names the slot's line.
+//
+// A fully associative level whose victim is the shadow's (LRU, or FIFO with
+// its shadow in fill order) holds exactly the shadow's lines in the
+// shadow's order, so its misses are never conflicts and the shadow need not
+// be kept: mirror() says so, and the classifier then only records first
+// references. Only a back-invalidation (an inclusive level below) makes the
+// level drop a line the shadow keeps; the level calls unmirror() first, with
+// its lines in its order, and the shadow is built as it would stand.
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -36,11 +45,26 @@ class MissClassifier {
   // `fifo`: the shadow keeps fill order (hits do not reorder it), as Dinero
   // IV's shadow of a FIFO level does (it uses the level's own policy);
   // otherwise LRU.
-  MissClassifier(uint64_t lines, uint64_t slots, bool fifo = false);
+  MissClassifier(uint64_t lines, bool fifo = false);
   MissClassifier(const MissClassifier&) = delete;
   MissClassifier& operator=(const MissClassifier&) = delete;
 
-  // A hit of the real cache on `line`, held in `slot`; `allocates()`:
+  // What a slot's node starts as: no node (no line's).
+  uint32_t no_node() const { return head_; }
+
+  // The real cache is this shadow (see above); from construction on.
+  void mirror() { mirror_ = true; }
+  bool mirrored() const { return mirror_; }
+  // Builds the shadow from the real cache: each(f) calls f(line, node) for
+  // its lines from the oldest to the newest, `node` the line's slot's.
+  template <class Each>
+  void unmirror(Each&& each) {
+    mirror_ = false;
+    each([this](uint64_t line, uint32_t& node) { node = enter(line, bucket(line)); });
+  }
+
+  // A hit of the real cache on `line`, held in the slot whose shadow node
+  // is `node`; `allocates()`:
   // whether the level would allocate the line on a miss of this request
   // (false for a write that does not allocate), asked only when it matters.
   template <class Allocates>
@@ -48,14 +72,15 @@ class MissClassifier {
   __attribute__((always_inline))
 #endif
   void
-  hit(uint64_t line, uint64_t slot, Allocates&& allocates) {
-    const uint32_t n = slot_node_[slot];
+  hit(uint64_t line, uint32_t& node, Allocates&& allocates) {
+    if (mirror_) return;
+    const uint32_t n = node;
     if (nodes_[n].line == line) return touch(n);  // the head's line is no line's
     // The real cache kept a line that the shadow has evicted (set mapping
     // can beat full associativity): the shadow takes it back, as it would
     // on its own miss, so not for a write that does not allocate (Dinero IV's
     // shadow updates on "not a write, or a hit, or write-allocate").
-    if (allocates()) slot_node_[slot] = take_back(line);
+    if (allocates()) node = take_back(line);
   }
   // Dinero IV's invalidate record: the line leaves the shadow (its first
   // reference stays recorded, as in Dinero IV, whose d4_invinfcache clears
@@ -65,21 +90,23 @@ class MissClassifier {
   void invalidate(uint64_t line);
   void invalidate_all();
   // A miss of the real cache; returns its class. With `allocate` the line will
-  // be installed in `slot` (and the shadow allocates it too).
+  // be installed in the slot whose shadow node is `node` (and the shadow
+  // allocates it too); else `node` is left alone.
 #if defined(__GNUC__)
   __attribute__((always_inline))
 #endif
   MissClass
-  miss(uint64_t line, bool allocate, uint64_t slot) {
+  miss(uint64_t line, bool allocate, uint32_t& node) {
+    if (mirror_) return seen_.insert(line) ? MissClass::Compulsory : MissClass::Capacity;
     const uint64_t b = bucket(line);
     const uint32_t found = find(line, b);
     if (found != head_) {  // still in the shadow: a conflict miss
       touch(found);
-      if (allocate) slot_node_[slot] = found;
+      if (allocate) node = found;
       return MissClass::Conflict;
     }
     const bool first = seen_.insert(line);
-    if (allocate) slot_node_[slot] = enter(line, b);
+    if (allocate) node = enter(line, b);
     return first ? MissClass::Compulsory : MissClass::Capacity;
   }
 
@@ -147,10 +174,10 @@ class MissClassifier {
   uint32_t used_ = 0;               // nodes taken so far (the rest untouched)
   std::vector<uint32_t> buckets_;   // bucket -> first node of its chain, head_ = empty
   unsigned bucket_shift_;
-  std::vector<uint32_t> slot_node_;  // real-cache slot -> shadow node last bound to it (head_: none)
   std::vector<uint32_t> free_;       // nodes of invalidated lines, out of the list, reused first
   SeenLines seen_;                   // every line referenced at this level
   bool fifo_;
+  bool mirror_ = false;              // the real cache is the shadow: no list is kept
 };
 
 }  // namespace ptosim

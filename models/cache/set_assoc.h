@@ -23,6 +23,15 @@
 // and the lowest invalid way is searched from a per-set hint below which
 // every way is valid, so neither a lookup nor a fill costs the
 // associativity.
+//
+// Memory layout, for the host's caches: the tags are one array (a set's
+// scan reads consecutive words); everything else a slot has is one record
+// (Slot: dirty, prefetched, owner and the caller's `Extra`, for a cache
+// level the fill-ready time and the 3C shadow's node), and a set's valid
+// count and free hint are one pair. A random miss then touches the set's
+// tags, one slot record, one set pair and the policy's word, where parallel
+// arrays cost a host cache line each (tags, meta, ready time, shadow node,
+// valid count, hint).
 #include <algorithm>
 #include <type_traits>
 #include <utility>
@@ -44,7 +53,10 @@ template <class P>
 struct HasOldestFirst<P, std::void_t<decltype(std::declval<const P&>().oldest_first(uint64_t(0), WayVisitor{}))>>
     : std::true_type {};
 
-template <class Policy>
+// No extra per-slot state.
+struct NoSlotExtra {};
+
+template <class Policy, class Extra = NoSlotExtra>
 class SetAssocArray {
  public:
   struct Found {
@@ -64,12 +76,16 @@ class SetAssocArray {
   // Up to this many ways a set is scanned; wider sets use the map.
   static constexpr uint32_t kScanWays = 16;
 
-  SetAssocArray(uint64_t sets, uint32_t ways, uint64_t seed)
+  // Every slot's extra state starts as `extra`.
+  SetAssocArray(uint64_t sets, uint32_t ways, uint64_t seed, const Extra& extra = Extra{})
       : sets_(sets), ways_(ways), mask_((sets & (sets - 1)) == 0 ? sets - 1 : 0), pow2_((sets & (sets - 1)) == 0),
-        wide_(ways > kScanWays), tags_(sets * ways, 0), meta_(sets * ways), valid_(sets, 0),
-        free_hint_(sets, 0), where_(wide_ ? sets * ways : 0), policy_(sets, ways, seed) {}
+        wide_(ways > kScanWays), tags_(sets * ways, 0), slots_(sets * ways, slot_with(extra)), set_(sets),
+        where_(wide_ ? sets * ways : 0), policy_(sets, ways, seed) {}
 
   uint32_t ways() const { return ways_; }
+  // The caller's state of a slot (kept with the slot's own, one record).
+  Extra& extra(uint64_t slot) { return slots_[slot].extra; }
+  const Extra& extra(uint64_t slot) const { return slots_[slot].extra; }
 
   // Inlined into every caller: the hit path's first step.
 #if defined(__GNUC__)
@@ -83,6 +99,8 @@ class SetAssocArray {
     const uint64_t base = set * ways_;
     if (wide_) return find_wide(line, key, set, base);
     const uint64_t* t = &tags_[base];
+    // A 1-way set: its line or a miss (repeat: no policy update to skip).
+    if (ways_ == 1) return t[0] == key ? Found{set, base, int64_t(base), true} : miss_in(key, set, base);
     if constexpr (Policy::kKnowsMru) {  // most hits are on the set's most recent line
       const uint32_t m = policy_.mru(set);
       if (m < ways_ && t[m] == key) return Found{set, base, int64_t(base + m), true};
@@ -94,15 +112,16 @@ class SetAssocArray {
         return Found{set, base, int64_t(base + w), false};
       }
     }
-    pending_ = key;
-    const Found miss{set, base, -1, false};
-    pending_found_ = miss;
-    return miss;  // not the member: two 8-byte stores read back as one 16-byte load stall store forwarding
+    return miss_in(key, set, base);
   }
 
+  // A direct-mapped array has no replacement choice: the policy is never
+  // asked nor told (on a miss-heavy trace its updates cost ~40 instructions
+  // an access over two direct-mapped levels).
   void hit(const Found& f, bool dirty) {
-    if (!(Policy::kRepeatHitIsNoop && f.repeat)) policy_.on_hit(f.set, uint32_t(uint64_t(f.slot) - f.base));
-    if (dirty) meta_[uint64_t(f.slot)].dirty = 1;
+    if (!(Policy::kRepeatHitIsNoop && f.repeat) && ways_ > 1)
+      policy_.on_hit(f.set, uint32_t(uint64_t(f.slot) - f.base));
+    if (dirty) slots_[uint64_t(f.slot)].meta.dirty = 1;
   }
 
   // The way for a line that missed in `f`'s set, emptied. Inlined, as
@@ -114,26 +133,28 @@ class SetAssocArray {
     pending_ = 0;
     last_key_ = 0;
     uint32_t way;
-    if (valid_[f.set] < ways_) {  // the lowest invalid way: every way below the hint is valid
+    SetState& s = set_[f.set];
+    if (s.valid < ways_) {  // the lowest invalid way: every way below the hint is valid
       const uint64_t* t = &tags_[f.base];
-      way = free_hint_[f.set];
+      way = s.free_hint;
       while (t[way] != 0) ++way;
-      free_hint_[f.set] = way;
+      s.free_hint = way;
     } else {
-      way = policy_.victim(f.set);
+      way = ways_ == 1 ? 0 : policy_.victim(f.set);
     }
     Victim v;
     v.slot = f.base + way;
     const uint64_t i = v.slot;
     if (tags_[i]) {
+      const Meta& m = slots_[i].meta;
       v.evicted = true;
       v.line = tags_[i] - 1;
-      v.dirty = meta_[i].dirty;
-      v.prefetched = meta_[i].prefetched;
-      v.owner = meta_[i].owner;
+      v.dirty = m.dirty;
+      v.prefetched = m.prefetched;
+      v.owner = m.owner;
       tags_[i] = 0;
-      --valid_[f.set];
-      free_hint_[f.set] = std::min(free_hint_[f.set], way);
+      --s.valid;
+      s.free_hint = std::min(s.free_hint, way);
       if (wide_) where_.erase(v.line);
     }
     return v;
@@ -148,28 +169,31 @@ class SetAssocArray {
     last_key_ = line + 1;
     last_found_ = Found{f.set, f.base, int64_t(slot), true};
     if (tags_[slot] == 0) {
-      ++valid_[f.set];
+      SetState& s = set_[f.set];
+      ++s.valid;
       if (wide_) where_.insert(line, uint32_t(slot - f.base));
-      if (free_hint_[f.set] == slot - f.base) ++free_hint_[f.set];
+      if (s.free_hint == slot - f.base) ++s.free_hint;
     }
     tags_[slot] = line + 1;
-    meta_[slot] = Meta{uint16_t(dirty), uint16_t(prefetched), owner};
-    policy_.on_fill(f.set, uint32_t(slot - f.base));
+    slots_[slot].meta = Meta{uint16_t(dirty), uint16_t(prefetched), owner};  // one 8-byte store
+    if (ways_ > 1) policy_.on_fill(f.set, uint32_t(slot - f.base));
   }
 
   bool invalidate(uint64_t line, bool* was_dirty, bool* was_prefetched = nullptr) {
     const int64_t i = slot_of(line);
     if (i < 0) return false;
-    if (was_dirty) *was_dirty = meta_[uint64_t(i)].dirty;
-    if (was_prefetched) *was_prefetched = meta_[uint64_t(i)].prefetched;
+    Meta& m = slots_[uint64_t(i)].meta;
+    if (was_dirty) *was_dirty = m.dirty;
+    if (was_prefetched) *was_prefetched = m.prefetched;
     pending_ = 0;
     last_key_ = 0;
     const uint64_t set = set_of(line);
-    --valid_[set];
-    free_hint_[set] = std::min(free_hint_[set], uint32_t(uint64_t(i) - set * ways_));
+    SetState& s = set_[set];
+    --s.valid;
+    s.free_hint = std::min(s.free_hint, uint32_t(uint64_t(i) - set * ways_));
     if (wide_) where_.erase(line);
     tags_[uint64_t(i)] = 0;
-    meta_[uint64_t(i)].dirty = 0;
+    m.dirty = 0;
     return true;
   }
 
@@ -179,8 +203,8 @@ class SetAssocArray {
 
   // The first demand use of a prefetched line: true once, then the mark is gone.
   bool take_prefetched(uint64_t slot) {
-    if (!meta_[slot].prefetched) return false;
-    meta_[slot].prefetched = 0;
+    if (!slots_[slot].meta.prefetched) return false;
+    slots_[slot].meta.prefetched = 0;
     return true;
   }
 
@@ -195,12 +219,22 @@ class SetAssocArray {
       const uint64_t base = set * ways_;
       auto take = [&](uint32_t way) {
         const uint64_t i = base + way;
-        if (tags_[i] && meta_[i].dirty) out.push_back(tags_[i] - 1);
+        if (tags_[i] && slots_[i].meta.dirty) out.push_back(tags_[i] - 1);
       };
       if constexpr (HasOldestFirst<Policy>::value) policy_.oldest_first(set, take);
       else for (uint32_t w = 0; w < ways_; ++w) take(w);
     }
     return out;
+  }
+
+  // f(slot, line) for every valid line of `set`, the oldest first (the
+  // policy's order: it must have one).
+  template <class F>
+  void lines_oldest_first(uint64_t set, F&& f) const {
+    const uint64_t base = set * ways_;
+    policy_.oldest_first(set, [&](uint32_t way) {
+      if (tags_[base + way]) f(base + way, tags_[base + way] - 1);
+    });
   }
 
   // Every valid line, for invalidating them all.
@@ -213,9 +247,10 @@ class SetAssocArray {
 
   bool clean(uint64_t line, LineOwner* owner) {
     const int64_t i = slot_of(line);
-    if (i < 0 || !meta_[uint64_t(i)].dirty) return false;
-    meta_[uint64_t(i)].dirty = 0;
-    *owner = meta_[uint64_t(i)].owner;
+    Meta* m = i < 0 ? nullptr : &slots_[uint64_t(i)].meta;
+    if (!m || !m->dirty) return false;
+    m->dirty = 0;
+    *owner = m->owner;
     return true;
   }
 
@@ -241,6 +276,11 @@ class SetAssocArray {
       last_found_ = Found{set, base, int64_t(base + *w), true};
       return Found{set, base, int64_t(base + *w), false};
     }
+    return miss_in(key, set, base);
+  }
+
+  // find()'s miss, remembered for the reserve() that follows.
+  Found miss_in(uint64_t key, uint64_t set, uint64_t base) {
     pending_ = key;
     const Found miss{set, base, -1, false};
     pending_found_ = miss;
@@ -252,16 +292,27 @@ class SetAssocArray {
   uint64_t mask_;
   bool pow2_;
   bool wide_;
-  std::vector<uint64_t> tags_;
-  // Per slot, side by side (one base pointer, one 8-byte store at install).
+  std::vector<uint64_t> tags_;  // per slot: line + 1, 0 = invalid
   struct Meta {
     uint16_t dirty = 0;       // not uint8_t: char stores alias everything and force reloads
     uint16_t prefetched = 0;  // filled by a prefetch, no demand use since
     LineOwner owner;
   };
-  std::vector<Meta> meta_;
-  std::vector<uint32_t> valid_;  // per set: valid ways (an invalid way is searched for only if < ways)
-  std::vector<uint32_t> free_hint_;  // per set: every way below it is valid
+  struct Slot {
+    Extra extra;
+    Meta meta;
+  };
+  std::vector<Slot> slots_;
+  static Slot slot_with(const Extra& extra) {
+    Slot s;
+    s.extra = extra;
+    return s;
+  }
+  struct SetState {
+    uint32_t valid = 0;      // valid ways (an invalid way is searched for only if < ways)
+    uint32_t free_hint = 0;  // every way below it is valid
+  };
+  std::vector<SetState> set_;
   ResidentMap where_;            // wide sets: resident line -> way
   uint64_t pending_ = 0;         // key of the line find() last missed, 0 = none
   Found pending_found_{0, 0, -1, false};

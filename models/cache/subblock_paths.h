@@ -67,7 +67,7 @@ void CacheLevelImpl<Policy, Data, Sub>::count_classes(const SubBlockClasses& c, 
 // (Dinero IV: no touched sub-block has its referenced bit).
 template <class Policy, bool Data, bool Sub>
 uint64_t CacheLevelImpl<Policy, Data, Sub>::sub_hit(const typename Array::Found& f, uint64_t line, uint64_t addr,
-                                                    uint64_t bytes, const MemRequest& r, uint64_t issue, bool train) {
+                                                    uint64_t bytes, const MemRequest& r, uint64_t issue) {
   const uint64_t slot = uint64_t(f.slot);
   const bool write = r.write, dirty = write && config_.write_back;
   SubState& s = sub_[slot];
@@ -80,15 +80,15 @@ uint64_t CacheLevelImpl<Policy, Data, Sub>::sub_hit(const typename Array::Found&
   stats_.writeback_requests += r.writeback;
   sub_classifier_->classify(line, sb, !write || write_allocates(addr, bytes), false, false);
   uint64_t done = issue;
-  if (ready_[slot] > issue) {  // a fill is still on its way: merge
+  if (array_.extra(slot).ready > issue) {  // a fill is still on its way: merge
     ++timing_.merges;
-    done = ready_[slot];
+    done = array_.extra(slot).ready;
   }
   if (prefetcher_) [[unlikely]] {
     const uint32_t first_uses = uint32_t(__builtin_popcount(unused));
     prefetch_.useful += first_uses;
-    if (ready_[slot] > issue) prefetch_.late += first_uses;
-    if (train && !write) prefetch_after(DemandRead{line, false, unused == sb, addr >> sub_shift_}, r, issue);
+    if (array_.extra(slot).ready > issue) prefetch_.late += first_uses;
+    if (!write) prefetch_after(DemandRead{line, false, unused == sb, addr >> sub_shift_}, r, issue);
   }
   return done;
 }
@@ -103,7 +103,7 @@ uint64_t CacheLevelImpl<Policy, Data, Sub>::sub_hit(const typename Array::Found&
 // fetches nothing.
 template <class Policy, bool Data, bool Sub>
 uint64_t CacheLevelImpl<Policy, Data, Sub>::sub_miss(const typename Array::Found& f, uint64_t line, uint64_t addr,
-                                                     uint64_t bytes, const MemRequest& r, uint64_t issue, bool train) {
+                                                     uint64_t bytes, const MemRequest& r, uint64_t issue) {
   const bool write = r.write;
   const bool block_miss = f.slot < 0;
   const uint32_t sb = sub_mask(line, addr, bytes);
@@ -144,13 +144,13 @@ uint64_t CacheLevelImpl<Policy, Data, Sub>::sub_miss(const typename Array::Found
   if (block_miss) {
     array_.install(f, slot, line, wback, LineOwner{r.tensor, r.region});
     sub_[slot] = SubState{sb, wback ? sb : 0, sb};
-    ready_[slot] = filled;
+    array_.extra(slot).ready = filled;
   } else {
-    ready_[slot] = std::max(ready_[slot], filled);
+    array_.extra(slot).ready = std::max(array_.extra(slot).ready, filled);
   }
   if (write && !wback) post_below(addr, bytes, r.tensor, r.region, issue, false, nullptr);  // write-through
   if (v.evicted) evict_subblocked(v, was, issue);
-  if (prefetcher_ && train && !write) [[unlikely]]
+  if (prefetcher_ && !write) [[unlikely]]
     prefetch_after(DemandRead{line, true, false, addr >> sub_shift_}, r, issue);
   return std::max(issue, filled);
 }
@@ -187,10 +187,10 @@ void CacheLevelImpl<Policy, Data, Sub>::prefetch_subblocked(uint64_t unit, bool 
   if (block_miss) {
     array_.install(f, v.slot, line, false, LineOwner{r.tensor, r.region});
     sub_[v.slot] = SubState{sb, 0, 0};
-    ready_[v.slot] = filled;
+    array_.extra(v.slot).ready = filled;
     if (v.evicted) evict_subblocked(v, was, at);  // the fill first, as for a demand miss
   } else {
-    ready_[uint64_t(f.slot)] = std::max(ready_[uint64_t(f.slot)], filled);
+    array_.extra(uint64_t(f.slot)).ready = std::max(array_.extra(uint64_t(f.slot)).ready, filled);
   }
   ++prefetch_.issued;
   prefetch_.bytes += span;

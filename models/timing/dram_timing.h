@@ -8,8 +8,6 @@
 
 #include "sim/common/registry.h"
 #include "sim/common/time.h"
-#include "sim/common/registry.h"
-#include "sim/common/time.h"
 #include "sim/config/hw_config.h"
 #include "sim/report/stats.h"
 

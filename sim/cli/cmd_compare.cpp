@@ -10,6 +10,7 @@
 
 #include "sim/cli/commands.h"
 #include "sim/cli/report_flatten.h"
+#include "sim/common/content_hash.h"
 #include "sim/common/units.h"
 #include "sim/report/report.h"
 
@@ -244,8 +245,11 @@ int baseline(const CompareArgs& a, const json& golden, const json& run) {
   std::vector<Tolerance> tol = parse_tolerances(a.tolerance);
   // Comparable: the same program (or trace) bytes and the same parameters.
   std::vector<std::string> why;
-  if (golden.value("source_hash", "") != run.value("source_hash", ""))
-    why.push_back("source hash " + golden.value("source_hash", "") + " vs " + run.value("source_hash", ""));
+  const std::string gh = golden.value("source_hash", ""), rh = run.value("source_hash", "");
+  // A baseline written before the hash algorithm changed (or by a newer
+  // pto-sim) cannot say whether the input is the same: not a difference.
+  const bool other_algorithm = !gh.empty() && !rh.empty() && hash_algorithm(gh) != hash_algorithm(rh);
+  if (gh != rh && !other_algorithm) why.push_back("source hash " + gh + " vs " + rh);
   if (param_text(golden) != param_text(run)) why.push_back("parameters " + param_text(golden) + " vs " + param_text(run));
   if (!why.empty() && !a.allow_different) {
     std::string msg;
@@ -295,6 +299,9 @@ int baseline(const CompareArgs& a, const json& golden, const json& run) {
                              delta_text(g, v, true) + "; " + limit + ")");
   }
   for (auto& w : why) std::cout << "note: not the same run inputs: " << w << "\n";
+  if (other_algorithm)
+    std::cout << "note: the input's identity is not checked: the baseline's source hash is " << hash_algorithm(gh)
+              << ", this run's " << hash_algorithm(rh) << " (another hash algorithm; refresh the baseline to check it)\n";
   if (golden.value("config_hash", "") != run.value("config_hash", ""))
     std::cout << "note: configs differ (" << golden.value("config_hash", "") << " vs " << run.value("config_hash", "") << ")\n";
   if (moved.empty()) {

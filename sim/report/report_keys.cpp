@@ -19,7 +19,7 @@ const std::vector<ReportKey> kKeys = {
     {"started_at", S, "UTC", "start time, ISO 8601", no, true},
     {"wall_seconds", R, "s", "wall-clock time of the process until the report (not a result)", no, true},
     {"source", S, "", "program or trace path as given", no, true},
-    {"source_hash", S, "", "fnv1a64 of the program's or trace's bytes (\"\" for stdin)", no, true},
+    {"source_hash", S, "", "ptowh64 (pto-sim's word hash) of the program's or trace's bytes (\"\" for stdin or a FIFO)", no, true},
     {"config", S, "", "config `name:`", no, true},
     {"config_file", S, "", "config path, `<default>` for the built-in one", no, true},
     {"config_hash", S, "", "fnv1a64 of the fully resolved config (`config_resolved` as `config show` prints it)", no, true},

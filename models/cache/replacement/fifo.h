@@ -12,6 +12,9 @@ class Fifo {
   // The 3C shadow keeps fill order too, as Dinero IV's shadow uses the
   // level's own policy (other policies' shadows are LRU).
   static constexpr bool kShadowInFillOrder = true;
+  // A full set's victim is the oldest in that order: a fully associative
+  // level is its own 3C shadow (MissClassifier::mirror).
+  static constexpr bool kVictimIsShadowOldest = true;
   Fifo(uint64_t sets, uint32_t ways, uint64_t /*seed*/) : order_(sets, ways) {}
   void on_hit(uint64_t, uint32_t) {}
   void on_fill(uint64_t set, uint32_t way) { order_.stamp(set, way); }

@@ -18,6 +18,9 @@ class Lru {
   static constexpr bool kRepeatHitIsNoop = true;
   // The most recently used way, ways or more when not known (wide sets).
   static constexpr bool kKnowsMru = true;
+  // A full set's victim is the least recently used, as in the 3C shadow: a
+  // fully associative level is its own shadow (MissClassifier::mirror).
+  static constexpr bool kVictimIsShadowOldest = true;
   Lru(uint64_t sets, uint32_t ways, uint64_t /*seed*/)
       : ways_(ways), small_(ways <= 16), order_(small_ ? 0 : sets, small_ ? 0 : ways) {
     last_shift_ = 4 * (ways - 1);

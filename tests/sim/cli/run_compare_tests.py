@@ -100,6 +100,15 @@ other = write("other.pto", open(TILED).read() + "\n# changed\n")
 code, _, err = run("run", other, "--format", "json", "-o", T("o.json"))
 code, out, err = run("compare", "--baseline", a, T("o.json"))
 check("not comparable (program hash): exit 2", code == 2 and "source hash" in err, (code, err))
+# A baseline from before the source hash's algorithm changed (FNV-1a): the
+# input's identity cannot be checked, which is said, and the counts compare.
+oldhash = write("oldhash.json", json.dumps(dict(ra, source_hash="fnv1a64:0123456789abcdef")))
+code, out, err = run("compare", "--baseline", oldhash, a2)
+check("baseline with another hash algorithm: compared, said so", code == 0 and
+      "note: the input's identity is not checked: the baseline's source hash is fnv1a64, this run's ptowh64" in out and
+      "not the same run inputs" not in out and "\nok: " in out, (code, out, err))
+code, out, err = run("compare", "--baseline", oldhash, b)
+check("baseline with another hash algorithm: moved metrics still found", code == 1 and "REGRESSION" in out, (code, out[:300]))
 
 # Bad reports.
 bad = write("bad.json", '{"schema_version": 2,\n  "levels": [}\n')
