@@ -35,6 +35,10 @@ class CorePort {
   // The transfer for the target's counters only, at t: no time (a
   // register file's value is an operand, its time flows through the model).
   virtual void count_only(uint64_t t) = 0;
+  // The same route, core and access, kept for a send after this access is
+  // gone (with a copy of its bytes under --check-data): a store the model
+  // writes when its store queue drains it.
+  virtual std::unique_ptr<CorePort> retain() const = 0;
 
   uint64_t line = 0;  // the first cache level's line; 0 = sent whole (a scratchpad takes bulk transfers)
   bool reg = false;   // a register file
@@ -63,6 +67,10 @@ class CoreTiming {
   // its event number (0 without dataflow).
   virtual void access(CoreClock& k, uint32_t seq, const Access& a, CorePort& port) = 0;
   virtual void compute(CoreClock& k, uint32_t seq, const Compute& c) = 0;
+  // Finishes what core k.id still holds back (the cpu model's stores
+  // waiting in the store queue): before a barrier, a cache control record,
+  // a host write or check, and the end of the run.
+  virtual void settle(CoreClock&) {}
   // The model's own counters, summed over the cores, into the core's node.
   virtual void report(StatsNode& node) const = 0;
 };

@@ -6,13 +6,28 @@
 #include "models/timing/core_timing.h"
 #include "models/timing/cpu_pipeline.h"
 
+#include <deque>
+#include <stdexcept>
+
 namespace ptosim {
 namespace {
 
 class CpuCore final : public CoreTiming {
  public:
   CpuCore(const CoreConfig& config, double period_fs, uint32_t cores) : config_(config), period_fs_(period_fs) {
-    for (uint32_t i = 0; i < cores; ++i) pipes_.push_back(std::make_unique<CpuPipeline>(config, period_fs));
+    waiting_.resize(cores);
+    for (uint32_t i = 0; i < cores; ++i) {
+      pipes_.push_back(std::make_unique<CpuPipeline>(config, period_fs));
+      // A store drained from the queue: its piece goes to its route now.
+      pipes_.back()->set_store_writer([this, i](uint64_t id, uint64_t t) {
+        std::deque<Waiting>& q = waiting_[i];
+        if (q.empty() || q.front().id != id) throw std::logic_error("cpu core: stores drained out of order");
+        Waiting w = std::move(q.front());
+        q.pop_front();
+        ++w.clock->line_requests;
+        return (w.kept ? w.kept.get() : w.port)->send(w.addr, w.bytes, &t);
+      });
+    }
   }
 
   void access(CoreClock& k, uint32_t seq, const Access& a, CorePort& port) override {
@@ -34,14 +49,22 @@ class CpuCore final : public CoreTiming {
         ++k.line_requests;
         return port.send(addr, bytes, &t);
       };
-      if (write)
-        p.store(k, seq, a.dep, addr, bytes, mem);
-      else
+      if (write) {
+        // The line goes out when the store queue drains the store (the
+        // pipeline calls the writer): keep the route for then.
+        const uint64_t id = next_id_++;
+        // (At dispatch the pipeline writes it at once, through this port.)
+        const bool later = config_.store_request == StoreRequest::Drain;
+        waiting_[k.id].push_back(Waiting{id, addr, bytes, &k, &port, later ? port.retain() : nullptr});
+        p.store(k, seq, a.dep, addr, bytes, id);
+      } else
         p.load(k, seq, a.dep, addr, bytes, mem);
     });
   }
 
   void compute(CoreClock& k, uint32_t seq, const Compute& c) override { pipes_[k.id]->compute(k, seq, c); }
+
+  void settle(CoreClock& k) override { pipes_[k.id]->settle(); }
 
   void report(StatsNode& n) const override {
     n.set("model", config_.model);
@@ -68,6 +91,14 @@ class CpuCore final : public CoreTiming {
   const CoreConfig& config_;
   double period_fs_;
   std::vector<std::unique_ptr<CpuPipeline>> pipes_;  // one per core
+  struct Waiting {
+    uint64_t id, addr, bytes;
+    CoreClock* clock;
+    CorePort* port;                   // the access's own, while it lasts
+    std::unique_ptr<CorePort> kept;   // a copy for a store written later
+  };
+  std::vector<std::deque<Waiting>> waiting_;  // per core: stores in the queue, oldest first
+  uint64_t next_id_ = 0;
 };
 
 const bool registered = Registry<CoreTimingFactory>::instance().add(

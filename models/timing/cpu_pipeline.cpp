@@ -19,7 +19,8 @@ CpuPipeline::CpuPipeline(const CoreConfig& core, double period_fs)
       load_ports_(core.load_ports, period_fs_),
       store_ports_(core.store_ports, period_fs_),
       forward_(kForwardSlots),
-      regs_(kRegSlots) {
+      regs_(kRegSlots),
+      drain_fs_(uint64_t(std::llround(period_fs / std::max(1u, core.store_ports)))) {
   units_.resize(size_t(OpClass::Count) * kTimedDtypes);
 }
 
@@ -56,6 +57,43 @@ uint64_t CpuPipeline::Slots::take(uint64_t t) {
     }
     return std::max(t, c * period_);
   }
+}
+
+void CpuPipeline::drain_through(size_t n) {
+  for (; n && !pending_.empty(); --n) {
+    const Waiting w = pending_.front();
+    pending_.pop_front();
+    for (uint64_t b = w.addr >> 6; b <= (w.addr + w.bytes - 1) >> 6; ++b) --pending_blocks_[b & 255];
+    // The line is requested as the store leaves the queue's head; the store
+    // is written (and its entry free) when the line is there, in order.
+    const uint64_t written = writer_(w.id, w.at);
+    uint64_t commit = written > w.at ? written : w.at;
+    if (last_commit_ > commit) commit = last_commit_;
+    last_commit_ = commit;
+    sq_[w.number % sq_.size()] = commit;
+    if (commit > drained_) drained_ = commit;
+    if (clock_ && commit > clock_->end) clock_->end = commit;
+    Forward& f = forward_[(w.addr >> 2) % kForwardSlots];
+    if (f.store == w.number && f.addr == w.addr) f.commit = commit;
+  }
+}
+
+void CpuPipeline::drain_due(uint64_t t) {
+  size_t n = 0;
+  while (n < pending_.size() && pending_[n].at <= t) ++n;
+  drain_through(n);
+}
+
+void CpuPipeline::drain_overlapping(uint64_t addr, uint64_t bytes) {
+  bool maybe = false;
+  for (uint64_t b = addr >> 6; b <= (addr + bytes - 1) >> 6; ++b) maybe |= pending_blocks_[b & 255] != 0;
+  if (!maybe) return;
+  size_t last = 0;
+  for (size_t i = 0; i < pending_.size(); ++i) {
+    const Waiting& w = pending_[i];
+    if (w.addr < addr + bytes && addr < w.addr + w.bytes) last = i + 1;
+  }
+  drain_through(last);
 }
 
 void CpuPipeline::register_read(uint32_t seq, uint32_t dep, uint64_t addr) {

@@ -13,7 +13,14 @@
 //
 // Memory is the caller's: `Memory` sends one line-sized request at a time
 // and returns when its data is there (the cache hierarchy, or a TLM target).
+// A load goes to memory when it executes; a store's line is requested when
+// it dispatches, or with `store_request: drain` only when the store queue
+// drains it, in program order after it retires, one a cycle per store port
+// (the store writer, set_store_writer): loads running ahead in the meantime
+// may evict the line, as they do natively (docs/TIMING.md, "Stores").
 #include <cstdint>
+#include <deque>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -41,15 +48,25 @@ class CpuPipeline {
   // `mem(t)` performs it at time t and returns when its data is there.
   template <class Memory>
   void load(CoreClock& k, uint32_t seq, uint32_t dep, uint64_t addr, uint64_t bytes, Memory&& mem);
-  template <class Memory>
-  void store(CoreClock& k, uint32_t seq, uint32_t dep, uint64_t addr, uint64_t bytes, Memory&& mem);
+  // A store: `id` is the caller's name for it, which the store writer gets
+  // back when the store queue drains it.
+  void store(CoreClock& k, uint32_t seq, uint32_t dep, uint64_t addr, uint64_t bytes, uint64_t id);
+  // Writes a drained store's line: (id, t) sends it at t and returns when
+  // its line is there (a write miss fetches it).
+  using StoreWriter = std::function<uint64_t(uint64_t id, uint64_t t)>;
+  void set_store_writer(StoreWriter w) { writer_ = std::move(w); }
+  // Drains every store still in the queue (before a barrier, a cache
+  // control record, the end of the run).
+  void settle() { drain_through(pending_.size()); }
+  size_t stores_waiting() const { return pending_.size(); }
   // An access to the register file: no instruction of its own (registers
   // are operands), the value flows from the last write of that address.
   void register_read(uint32_t seq, uint32_t dep, uint64_t addr);
   void register_write(uint32_t seq, uint32_t dep, uint64_t addr);
   void compute(CoreClock& k, uint32_t seq, const Compute& c);
 
-  // When every instruction so far has retired and every store committed.
+  // When every instruction so far has retired and every store committed
+  // (after settle()).
   uint64_t drained() const { return drained_; }
   const CpuStats& stats() const { return stats_; }
 
@@ -60,6 +77,14 @@ class CpuPipeline {
   uint64_t ready(uint32_t seq, uint32_t dep) const;
   void set_done(uint32_t seq, uint64_t t);
   uint64_t result(uint32_t seq, uint32_t dep) const;
+  // Drains the oldest n stores of the queue, in order.
+  void drain_through(size_t n);
+  // Before a load at t: the stores the queue drains by then.
+  void drain_due(uint64_t t);
+  // Before a load of [addr, addr + bytes) that is not forwarded reads
+  // memory: the stores up to the last that wrote any of its bytes (so the
+  // load sees them; --check-data compares).
+  void drain_overlapping(uint64_t addr, uint64_t bytes);
 
   // Issue slots of one unit (or port), cycle by cycle: an instruction that
   // is ready earlier than one before it in program order still takes the
@@ -79,7 +104,11 @@ class CpuPipeline {
     uint32_t span_;               // cycles one instruction holds (throughput < 1)
   };
   struct Forward {
-    uint64_t addr = ~0ull, bytes = 0, data = 0, commit = 0;
+    uint64_t addr = ~0ull, bytes = 0, data = 0, commit = 0, store = 0;  // store: its number
+  };
+  // A store retired (or due to) and waiting in the queue for its line.
+  struct Waiting {
+    uint64_t addr, bytes, id, at, number;  // at: when the queue drains it; number: stores_ then
   };
   struct RegValue {
     uint64_t addr = ~0ull, ready = 0;
@@ -103,6 +132,12 @@ class CpuPipeline {
   uint64_t unit_free_[size_t(OpClass::Count)] = {};  // bulk work: busy until
   std::vector<Forward> forward_;
   std::vector<RegValue> regs_;
+  std::deque<Waiting> pending_;      // the store queue's stores not yet written, oldest first
+  uint64_t drain_fs_;                // one store a cycle per store port
+  uint64_t last_drain_ = 0;          // when the queue drained its latest store
+  uint16_t pending_blocks_[256] = {};  // a filter: waiting stores per 64-byte block hash
+  CoreClock* clock_ = nullptr;       // this pipeline's core
+  StoreWriter writer_;
   CpuStats stats_;
 };
 
@@ -173,6 +208,7 @@ void CpuPipeline::load(CoreClock& k, uint32_t seq, uint32_t dep, uint64_t addr, 
     t = a;
   }
   ++stats_.loads;
+  if (!pending_.empty()) drain_due(t);
   Forward& f = forward_[(addr >> 2) % kForwardSlots];
   uint64_t data;
   if (f.addr == addr && f.bytes >= bytes && f.commit > t) {
@@ -180,6 +216,7 @@ void CpuPipeline::load(CoreClock& k, uint32_t seq, uint32_t dep, uint64_t addr, 
     data = (f.data > t ? f.data : t) + forward_fs_;
     ++stats_.forwarded;
   } else {
+    if (!pending_.empty()) drain_overlapping(addr, bytes);
     t = load_ports_.take(t);
     data = mem(t);
   }
@@ -187,24 +224,41 @@ void CpuPipeline::load(CoreClock& k, uint32_t seq, uint32_t dep, uint64_t addr, 
   lq_[loads_++ % lq_.size()] = retire(k, data);
 }
 
-template <class Memory>
-void CpuPipeline::store(CoreClock& k, uint32_t seq, uint32_t dep, uint64_t addr, uint64_t bytes, Memory&& mem) {
+inline void CpuPipeline::store(CoreClock& k, uint32_t seq, uint32_t dep, uint64_t addr, uint64_t bytes, uint64_t id) {
+  clock_ = &k;
+  // A full queue: the entry this store takes is the oldest's, written first.
+  if (pending_.size() >= sq_.size()) drain_through(pending_.size() - sq_.size() + 1);
   const uint64_t t0 = dispatch(k, Queue::Store);
   uint64_t data = ready(seq, dep);
   if (data > t0) stats_.dep_wait_fs += data - t0;
   if (data < t0) data = t0;
   ++stats_.stores;
-  // The address is known at dispatch: the line is requested then (a write
-  // miss fetches it, holding a miss slot), the data is written at commit.
-  const uint64_t written = mem(store_ports_.take(t0));
+  const uint64_t port = store_ports_.take(t0);  // its address and data: a store port's cycle
   const uint64_t r = retire(k, data + period_fs_);
-  uint64_t commit = r > written ? r : written;
-  if (last_commit_ > commit) commit = last_commit_;  // stores commit in order
-  last_commit_ = commit;
-  sq_[stores_++ % sq_.size()] = commit;
-  if (commit > drained_) drained_ = commit;
-  if (commit > k.end) k.end = commit;
-  forward_[(addr >> 2) % kForwardSlots] = Forward{addr, bytes, data, commit};
+  if (core_.store_request == StoreRequest::Dispatch) {
+    // The line is requested at dispatch (a write miss fetches it, holding a
+    // miss slot), the data is written at commit.
+    const uint64_t written = writer_(id, port);
+    uint64_t commit = r > written ? r : written;
+    if (last_commit_ > commit) commit = last_commit_;  // stores commit in order
+    last_commit_ = commit;
+    sq_[stores_++ % sq_.size()] = commit;
+    if (commit > drained_) drained_ = commit;
+    if (commit > k.end) k.end = commit;
+    forward_[(addr >> 2) % kForwardSlots] = Forward{addr, bytes, data, commit, 0};
+    set_done(seq, data);
+    return;
+  }
+  // Retired, the store waits in the queue; it drains in order, one a cycle
+  // per store port, and only then requests its line (drain_through).
+  uint64_t at = last_drain_ + drain_fs_;
+  if (r > at) at = r;
+  last_drain_ = at;
+  const uint64_t number = stores_++;
+  sq_[number % sq_.size()] = ~0ull;  // not free until written (drain_through)
+  forward_[(addr >> 2) % kForwardSlots] = Forward{addr, bytes, data, ~0ull, number};
+  for (uint64_t b = addr >> 6; b <= (addr + bytes - 1) >> 6; ++b) ++pending_blocks_[b & 255];
+  pending_.push_back(Waiting{addr, bytes, id, at, number});
   set_done(seq, data);
 }
 

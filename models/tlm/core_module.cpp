@@ -67,6 +67,7 @@ void CoreModule::run() {
       }
     }
     schedule(true);  // a stream that ended inside a parallel loop
+    for (CoreClock& k : clocks_) model_->settle(k);
     uint64_t last = now_fs_;
     for (const CoreClock& k : clocks_) last = std::max(last, k.issue_at);
     if (attr_) {
@@ -144,6 +145,7 @@ void CoreModule::issue_checked(const Access& a, bool host, Pending& p) {
   checker_->set_position(p.position);
   const DataRoute& d = data_route(a.space);
   if (host) {
+    model_->settle(clock(a.core));  // the program's stores before it land first
     checker_->wrote(d.store, a, p.bytes.data());
     const Route& r = routes_[a.space];
     if (r.cache) {
@@ -187,6 +189,7 @@ void CoreModule::host_write(const Access& a, const uint8_t* data) {
 
 void CoreModule::expect(const Access& a, const uint8_t* data) {
   if (!checker_) return;
+  for (CoreClock& k : clocks_) model_->settle(k);  // what it checks includes every store
   const DataRoute& d = data_route(a.space);
   checker_->expect(d.store, a, data, a.tensor < names_.tensors.size() ? names_.tensors[a.tensor] : "?",
                    routes_[a.space].space);
@@ -246,19 +249,30 @@ class CoreModule::RoutePort final : public CorePort {
     m_.transport(r_, a_, write_, t, data_);
   }
 
+  std::unique_ptr<CorePort> retain() const override {
+    auto p = std::make_unique<RoutePort>(m_, r_, k_, a_, nullptr);
+    if (data_) {
+      p->owned_.assign(data_, data_ + (a_.bytes ? a_.bytes : 1));
+      p->data_ = p->owned_.data();
+    }
+    return p;
+  }
+
  private:
   CoreModule& m_;
   const Route& r_;
   CoreClock& k_;
-  const Access& a_;
+  const Access a_;  // a copy: a retained port outlives the caller's
   uint8_t* data_;
   bool write_;
+  std::vector<uint8_t> owned_;  // a retained port's copy of the bytes
 };
 
 void CoreModule::issue_now(const Access& a, uint32_t seq, uint8_t* data) {
   if (is_control(a.kind)) {  // a copyback or invalidate record: the caches' business, not an access
     const Route& r = route_of(a);
     CoreClock& k = clock(a.core);
+    model_->settle(k);  // the stores before it reach the caches first
     if (r.cache) {
       sync(k.issue_at);
       r.cache->control(a.kind, a.addr, a.bytes, k.issue_at);
@@ -467,6 +481,7 @@ void CoreModule::schedule(bool drain) {
 void CoreModule::barrier(bool parallel) {
   ++barriers_;
   schedule(true);
+  for (CoreClock& k : clocks_) model_->settle(k);
   parallel_ = parallel && clocks_.size() > 1;
   if (clocks_.size() == 1) return;  // one core: nothing to wait for
   uint64_t all = 0;

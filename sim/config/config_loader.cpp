@@ -316,6 +316,7 @@ void parse_core(Section& sec, CoreConfig& core, const std::string& file, double 
   sec.read_int("store_ports", core.store_ports, 1, 64);
   sec.read("forward_latency", core.forward_latency, units::parse_cycles);
   sec.read_int("loop_uops", core.loop_uops, 0, 64);
+  sec.read_enum("store_request", core.store_request, kStoreRequests);
   parse_op_timing(sec, core, file);
   sec.reject_unknown();
   if (core.count > kMaxCores)

@@ -105,6 +105,7 @@ std::string to_yaml(const HwConfig& c) {
       << "  store_ports: " << k.store_ports << "\n"
       << "  forward_latency: " << k.forward_latency << " cycles\n"
       << "  loop_uops: " << k.loop_uops << "\n"
+      << "  store_request: " << kStoreRequests.name(k.store_request) << "\n"
       << "  op_timing:\n";
     auto entry = [&](const std::string& key, const OpTiming& t) {
       o << "    " << key << ": {latency: " << format_number(t.latency)

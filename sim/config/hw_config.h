@@ -14,6 +14,13 @@
 
 namespace ptosim {
 
+// When a `cpu` core's store requests its cache line (docs/TIMING.md, "Stores").
+enum class StoreRequest { Dispatch, Drain };
+inline constexpr NameTable<StoreRequest, 2> kStoreRequests{{{
+    {StoreRequest::Dispatch, "dispatch", "when the store dispatches (its address is known)"},
+    {StoreRequest::Drain, "drain", "when the store queue drains it, in order after it retires"},
+}}};
+
 struct CoreConfig {
   // A registered core model (models/timing/core_timing.h, docs/TIMING.md "The core").
   std::string model = "simple";
@@ -30,6 +37,7 @@ struct CoreConfig {
   uint32_t load_ports = 2;         // loads started per cycle
   uint32_t store_ports = 1;        // stores started per cycle
   uint32_t forward_latency = 5;    // store-to-load forwarding, cycles
+  StoreRequest store_request = StoreRequest::Dispatch;
   uint32_t loop_uops = 2;          // instructions per loop iteration (counter, compare-and-branch)
   OpTimingTable op_timing;         // latency / throughput per op class and dtype
 
