@@ -163,6 +163,7 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
     << "  load_ports: " << k.load_ports << "\n"
     << "  store_ports: " << k.store_ports << "\n"
     << "  forward_latency: " << k.forward << "\n"
+    << "  store_request: drain    # a store requests its line as the store queue drains it (docs/TIMING.md, \"Stores\")\n"
     << "  vector_bytes: " << vec << " B\n"
     << "  flops_per_cycle:        # 2 FMA pipes x lanes x 2\n"
     << "    float32: " << 2 * (vec / 4) * 2 << "\n"

@@ -50,6 +50,9 @@ TEST(HostConfig, AmdGetsL1StrideL2StreamAndTheL1FillSpacing) {
   EXPECT_EQ(c.caches[0].replacement, "plru");  // measured on a Zen 4 (host_config.cpp)
   EXPECT_EQ(c.caches[1].replacement, "lru");
   EXPECT_EQ(c.core.model, "cpu");
+  // What bench/fidelity's calibration measured against: without it a run
+  // on `config host`'s output predicts with stores sent at dispatch.
+  EXPECT_EQ(c.core.store_request, StoreRequest::Drain);
 }
 
 TEST(HostConfig, IntelGetsTheStreamerAndNoFillSpacing) {
