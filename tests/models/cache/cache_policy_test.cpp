@@ -160,8 +160,9 @@ TEST(Replacement, WideSrripPicksAsTheScan) {
         wide.on_fill(set, v);
         ref.r[set * ways + v] = 2;
       }
-      if (step % 997 == 0)
+      if (step % 997 == 0) {  // braces: ASSERT_EQ is an if/else (-Wdangling-else)
         for (uint32_t w = 0; w < ways; ++w) ASSERT_EQ(wide.rrpv(set, w), ref.r[set * ways + w]);
+      }
     }
   }
 }
