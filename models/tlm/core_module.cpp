@@ -249,24 +249,42 @@ class CoreModule::RoutePort final : public CorePort {
     m_.transport(r_, a_, write_, t, data_);
   }
 
-  std::unique_ptr<CorePort> retain() const override {
-    auto p = std::make_unique<RoutePort>(m_, r_, k_, a_, nullptr);
-    if (data_) {
-      p->owned_.assign(data_, data_ + (a_.bytes ? a_.bytes : 1));
-      p->data_ = p->owned_.data();
-    }
-    return p;
-  }
+  std::unique_ptr<CorePort> retain() const override;
 
  private:
+  class Retained;
   CoreModule& m_;
   const Route& r_;
   CoreClock& k_;
-  const Access a_;  // a copy: a retained port outlives the caller's
+  const Access& a_;  // the caller's: a port lives for one access (retain() copies)
   uint8_t* data_;
   bool write_;
-  std::vector<uint8_t> owned_;  // a retained port's copy of the bytes
 };
+
+// A store the core model sends later (the store queue's drain): it owns its
+// access and bytes, so the per-access port above copies nothing.
+class CoreModule::RoutePort::Retained final : public CorePort {
+ public:
+  Retained(CoreModule& m, const Route& r, CoreClock& k, const Access& a, const uint8_t* data)
+      : a_(a),
+        bytes_(data ? std::vector<uint8_t>(data, data + (a.bytes ? a.bytes : 1)) : std::vector<uint8_t>()),
+        port_(m, r, k, a_, data ? bytes_.data() : nullptr) {
+    line = port_.line;
+    reg = port_.reg;
+  }
+  uint64_t send(uint64_t addr, uint64_t bytes, uint64_t* t) override { return port_.send(addr, bytes, t); }
+  void count_only(uint64_t t) override { port_.count_only(t); }
+  std::unique_ptr<CorePort> retain() const override { return port_.retain(); }
+
+ private:
+  const Access a_;
+  std::vector<uint8_t> bytes_;
+  RoutePort port_;
+};
+
+std::unique_ptr<CorePort> CoreModule::RoutePort::retain() const {
+  return std::make_unique<Retained>(m_, r_, k_, a_, data_);
+}
 
 void CoreModule::issue_now(const Access& a, uint32_t seq, uint8_t* data) {
   if (is_control(a.kind)) {  // a copyback or invalidate record: the caches' business, not an access
