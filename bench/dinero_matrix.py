@@ -5,6 +5,7 @@ geometry: a fully associative 16384-way level against an 8-way one, and the
 peak memory of a 10^8-access streaming trace against a 10^7 one.
 
 usage: dinero_matrix.py BUILD_DIR DINERO [--rounds N] [--scale F] [--only matrix,assoc,rss]
+                        [--traces T1,T2] [--hierarchies H1,H2]
 
 DINERO is a dineroIV binary built from Dinero IV's d4-7 sources (not part of
 this project). Traces (BUILD_DIR/bench/gen_trace, gen_matmul_trace; written to
@@ -44,6 +45,9 @@ HIERARCHIES = {
     "fa-256KiB": [(32 * KIB, 8, 64), (256 * KIB, 4096, 64)],
     "lines-32-128": [(32 * KIB, 8, 32), (256 * KIB, 8, 128)],
 }
+
+
+TRACES = ["matmul-128", "random-64MiB", "stream", "stride-4160", "conv"]
 
 
 def traces(build, scale):
@@ -89,7 +93,7 @@ def cpu(cmd, stdin_path=None, stdout=subprocess.DEVNULL):
 
 
 def matrix(a, pto_sim, tmp):
-    tr = traces(a.build, a.scale)
+    tr = {t: cmd for t, cmd in traces(a.build, a.scale).items() if t in a.traces}
     files = {}
     for name, cmd in tr.items():
         files[name] = os.path.join(tmp, name + ".din")
@@ -100,7 +104,7 @@ def matrix(a, pto_sim, tmp):
         cfgs[name] = os.path.join(tmp, name + ".yaml")
         with open(cfgs[name], "w") as f:
             f.write(config_yaml(levels))
-    cells = [(t, h) for t in tr for h in HIERARCHIES]
+    cells = [(t, h) for t in tr for h in HIERARCHIES if t in a.traces and h in a.hierarchies]
     runs = {c: {"d": [], "c": [], "p": []} for c in cells}
     for r in range(a.rounds):
         t0 = time.time()
@@ -181,7 +185,15 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--scale", type=float, default=1.0)
     ap.add_argument("--only", default="matrix,assoc,rss")
+    ap.add_argument("--traces", default=",".join(TRACES), help="matrix rows to run (a subset while iterating)")
+    ap.add_argument("--hierarchies", default=",".join(HIERARCHIES), help="matrix columns to run")
     a = ap.parse_args()
+    for opt, known in (("traces", TRACES), ("hierarchies", HIERARCHIES)):
+        chosen = getattr(a, opt).split(",")
+        unknown = [c for c in chosen if c not in known]
+        if unknown:
+            ap.error(f"--{opt}: unknown {', '.join(unknown)} (known: {', '.join(known)})")
+        setattr(a, opt, chosen)
     pto_sim = find(a.build, "sim/cli/pto-sim", "pto-sim", "bin/pto-sim")
     parts = a.only.split(",")
     with tempfile.TemporaryDirectory(prefix="pto-sim-matrix-") as tmp:
