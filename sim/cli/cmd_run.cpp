@@ -107,6 +107,7 @@ void add_run(CLI::App& app, Action& action) {
         throw InputError({"--heatmap-bins", 0, 0}, "", "needs a PROGRAM: a trace has no tensors");
       options.data_in_stream = a.check_data && a.trace.empty();
       StatsNode root;
+      std::string source_hash;  // a trace's, taken while it was read
       std::vector<ProgramParam> params;
       int status = 0;
       const auto started = std::chrono::steady_clock::now();
@@ -117,7 +118,11 @@ void add_run(CLI::App& app, Action& action) {
         auto counts = std::make_shared<TraceCounts>();
         auto rules = std::make_shared<const TraceRules>(trace_rules(config));
         root = system.run([counts, rules](EventSink& sink) { *counts = replay_trace(a.trace, sink, *rules); }, options);
-        if (!root.find("interrupted")) add_trace_counts(root, *counts);
+        // An interrupted run let the reader's thread go: counts are its own.
+        if (!root.find("interrupted")) {
+          add_trace_counts(root, *counts);
+          source_hash = counts->source_hash;
+        }
       } else {
         // The program's print() output must not corrupt a JSON or CSV report on stdout.
         const bool report_on_stdout = a.output.empty() || a.output == "-";
@@ -135,6 +140,7 @@ void add_run(CLI::App& app, Action& action) {
       if (!sig) write_insight_files(system, root, a.insight, options.source, a.program);
       RunInputs in;
       in.source = options.source;
+      in.source_hash = source_hash;
       in.config = &config;
       in.config_file = a.config;
       in.overrides = &overrides;

@@ -85,7 +85,7 @@ void add_run_identity(StatsNode& root, const RunInputs& in) {
   id.set("started_at", g_started_at);
   id.set("wall_seconds", wall);
   id.set("source", in.source);
-  id.set("source_hash", hash_file(in.source));
+  id.set("source_hash", in.source_hash.empty() ? hash_file(in.source) : in.source_hash);
   id.set("config", in.config->name);
   id.set("config_file", in.config_file.empty() ? "<default>" : in.config_file);
   const std::string yaml = to_yaml(*in.config);

@@ -21,6 +21,7 @@ std::string shell_quote(const std::string& arg);
 
 struct RunInputs {
   std::string source;                        // program or trace path
+  std::string source_hash;                   // its hash if already known, else "" (hash_file then)
   const HwConfig* config = nullptr;
   std::string config_file;                   // "" = built in
   const std::vector<ConfigOverride>* overrides = nullptr;

@@ -166,7 +166,7 @@ std::string hash_file(const std::string& path) {
     ok = got == 0;
   }
   ::close(fd);
-  return ok ? "ptowh64:" + h.hex() : "";
+  return ok ? kWordHashPrefix + h.hex() : "";
 }
 
 std::string hash_algorithm(const std::string& value) {

@@ -52,6 +52,9 @@ class WordHash64 {
   uint64_t length_ = 0;
 };
 
+// The prefix of a WordHash64 value in reports.
+constexpr char kWordHashPrefix[] = "ptowh64:";
+
 std::string hash_text(const std::string& text);  // "fnv1a64:<16 hex digits>"
 // Of a file's bytes (mapped: traces may be large): "ptowh64:<16 hex
 // digits>"; "" when the path is "-", is not a regular file (a FIFO's bytes

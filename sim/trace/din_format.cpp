@@ -146,6 +146,13 @@ struct SinkOut {
 // data) should fail at its first line, not be buffered whole.
 constexpr size_t kMaxLine = size_t(1) << 20;
 
+// A write where the config's global space is read-only, at `line`. Out of
+// line, so that the loop's counters need no home in memory for it.
+[[noreturn]] __attribute__((noinline)) void misfit(const std::string& path, uint64_t line, const TraceRules& rules,
+                                                   const Access& write) {
+  throw InputError({path, int(line), 1}, "", rules.why_not(write));
+}
+
 template <class Out, class Target>
 void read_din_into(ByteSource& in, Target& target, TraceCounts& counts, const TraceRules& rules) {
   Out out(target);
@@ -154,10 +161,13 @@ void read_din_into(ByteSource& in, Target& target, TraceCounts& counts, const Tr
   Access write;
   write.kind = AccessKind::Write;
   const unsigned misfit_kind = rules.fits(write) ? 3 : unsigned(AccessKind::Write);  // 3: no kind misfits
-  uint64_t kinds[7] = {0, 0, 0, 0, 0, 0, 0};  // by AccessKind (no fills)
+  // The fast path's lines of each kind, in registers (a counter in memory,
+  // incremented line after line, is a chain of store-to-load forwards).
+  uint64_t fast_reads = 0, fast_writes = 0, fast_fetches = 0;
+  uint64_t kinds[7] = {0, 0, 0, 0, 0, 0, 0};  // the general path's, by AccessKind (no fills)
   uint64_t other_lines = 0;                   // blank, comment and skipped lines
   auto records = [&] {
-    uint64_t n = 0;
+    uint64_t n = fast_reads + fast_writes + fast_fetches;
     for (uint64_t k : kinds) n += k;
     return n;
   };
@@ -165,10 +175,11 @@ void read_din_into(ByteSource& in, Target& target, TraceCounts& counts, const Tr
   // that the fast path does not count lines.
   auto line_no = [&] { return records() + other_lines + 1; };
   Access a;
-  auto misfit = [&] { throw InputError({in.path(), int(line_no()), 1}, "", rules.why_not(write)); };
+  // The general parser on [p, e): whether the line holds an access (in `a`).
   auto general = [&](const char* p, const char* e) {
     if (LineParser(p, e, in.path(), line_no()).parse(a, counts)) {
-      if (unsigned(a.kind) == misfit_kind) misfit();
+      if (unsigned(a.kind) == misfit_kind) misfit(in.path(), line_no(), rules, write);
+      ++kinds[int(a.kind)];
       return true;
     }
     ++other_lines;
@@ -183,25 +194,33 @@ void read_din_into(ByteSource& in, Target& target, TraceCounts& counts, const Tr
     const char* end = d + avail;
     const char* p = d;
     // Every line before `lim` ends in a newline, which the line parsers rely
-    // on; the buffer's padding covers their reads past the last one.
+    // on; the padding after the available bytes covers their reads past the
+    // last one, and newlines() reading up to 63 bytes past `lim`.
     const char* lim = end;  // just past the last newline (usually near the end)
     while (lim > d && lim[-1] != '\n') --lim;
+    const char* block = p;  // the newlines of [block, block + 64) not yet taken are in `nls`
+    uint64_t nls = p < lim ? din::newlines(block) : 0;
     while (p < lim) {
+      while (nls == 0) {
+        block += 64;
+        nls = din::newlines(block);
+      }
+      const char* nl = block + __builtin_ctzll(nls);  // the end of the line at p (lim: there is one)
+      nls &= nls - 1;
       uint64_t addr, bytes;
       unsigned kind;
-      if (const char* next = fast.parse(p, addr, bytes, kind)) {
-        if (kind == misfit_kind) misfit();
-        ++kinds[kind];
+      // The fast parser accepts no line with a newline inside: what it
+      // accepts ends at nl.
+      if (fast.parse(p, addr, bytes, kind)) {
+        if (kind == misfit_kind) misfit(in.path(), line_no(), rules, write);
+        fast_reads += kind == 0;
+        fast_writes += kind == 1;
+        fast_fetches += kind == 2;
         out.put(addr, bytes, AccessKind(kind));
-        p = next;
-      } else {
-        const char* nl = static_cast<const char*>(std::memchr(p, '\n', size_t(lim - p)));
-        if (general(p, nl)) {
-          out.put(a.addr, a.bytes, a.kind);
-          ++kinds[int(a.kind)];
-        }
-        p = nl + 1;
+      } else if (general(p, nl)) {
+        out.put(a.addr, a.bytes, a.kind);
       }
+      p = nl + 1;
     }
     const size_t used = size_t(p - d);
     in.consume(used);
@@ -210,18 +229,15 @@ void read_din_into(ByteSource& in, Target& target, TraceCounts& counts, const Tr
       // longer than the buffer.
       if (avail >= kMaxLine) throw InputError({in.path(), int(line_no()), 0}, "", "line longer than 1 MiB");
       if (in.fill(avail + 1) > avail) { want = avail * 2; continue; }
-      if (general(d, end)) {
-        out.put(a.addr, a.bytes, a.kind);
-        ++kinds[int(a.kind)];
-      }
+      if (general(d, end)) out.put(a.addr, a.bytes, a.kind);
       in.consume(avail);
       break;
     }
     want = 1 << 16;
   }
-  counts.reads += kinds[0];
-  counts.writes += kinds[1];
-  counts.fetches += kinds[2];
+  counts.reads += fast_reads + kinds[0];
+  counts.writes += fast_writes + kinds[1];
+  counts.fetches += fast_fetches + kinds[2];
   counts.misc += kinds[int(AccessKind::Misc)];
   counts.copybacks += kinds[int(AccessKind::Copyback)];
   counts.invalidates += kinds[int(AccessKind::Invalidate)];

@@ -28,6 +28,9 @@ struct TraceCounts {
   uint64_t compute = 0;
   std::map<std::string, uint64_t> skipped;  // din types other than r w i, by type
   uint64_t dropped_non_global = 0;          // accesses a din writer could not express
+  // hash_file() of the trace, computed while it was read (ByteSource::file_hash):
+  // "" when it is not a regular file or was not read to its end.
+  std::string source_hash;
 };
 
 // What the config that replays a trace accepts. The readers check every

@@ -22,6 +22,7 @@ TraceCounts replay_trace(const std::string& path, EventSink& sink, const TraceRu
     read_native(in, sink, counts, rules);
   else
     read_din(in, sink, counts, rules);
+  counts.source_hash = in.file_hash();
   return counts;
 }
 
