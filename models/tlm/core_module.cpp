@@ -10,6 +10,7 @@
 #include "sim/common/run_control.h"
 #include "sim/common/time_limits.h"
 #include "sim/common/units.h"
+#include "sim/trace/batch_sink.h"
 #include "sim/trace/event_pipe.h"
 
 namespace ptosim {
@@ -54,7 +55,29 @@ void CoreModule::route(SpaceId space, const std::string& space_name, size_t port
 
 void CoreModule::run() {
   try {
-    if (producer_) {
+    if (producer_ && producer_same_thread_) {
+      // The producer runs here, its events delivered as it makes them. Its
+      // error is kept as a value (as the pipe's is) until the events before
+      // it have been delivered.
+      BatchSink batch(*this, run_control::stop_requested);
+      std::exception_ptr producer_error;
+      try {
+        try {
+          producer_(batch);
+        } catch (const pipe::Abandoned&) {
+          throw;
+        } catch (...) {
+          producer_error = std::current_exception();
+        }
+        batch.flush();
+      } catch (const pipe::Abandoned&) {
+        interrupted_ = true;  // the events not delivered yet stay unsimulated
+      }
+      if (producer_error) {
+        error_ = producer_error;
+        return;
+      }
+    } else if (producer_) {
       // The producer runs on a thread of its own; this thread simulates.
       EventPipe pipe(producer_);
       // The producer's error comes back as a value, not thrown here on the

@@ -74,7 +74,13 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   void route(SpaceId space, const std::string& space_name, size_t port, CacheModule* first_level);
   tlm::tlm_initiator_socket<>& port(size_t i) { return *ports_[i]; }
 
-  void set_producer(Producer p) { producer_ = std::move(p); }
+  // `same_thread`: run the producer on the simulation's own thread (a
+  // BatchSink) instead of the event pipe's second thread; only for a
+  // producer that never blocks for long (it cannot be stopped meanwhile).
+  void set_producer(Producer p, bool same_thread = false) {
+    producer_ = std::move(p);
+    producer_same_thread_ = same_thread;
+  }
   void set_finisher(std::function<void(const sc_core::sc_time& at)> f) { finisher_ = std::move(f); }
   // --check-data: one route per space id.
   void check_data(DataChecker* checker, std::vector<DataRoute> routes) {
@@ -164,6 +170,7 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   std::vector<std::unique_ptr<tlm::tlm_initiator_socket<>>> ports_;
   std::vector<Route> routes_;
   Producer producer_;
+  bool producer_same_thread_ = false;
   std::function<void(const sc_core::sc_time&)> finisher_;
   std::exception_ptr error_;
   bool interrupted_ = false;

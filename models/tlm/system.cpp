@@ -145,7 +145,7 @@ void System::run_kernel() {
 }
 
 StatsNode System::run(const std::function<void(EventSink&)>& producer, const RunOptions& options) {
-  core_->set_producer(producer);
+  core_->set_producer(producer, options.producer_same_thread);
   if (options.attribution.any()) {
     // Every level the report lists, in its order.
     std::vector<ProbedLevel> probed;

@@ -27,6 +27,10 @@ struct RunOptions {
   // With a System built for --check-data: whether the writes' bytes come
   // with the events (a program) or are made up (a trace).
   bool data_in_stream = false;
+  // Run the producer on the simulation's thread rather than on a second one
+  // (CoreModule::set_producer): for a reader of a regular file, which never
+  // waits for its input.
+  bool producer_same_thread = false;
 };
 
 class System {

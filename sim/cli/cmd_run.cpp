@@ -8,6 +8,8 @@
 #include <memory>
 #include <optional>
 
+#include <sys/stat.h>
+
 #include "models/tlm/system.h"
 #include "sim/cli/commands.h"
 #include "sim/common/error.h"
@@ -114,6 +116,13 @@ void add_run(CLI::App& app, Action& action) {
       std::optional<ProgressLine> progress;
       progress.emplace(a.progress);
       if (!a.trace.empty()) {
+        // A regular file is read on the simulation's thread: its reader never
+        // waits for input, and parsing costs less than handing its events
+        // to another thread would (docs/PERFORMANCE.md). stdin and FIFOs
+        // keep the reader's thread, so that a stop request is seen while
+        // the reader waits.
+        struct stat st {};
+        options.producer_same_thread = a.trace != "-" && ::stat(a.trace.c_str(), &st) == 0 && S_ISREG(st.st_mode);
         // Shared with the reader's thread, which an interrupted run lets go.
         auto counts = std::make_shared<TraceCounts>();
         auto rules = std::make_shared<const TraceRules>(trace_rules(config));

@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "sim/trace/din_fast_line.h"
-#include "sim/trace/pipe_writer.h"
+#include "sim/trace/lane_cursor.h"
 
 namespace ptosim {
 namespace {
@@ -126,8 +126,8 @@ bool parse_din_line(const char* p, const char* e, const std::string& path, uint6
 
 namespace {
 
-// read_din's output to any sink; into the event pipe it writes with a
-// pipe::PlainCursor instead, straight into the chunk.
+// read_din's output to a sink without a lane; into one with a lane (the
+// event pipe's chunk, a BatchSink's buffer) it writes with a LaneCursor.
 struct SinkOut {
   explicit SinkOut(EventSink& s) : sink(s) {}
   EventSink& sink;
@@ -140,7 +140,7 @@ struct SinkOut {
   }
 };
 
-// Out (SinkOut or pipe::PlainCursor) is made here, a local whose write
+// Out (SinkOut or LaneCursor) is made here, a local whose write
 // position can stay in registers.
 // No din line is anywhere near this long; a file without newlines (binary
 // data) should fail at its first line, not be buffered whole.
@@ -247,8 +247,8 @@ void read_din_into(ByteSource& in, Target& target, TraceCounts& counts, const Tr
 }  // namespace
 
 void read_din(ByteSource& in, EventSink& sink, TraceCounts& counts, const TraceRules& rules) {
-  if (auto* writer = dynamic_cast<pipe::PipeWriter*>(&sink))
-    read_din_into<pipe::PlainCursor>(in, *writer, counts, rules);
+  if (sink.lane())
+    read_din_into<LaneCursor>(in, sink, counts, rules);
   else
     read_din_into<SinkOut>(in, sink, counts, rules);
 }

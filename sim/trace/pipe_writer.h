@@ -1,7 +1,7 @@
 #pragma once
 // The producer's end of the event pipe: an EventSink that fills chunks of
 // the ring. A producer that emits only untagged accesses in bulk (the din
-// reader) may bypass the virtual calls with a PlainCursor.
+// reader) may bypass the virtual calls with a LaneCursor.
 #include <string>
 
 #include "sim/trace/chunk_ring.h"
@@ -36,7 +36,6 @@ class PipeWriter final : public EventSink {
   void close();
 
  private:
-  friend class PlainCursor;
   void flush();  // hands the chunk over and takes the next
   void other(const Other& o);
   void named(Other::Kind kind, TagId id, const std::string& name);
@@ -47,38 +46,6 @@ class PipeWriter final : public EventSink {
   ChunkRing& ring_;
   Chunk* chunk_;
   AccessLane lane_;  // the free part of chunk_'s accesses
-};
-
-// Writes untagged accesses into the writer's chunk with the write position
-// held in the caller's registers; the writer sees it again when the cursor
-// goes out of scope, also when it does so by an exception. Use no other
-// method of the writer while a cursor is alive.
-class PlainCursor {
- public:
-  explicit PlainCursor(PipeWriter& w) : w_(w) { load(); }
-  ~PlainCursor() { store(); }
-  PlainCursor(const PlainCursor&) = delete;
-  PlainCursor& operator=(const PlainCursor&) = delete;
-
-  void put(uint64_t addr, uint64_t bytes, AccessKind kind) {
-    *next_ = Access{addr, bytes, kind};
-    if (++next_ == end_) {
-      store();
-      w_.flush();
-      load();
-    }
-  }
-
- private:
-  void load() {
-    next_ = w_.lane_.next;
-    end_ = w_.lane_.end;
-  }
-  void store() { w_.lane_.next = next_; }
-
-  PipeWriter& w_;
-  Access* next_;
-  Access* end_;
 };
 
 }  // namespace ptosim::pipe
