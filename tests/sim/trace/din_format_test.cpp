@@ -1,6 +1,7 @@
 // The din reader: the fast line parsers accept exactly the common shape and
 // agree with the general parser on it; files replay to the same events,
-// counts and error messages directly and through the event pipe.
+// counts and error messages directly and through the event pipe, mapped
+// (a regular file) and streamed; the bytes read hash as hash_file hashes them.
 #include <gtest/gtest.h>
 
 #include "tests/support/temp_dir.h"
@@ -9,6 +10,7 @@
 #include <random>
 #include <regex>
 
+#include "sim/common/content_hash.h"
 #include "sim/common/error.h"
 #include "sim/trace/din_fast_line.h"
 #include "sim/trace/din_format.h"
@@ -335,4 +337,108 @@ TEST(DinReader, CountsLinesAcrossBufferRefills) {
   const Replay bad =
       replay(text + "r 10 4\n?\n", std::to_string(line + 2) + ":1: bad access type '?' (expected r, w, i, m, c or v)");
   EXPECT_EQ(bad.events.size(), 20000u - 20u + 1);
+}
+
+namespace {
+
+// The events as one number (a long trace's events would not fit a vector
+// comfortably twice).
+struct Digest : EventSink {
+  uint64_t n = 0;
+  Fnv1a64 h;
+  void access(const Access& a) override {
+    ++n;
+    const uint64_t w[3] = {a.addr, a.bytes, uint64_t(a.kind)};
+    h.add(w, sizeof w);
+  }
+  void compute(const Compute&) override { ADD_FAILURE() << "din has no compute records"; }
+};
+
+// `path` read as a stream (ByteSource on an open FILE: buffered, never mapped).
+TraceCounts read_streamed(const std::string& path, EventSink& sink) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  EXPECT_TRUE(f);
+  TraceCounts counts;
+  {
+    ByteSource in(f, path);
+    read_din(in, sink, counts);
+    EXPECT_EQ(in.file_hash(), "");  // a stream has no hash of its own
+  }
+  std::fclose(f);
+  return counts;
+}
+
+}  // namespace
+
+// A trace longer than the reader's 8 MiB mapped window, of every line shape
+// (long lines, CRLF, tabs, text after the size, hex in either case, records
+// the general parser takes), so that lines straddle its 256 KiB steps and
+// the window's end: mapped and streamed give the same events and counts, and
+// the hash taken while reading is hash_file's.
+TEST(DinReader, MappedWindowsGiveTheStreamsEvents) {
+  std::mt19937_64 rng(7);
+  std::string text;
+  const char* shapes[] = {"r %llx 4\n", "w %llX 8\r\n", "i %llx\n", "r 0x%llx 4\n", "m %llx 2\ttag\n",
+                          "1\t%llx\t4\n", "r %llx 4 text after the size\n", "# comment %llx\n", "2 %llx 40\n"};
+  char line[64];
+  while (text.size() < (size_t(9) << 20)) {
+    const unsigned k = unsigned(rng() % 40);
+    if (k < 9) {
+      std::snprintf(line, sizeof line, shapes[k], (unsigned long long)(rng() >> (rng() % 64)));
+      text += line;
+    } else if (k == 9) {
+      text += "w 10 4 " + std::string(size_t(rng() % 3000), 'z') + "\n";  // long, text after the size
+    } else {
+      std::snprintf(line, sizeof line, "r %llx 4\n", (unsigned long long)(rng() & 0xffffffffff));
+      text += line;
+    }
+  }
+  for (const std::string& t : {text, text + "w 5"}) {  // with and without a newline at the end
+    const std::string path = write_file(t);
+    Digest mapped, streamed;
+    const TraceCounts m = replay_trace(path, mapped);
+    const TraceCounts s = read_streamed(path, streamed);
+    EXPECT_GT(mapped.n, 100000u);
+    EXPECT_EQ(mapped.n, streamed.n);
+    EXPECT_EQ(mapped.h.hex(), streamed.h.hex());
+    EXPECT_EQ(m.records, s.records);
+    EXPECT_EQ(m.reads, s.reads);
+    EXPECT_EQ(m.writes, s.writes);
+    EXPECT_EQ(m.fetches, s.fetches);
+    EXPECT_EQ(m.misc, s.misc);
+    EXPECT_EQ(m.source_hash, hash_file(path));
+    EXPECT_FALSE(m.source_hash.empty());
+  }
+}
+
+// Every byte of a file at the sizes around the reader's boundaries (its
+// padding, pages, steps and window), taken in irregular amounts: the bytes
+// in order, and their hash as hash_file gives it.
+TEST(ByteSourceTest, MappedBytesAndHashAtEverySize) {
+  std::mt19937 rng(3);
+  for (size_t size : {size_t(0), size_t(1), size_t(63), size_t(64), size_t(65), size_t(4095), size_t(4096),
+                      size_t(4097), size_t(256) << 10, (size_t(256) << 10) + 65, (size_t(8) << 20) - 1,
+                      (size_t(8) << 20) + 4096 + 7}) {
+    std::string bytes(size, '\0');
+    for (char& c : bytes) c = char(rng());
+    const std::string path = write_file(bytes);
+    ByteSource in(path);
+    std::string got;
+    for (;;) {
+      const size_t want = 1 + rng() % 70000;
+      const size_t avail = in.fill(want);
+      if (avail == 0) break;
+      ASSERT_TRUE(avail >= want || in.fill(avail + 1) == avail) << size;
+      const size_t take = std::min(avail, size_t(1 + rng() % (2 * want)));
+      got.append(in.data(), take);
+      in.consume(take);
+    }
+    EXPECT_TRUE(got == bytes) << size;
+    EXPECT_EQ(in.file_hash(), hash_file(path)) << size;
+  }
+  // Read only in part: no hash (the run falls back to hash_file).
+  const std::string path = write_file(std::string(100000, 'x'));
+  ByteSource in(path);
+  in.fill(10);
+  EXPECT_EQ(in.file_hash(), "");
 }
