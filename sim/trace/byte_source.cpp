@@ -18,7 +18,7 @@ namespace {
 // A window is mapped at a time (its pages count in the RSS), and exposed to
 // the parser a step at a time, each step hashed just before it is parsed:
 // a step fits in the host's L2, so the parser reads what the hash brought in.
-constexpr size_t kWindow = size_t(8) << 20;
+constexpr size_t kWindow = size_t(4) << 20;
 constexpr size_t kStep = size_t(256) << 10;
 
 }  // namespace
@@ -99,13 +99,24 @@ size_t ByteSource::refill_mapped(size_t n) {
     const uint64_t start = at / page * page;
     size_t len = std::max(kWindow, size_t(at - start) + n + kPadding);
     len = size_t(std::min<uint64_t>(len, size_ - start));
+    // The old window goes first: two populated windows at once would be
+    // the peak RSS.
+    unmap();
     void* m = ::mmap(nullptr, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd_, off_t(start));
     if (m == MAP_FAILED) {
-      leave_mapping();  // read the rest instead
+      // Read the rest instead: the bytes exposed already (and hashed) again
+      // into the buffer, then on from their end.
+      const size_t have = size_t(delivered_ - at);
+      if (buf_.size() < have + kPadding) buf_.resize(have + kPadding);
+      if (::pread(fd_, buf_.data(), have, off_t(at)) != ssize_t(have) ||
+          ::fseeko(f_, off_t(delivered_), SEEK_SET) != 0)
+        throw InputError({path_, 0, 0}, "", "cannot read trace file");
+      mapped_ = false;
+      pos_ = buf_.data();
+      end_ = pos_ + have;
       return 0;
     }
     ::madvise(m, len, MADV_SEQUENTIAL);
-    unmap();
     map_ = static_cast<char*>(m);
     map_off_ = start;
     map_len_ = len;

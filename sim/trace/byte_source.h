@@ -53,7 +53,7 @@ class ByteSource {
   size_t refill(size_t n);
   size_t refill_mapped(size_t n);
   size_t refill_buffered(size_t n);
-  void leave_mapping();  // to buffered reading, from the end of the bytes exposed so far
+  void leave_mapping();  // to buffered reading, from the end of the bytes exposed so far (copied)
   void unmap();
   void progress();
 

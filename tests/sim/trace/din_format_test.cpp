@@ -370,7 +370,7 @@ TraceCounts read_streamed(const std::string& path, EventSink& sink) {
 
 }  // namespace
 
-// A trace longer than the reader's 8 MiB mapped window, of every line shape
+// A trace longer than the reader's 4 MiB mapped window, of every line shape
 // (long lines, CRLF, tabs, text after the size, hex in either case, records
 // the general parser takes), so that lines straddle its 256 KiB steps and
 // the window's end: mapped and streamed give the same events and counts, and
@@ -417,8 +417,8 @@ TEST(DinReader, MappedWindowsGiveTheStreamsEvents) {
 TEST(ByteSourceTest, MappedBytesAndHashAtEverySize) {
   std::mt19937 rng(3);
   for (size_t size : {size_t(0), size_t(1), size_t(63), size_t(64), size_t(65), size_t(4095), size_t(4096),
-                      size_t(4097), size_t(256) << 10, (size_t(256) << 10) + 65, (size_t(8) << 20) - 1,
-                      (size_t(8) << 20) + 4096 + 7}) {
+                      size_t(4097), size_t(256) << 10, (size_t(256) << 10) + 65, (size_t(4) << 20) + 1,
+                      (size_t(8) << 20) - 1, (size_t(8) << 20) + 4096 + 7}) {
     std::string bytes(size, '\0');
     for (char& c : bytes) c = char(rng());
     const std::string path = write_file(bytes);
