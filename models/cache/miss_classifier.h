@@ -12,24 +12,16 @@
 //
 // Speed: each slot of the real cache remembers the shadow node of the line it
 // holds (kept by the caller in the slot's own record, passed by reference:
-// one host cache line per slot), so a hit (the common case) finds its node
-// without a lookup. The shadow's LRU order is kept as stamps, not as a
-// linked list: a touch gives the node the next stamp and appends (stamp,
-// node) to a log; the least recent line is the log's oldest record whose
-// stamp is still its node's (older records of a node that was touched again
-// are skipped when they come up, and dropped when the log is compacted, so
-// it holds at most twice the shadow's lines). A hit then costs one store to
-// the node and one to the log, where moving a list node to the front took
-// six loads and stores over three nodes (~30 instructions an access on a
-// hit-heavy trace). A miss that misses the shadow too (every access of a
-// random trace) costs a lookup, the eviction of the least recent line and an
-// insertion: the nodes carry their own hash chains (a bucket array of node
-// numbers, 2 buckets per line), so each is a few loads and stores, with no
-// probing and no shifting of a table (a linear-probing map cost ~100
-// instructions per eviction here). Nodes leave the shadow only when an
+// one host cache line per slot), so a hit (the common case) moves that node
+// to the front of the LRU list without a lookup. A miss that misses the shadow too (every access of
+// a random trace) costs a lookup, the eviction of the least recent line and
+// an insertion: the nodes carry their own hash chains (a bucket array of
+// node numbers, 2 buckets per line), so each is a few loads and stores, with
+// no probing and no shifting of a table (a linear-probing map cost ~100
+// instructions per eviction here). Nodes leave the list only when an
 // invalidate record drops their line (they are reused first); otherwise the
-// shadow reuses its least recent node for a new line. So a slot's node is
-// current exactly when it still names the slot's line.
+// shadow reuses its tail for a new line. So a slot's node is current exactly
+// when it still names the slot's line.
 //
 // A fully associative level whose victim is the shadow's (LRU, or FIFO with
 // its shadow in fill order) holds exactly the shadow's lines in the
@@ -83,7 +75,7 @@ class MissClassifier {
   hit(uint64_t line, uint32_t& node, Allocates&& allocates) {
     if (mirror_) return;
     const uint32_t n = node;
-    if (nodes_[n].line == line) return touch(n);  // the sentinel's line is no line's
+    if (nodes_[n].line == line) return touch(n);  // the head's line is no line's
     // The real cache kept a line that the shadow has evicted (set mapping
     // can beat full associativity): the shadow takes it back, as it would
     // on its own miss, so not for a write that does not allocate (Dinero IV's
@@ -120,13 +112,9 @@ class MissClassifier {
 
  private:
   struct Node {
-    uint64_t line;   // ~0 for the sentinel and for nodes out of the shadow
-    uint32_t stamp;  // of its latest touch (its record in the log); 0 = out of the shadow
-    uint32_t chain;  // the next node in the same bucket, head_ = none
-  };
-  // A touch in the log: node `node` got stamp `stamp`.
-  struct Record {
-    uint32_t stamp, node;
+    uint32_t prev, next;  // the LRU list (node numbers; the head's next = most recent)
+    uint32_t chain;       // the next node in the same bucket, head_ = none
+    uint64_t line;        // ~0 for the head and for nodes out of the shadow
   };
 
   uint64_t bucket(uint64_t line) const { return (line * 0x9E3779B97F4A7C15ull) >> bucket_shift_; }
@@ -153,44 +141,43 @@ class MissClassifier {
   __attribute__((always_inline))  // on every hit: GCC would outline it
 #endif
   void touch(uint32_t n) {
-    if (!fifo_ && nodes_[n].stamp != clock_) stamp(n);  // not already the most recent
+    if (!fifo_) to_front(n);
   }
-  // Makes node `n` the most recent.
 #if defined(__GNUC__)
-  __attribute__((always_inline))
+  __attribute__((always_inline))  // on every hit: GCC would outline it
 #endif
-  void stamp(uint32_t n) {
-    if (log_end_ == log_.size()) [[unlikely]] compact();
-    nodes_[n].stamp = ++clock_;
-    log_[log_end_++] = Record{clock_, n};
+  void to_front(uint32_t n) {
+    Node* v = nodes_.get();
+    if (v[head_].next == n) return;
+    v[v[n].prev].next = v[n].next;
+    v[v[n].next].prev = v[n].prev;
+    link_front(n);
   }
-  // The least recent node leaves the log (the shadow is full).
-  uint32_t pop_oldest() {
-    for (;;) {
-      const Record r = log_[log_begin_++];
-      if (nodes_[r.node].stamp == r.stamp) return r.node;
-    }
+#if defined(__GNUC__)
+  __attribute__((always_inline))  // on every hit: GCC would outline it
+#endif
+  void link_front(uint32_t n) {
+    Node* v = nodes_.get();
+    Node& head = v[head_];
+    v[n].prev = head_;
+    v[n].next = head.next;
+    v[head.next].prev = n;
+    head.next = n;
   }
-  // Drops the log's stale records and renumbers the stamps from 1 (so that
-  // they never wrap: at most 2 x lines + 16 of them between compactions).
-  void compact();
 
   uint64_t capacity_;
-  // The sentinel node is the one after the last (number capacity_); its
-  // number also means "none" in chains, buckets and slots, and its line (~0)
-  // is no line's.
+  // The sentinel of the circular LRU list is the node after the last one
+  // (number capacity_); its number also means "none" in chains, buckets and
+  // slots, and its line (~0) is no line's.
   uint32_t head_;
-  std::unique_ptr<Node[]> nodes_;   // capacity_ + 1 (the sentinel last); numbers do not change
+  std::unique_ptr<Node[]> nodes_;   // capacity_ + 1 (the head last); numbers do not change
   uint32_t used_ = 0;               // nodes taken so far (the rest untouched)
-  uint32_t clock_ = 0;              // the latest stamp given
-  std::vector<Record> log_;         // touches in stamp order, [log_begin_, log_end_) live
-  size_t log_begin_ = 0, log_end_ = 0;
   std::vector<uint32_t> buckets_;   // bucket -> first node of its chain, head_ = empty
   unsigned bucket_shift_;
-  std::vector<uint32_t> free_;       // nodes of invalidated lines, out of the shadow, reused first
+  std::vector<uint32_t> free_;       // nodes of invalidated lines, out of the list, reused first
   SeenLines seen_;                   // every line referenced at this level
   bool fifo_;
-  bool mirror_ = false;              // the real cache is the shadow: no order is kept
+  bool mirror_ = false;              // the real cache is the shadow: no list is kept
 };
 
 }  // namespace ptosim
