@@ -31,9 +31,6 @@ uint32_t MissClassifier::enter(uint64_t line, uint64_t b) {
   nodes_[n].chain = buckets_[b];
   buckets_[b] = n;
   link_front(n);
-#if defined(__GNUC__)
-  if (used_ == capacity_) __builtin_prefetch(&nodes_[nodes_[head_].prev]);  // the next victim (see miss())
-#endif
   return n;
 }
 

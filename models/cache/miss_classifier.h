@@ -98,7 +98,6 @@ class MissClassifier {
   MissClass
   miss(uint64_t line, bool allocate, uint32_t& node) {
     if (mirror_) return seen_.insert(line) ? MissClass::Compulsory : MissClass::Capacity;
-    if (used_ == capacity_) prefetch_victim_bucket();
     const uint64_t b = bucket(line);
     const uint32_t found = find(line, b);
     if (found != head_) {  // still in the shadow: a conflict miss
@@ -124,16 +123,6 @@ class MissClassifier {
     uint32_t i = buckets_[b];
     while (i != head_ && nodes_[i].line != line) i = nodes_[i].chain;
     return i;
-  }
-  // A full shadow's miss that misses the shadow too evicts the least recent
-  // line, whose node (prefetched by the last enter()) names its bucket: two
-  // loads from cold memory one after the other, the bucket's the later (in
-  // perf, 60 % of enter()'s time on a trace that misses every access). Its
-  // prefetch here overlaps it with the lookup of the missing line.
-  void prefetch_victim_bucket() const {
-#if defined(__GNUC__)
-    __builtin_prefetch(&buckets_[bucket(nodes_[nodes_[head_].prev].line)]);
-#endif
   }
   // Takes node `n` out of its bucket's chain.
   void unchain(uint32_t n) {
