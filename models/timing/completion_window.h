@@ -3,10 +3,6 @@
 // kept sorted in a ring. Misses mostly complete in issue order, so an insert
 // is O(1) in the common case. The ring is a power of two long (indices wrap
 // with a mask, no compare per step); `capacity` is enforced by the count.
-// The earliest completion is also kept in a member of its own (~0 when
-// none is in flight), so that retire(), called on every access, costs one
-// compare when nothing completes (a load of the count and of the ring's head
-// slot through two more members before: ~10 instructions an access).
 #include <cstdint>
 #include <vector>
 
@@ -28,24 +24,14 @@ class CompletionWindow {
   }
   uint32_t size() const { return count_; }
   bool full() const { return count_ == cap_; }
-  uint64_t earliest() const { return next_; }
+  uint64_t earliest() const { return ring_[head_]; }
   // Forgets misses that completed by time t.
   void retire(uint64_t t) {
-    if (next_ > t) return;  // the common case: nothing completed
-    uint32_t h = head_, n = count_;
-    if (!n) return;  // only for t = ~0
-    do {
-      h = (h + 1) & mask_;
-      --n;
-    } while (n && ring_[h] <= t);
-    head_ = h;
-    count_ = n;
-    next_ = n ? ring_[h] : ~0ull;
+    while (count_ && ring_[head_] <= t) pop();
   }
   void pop() {
     head_ = (head_ + 1) & mask_;
     --count_;
-    next_ = count_ ? ring_[head_] : ~0ull;
   }
   void push(uint64_t done) {
     if (full()) pop();  // a hit that waited on a fill in flight: it holds no slot of its own
@@ -59,14 +45,12 @@ class CompletionWindow {
       i = prev;
     }
     ring_[i] = done;
-    if (done < next_) next_ = done;  // pop() above set it for what was left
   }
 
  private:
   std::vector<uint64_t> ring_;
   uint32_t cap_, mask_;
   uint32_t head_ = 0, count_ = 0;
-  uint64_t next_ = ~0ull;  // ring_[head_] while count_ > 0, else ~0 (no completion is that late)
 };
 
 }  // namespace ptosim
