@@ -36,6 +36,7 @@ struct VictimIsShadowOldest<P, std::void_t<decltype(P::kVictimIsShadowOldest)>>
 struct LevelSlot {
   uint64_t ready = 0;  // when the line's fill arrives (fs)
   uint32_t shadow;     // the 3C shadow's node of the slot's line (MissClassifier)
+  bool is_zero() const { return ready == 0 && shadow == 0; }
 };
 
 template <class Policy, bool Data = false, bool Sub = false>

@@ -39,6 +39,7 @@
 
 #include "models/cache/cache_array.h"
 #include "models/cache/resident_map.h"
+#include "models/cache/zeroed_array.h"
 
 namespace ptosim {
 
@@ -79,8 +80,10 @@ class SetAssocArray {
   // Every slot's extra state starts as `extra`.
   SetAssocArray(uint64_t sets, uint32_t ways, uint64_t seed, const Extra& extra = Extra{})
       : sets_(sets), ways_(ways), mask_((sets & (sets - 1)) == 0 ? sets - 1 : 0), pow2_((sets & (sets - 1)) == 0),
-        wide_(ways > kScanWays), tags_(sets * ways, 0), slots_(sets * ways, slot_with(extra)), set_(sets),
-        where_(wide_ ? sets * ways : 0), policy_(sets, ways, seed) {}
+        wide_(ways > kScanWays), tags_(sets * ways, 0), slots_(sets * ways), set_(sets, SetState{}),
+        where_(wide_ ? sets * ways : 0), policy_(sets, ways, seed) {
+    if (!starts_zero(extra)) slots_.fill(slot_with(extra));
+  }
 
   uint32_t ways() const { return ways_; }
   // The caller's state of a slot (kept with the slot's own, one record).
@@ -304,7 +307,7 @@ class SetAssocArray {
   uint64_t mask_;
   bool pow2_;
   bool wide_;
-  std::vector<uint64_t> tags_;  // per slot: line + 1, 0 = invalid
+  ZeroedArray<uint64_t> tags_;  // per slot: line + 1, 0 = invalid
   struct Meta {
     uint16_t dirty = 0;       // not uint8_t: char stores alias everything and force reloads
     uint16_t prefetched = 0;  // filled by a prefetch, no demand use since
@@ -314,7 +317,15 @@ class SetAssocArray {
     Extra extra;
     Meta meta;
   };
-  std::vector<Slot> slots_;
+  ZeroedArray<Slot> slots_;  // untouched pages while the slot is: a large level is not written up front
+  // Whether a slot whose extra state is `e` is all zero bytes, as calloc
+  // leaves it (fields, not bytes: a record's padding is anything).
+  static bool starts_zero(const Extra& e) {
+    if constexpr (std::is_empty_v<Extra>)
+      return true;
+    else
+      return e.is_zero();
+  }
   static Slot slot_with(const Extra& extra) {
     Slot s;
     s.extra = extra;
@@ -324,7 +335,7 @@ class SetAssocArray {
     uint32_t valid = 0;      // valid ways (an invalid way is searched for only if < ways)
     uint32_t free_hint = 0;  // every way below it is valid
   };
-  std::vector<SetState> set_;
+  ZeroedArray<SetState> set_;
   ResidentMap where_;            // wide sets: resident line -> way
   uint64_t pending_ = 0;         // key of the line find() last missed, 0 = none
   uint64_t pending_set_ = 0, pending_base_ = 0;
