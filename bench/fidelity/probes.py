@@ -25,9 +25,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT = (
     [f"scol:{k}:seq" for k in (16, 24, 28, 32, 40, 48, 64, 128)]
     + [f"scol:{k}:shuf" for k in (28, 32, 40, 64)]
-    + [f"scol:{k}:{m}" for m in ("hotst", "hotld", "nop") for k in (28, 32, 64)]
+    + [f"scol:{k}:{m}" for m in ("hotst", "hotld", "nop", "twice") for k in (28, 32, 64)]
     + [f"stcol:{s}:st" for s in (0, 64, 1024, 2048)]
     + ["stcol:0:fence", "stcol:64:fence", "stcol:0:nost"]
+    + [f"{k}:{r}:{m}" for k in ("ls4k", "ls2k") for r in (128, 512) for m in ("l", "s", "ls", "ls64")]
+    + ["spair:2048:lines", "spair:2048:pairs", "spair:64:lines", "spair:64:pairs"]
     + [f"trblk:{t}:{m}" for t in (8, 32) for m in ("copy", "st")]
 )
 
@@ -51,6 +53,21 @@ def twin(probe):
                 + f"Y = pto.tensor({shape}, pto.float32)\n"
                 + "for rep in range(REPS):\n    for j in range(1, 511):\n        for i in range(1, 511):\n"
                 + f"            {dst} = 0.2 * (X[i, j] + X[i - 1, j] + X[i + 1, j] + X[i, j - 1] + X[i, j + 1])\n")
+    if kind in ("ls2k", "ls4k"):
+        cols = 512 if kind == "ls2k" else 1024
+        pad = "P = pto.tensor([16], pto.float32)\n" if mode == "ls64" else ""
+        body = {"l": "t = A[i, j]", "s": "B[i, j] = 1.0", "ls": "B[i, j] = A[i, j]", "ls64": "B[i, j] = A[i, j]"}[mode]
+        return (head + f'A = pto.tensor([{p}, {cols}], pto.float32, init="random", seed=3)\n' + pad
+                + f"B = pto.tensor([{p}, {cols}], pto.float32)\n"
+                + f"for rep in range(REPS):\n    for j in range(16):\n        for i in range({p}):\n            {body}\n")
+    if kind == "spair":
+        rows = 8 * p // 2048 + 1 if p >= 2048 else 1
+        cols = 512 if p >= 2048 else 8 * p // 4
+        at = [(s if mode == "lines" else s // 2) * p // 4 for s in range(8)]
+        idx = [f"Y[{a // cols}, {a % cols} + w]" for a in at]
+        return (head + f"Y = pto.tensor([{rows}, {cols}], pto.float32)\n"
+                + "for rep in range(REPS):\n    for n in range(200000):\n        w = n % 16\n"
+                + "".join(f"        {i} = 1.0\n" for i in idx))
     if kind == "trblk":
         src = "1.0" if mode == "st" else "X[i, j]"
         return (head + 'X = pto.tensor([512, 512], pto.float32, init="random", seed=3)\n'
@@ -63,7 +80,8 @@ def twin(probe):
 
 def units(probe):
     kind, p, _ = probe.split(":")
-    return {"scol": 32 * 16 * int(p), "stcol": 510 * 510, "trblk": 512 * 512}[kind]
+    return {"spair": 200000 * 8, "scol": 32 * 16 * int(p), "stcol": 510 * 510, "trblk": 512 * 512, "ls2k": 16 * int(p),
+            "ls4k": 16 * int(p)}[kind]
 
 
 def main():
@@ -72,7 +90,7 @@ def main():
     ap.add_argument("--config", default=os.path.join(HERE, "host-measured.yaml"))
     ap.add_argument("--only", help="probes whose name starts with this")
     ap.add_argument("probes", nargs="*")
-    a = ap.parse_args()
+    a = ap.parse_intermixed_args()
     probes = a.probes or DEFAULT
     if a.only:
         probes = [p for p in probes if p.startswith(a.only)]

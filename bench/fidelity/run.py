@@ -146,7 +146,8 @@ def main():
           f"{len(within)} of {len(variants)} ratios within [0.67, 1.5] (range {min(ratios):.2f}-{max(ratios):.2f}); "
           f"fastest measured {fastest} is {'' if fastest in top3 else 'not '}in the predicted top 3 "
           f"({', '.join(top3)})")
-    print(f"The two measured orders agree at Spearman {agree:.3f}; {a.rounds} interleaved rounds each; "
+    rounds = f"measured earlier ({a.measured})" if a.measured else f"{a.rounds} interleaved rounds each"
+    print(f"The two measured orders agree at Spearman {agree:.3f}; {rounds}; "
           f"load average {loads[0]} before, {loads[1]} after measuring")
     if a.json:
         with open(a.json, "w") as f:
