@@ -187,12 +187,13 @@ TEST(Prefetch, PageBoundDropsProposalsInAnotherPage) {
     PrefetchConfig p = pf("stride", 1, 2);  // distance 1, degree 2: L + s, L + 2s
     p.page = page;
     CacheHierarchy h({with_prefetch(cache("L1", 32768, 8, 64), p)});
-    // A stride of 1 KiB (16 lines): confident at the third read (line 32,
-    // 2 KiB), proposing lines 48 (3 KiB, same page) and 64 (4 KiB, the next).
-    for (uint64_t a : {0x0, 0x400, 0x800}) h.access(rd(a));
+    // A stride of 512 B (8 lines) from line 24: the stride is learnt at
+    // line 32 and confirmed at 40 and 48, which proposes lines 56 (3.5 KiB,
+    // the same page) and 64 (4 KiB, the next page).
+    for (uint64_t a : {0x600, 0x800, 0xA00, 0xC00}) h.access(rd(a));
     const PrefetchStats& s = h.levels()[0]->prefetch_stats();
     EXPECT_EQ(s.requests, page ? 1u : 2u);
-    EXPECT_TRUE(h.levels()[0]->contains(0xC00));
+    EXPECT_TRUE(h.levels()[0]->contains(0xE00));
     EXPECT_EQ(h.levels()[0]->contains(0x1000), page == 0);
   }
 }
