@@ -90,8 +90,10 @@ __attribute__((noinline)) void stencil_col(int N, const float* in, float* out) {
     for (int i = 1; i < N - 1; ++i) {
       const float v = 0.2f * (AT(in, i, j, N) + AT(in, i - 1, j, N) + AT(in, i + 1, j, N) + AT(in, i, j - 1, N) +
                               AT(in, i, j + 1, N));
-      if (Mode == 2) out[i & 15] = v;
-      else AT(out, i, j, N) = v;
+      if (Mode == 2)
+        out[i & 15] = v;
+      else
+        AT(out, i, j, N) = v;
       if (Mode == 1) asm volatile("lfence" ::: "memory");
     }
 }
@@ -112,8 +114,7 @@ __attribute__((noinline)) uint32_t load_store_column(const char* a, char* b, uin
 // Written out (-fno-unroll-loops keeps a loop over the eight, whose
 // overhead and reloads of the offsets would be what is timed).
 __attribute__((noinline)) void store_hits(char* buf, const uint64_t* off, uint64_t iters) {
-  const uint64_t o0 = off[0], o1 = off[1], o2 = off[2], o3 = off[3], o4 = off[4], o5 = off[5], o6 = off[6],
-                 o7 = off[7];
+  const uint64_t o0 = off[0], o1 = off[1], o2 = off[2], o3 = off[3], o4 = off[4], o5 = off[5], o6 = off[6], o7 = off[7];
   for (uint64_t n = 0; n < iters; ++n) {
     char* p = buf + (n & 15) * 4;
     const uint32_t v = uint32_t(n);
@@ -187,17 +188,25 @@ int main(int argc, char** argv) {
       if (mode == "shuf") std::shuffle(off.begin(), off.end(), std::mt19937(3));
       char* base = out_buf + 64;
       const uint64_t K = uint64_t(p);
-      if (mode == "seq" || mode == "shuf") seconds = best_of([&] { store_column<0>(base, off.data(), K); });
-      else if (mode == "hotst") seconds = best_of([&] { store_column<1>(base, off.data(), K); });
-      else if (mode == "hotld") seconds = best_of([&] { store_column<2>(base, off.data(), K); });
-      else if (mode == "nop") seconds = best_of([&] { store_column<3>(base, off.data(), K); });
-      else if (mode == "twice") seconds = best_of([&] { store_column<4>(base, off.data(), K); });
+      if (mode == "seq" || mode == "shuf")
+        seconds = best_of([&] { store_column<0>(base, off.data(), K); });
+      else if (mode == "hotst")
+        seconds = best_of([&] { store_column<1>(base, off.data(), K); });
+      else if (mode == "hotld")
+        seconds = best_of([&] { store_column<2>(base, off.data(), K); });
+      else if (mode == "nop")
+        seconds = best_of([&] { store_column<3>(base, off.data(), K); });
+      else if (mode == "twice")
+        seconds = best_of([&] { store_column<4>(base, off.data(), K); });
       units = double(kRow / 64 * 16 * K);
     } else if (f[0] == "stcol" && p >= 0 && p % 4 == 0 && p <= 4096) {
       float* out = reinterpret_cast<float*>(out_buf + 64 + p);
-      if (mode == "st") seconds = best_of([&] { stencil_col<0>(N, in, out); });
-      else if (mode == "fence") seconds = best_of([&] { stencil_col<1>(N, in, out); });
-      else if (mode == "nost") seconds = best_of([&] { stencil_col<2>(N, in, out); });
+      if (mode == "st")
+        seconds = best_of([&] { stencil_col<0>(N, in, out); });
+      else if (mode == "fence")
+        seconds = best_of([&] { stencil_col<1>(N, in, out); });
+      else if (mode == "nost")
+        seconds = best_of([&] { stencil_col<2>(N, in, out); });
       units = double(N - 2) * (N - 2);
     } else if ((f[0] == "ls2k" || f[0] == "ls4k") && p > 0 && p <= 1024) {
       const uint64_t stride = f[0] == "ls2k" ? 2048 : 4096, rows = uint64_t(p);
@@ -207,9 +216,12 @@ int main(int argc, char** argv) {
       std::memset(b, 1, rows * stride + 8192);
       char* bs = b + (mode == "ls64" ? 64 : 0);
       uint32_t x = 0;
-      if (mode == "l") seconds = best_of([&] { x ^= load_store_column<0>(a, bs, rows, stride); });
-      else if (mode == "s") seconds = best_of([&] { x ^= load_store_column<1>(a, bs, rows, stride); });
-      else if (mode == "ls" || mode == "ls64") seconds = best_of([&] { x ^= load_store_column<2>(a, bs, rows, stride); });
+      if (mode == "l")
+        seconds = best_of([&] { x ^= load_store_column<0>(a, bs, rows, stride); });
+      else if (mode == "s")
+        seconds = best_of([&] { x ^= load_store_column<1>(a, bs, rows, stride); });
+      else if (mode == "ls" || mode == "ls64")
+        seconds = best_of([&] { x ^= load_store_column<2>(a, bs, rows, stride); });
       g_sink = x;
       std::free(a);
       std::free(b);
@@ -222,8 +234,10 @@ int main(int argc, char** argv) {
       units = double(iters) * 8;
     } else if (f[0] == "trblk" && p > 0 && N % p == 0) {
       float* out = reinterpret_cast<float*>(out_buf + 64);
-      if (mode == "copy") seconds = best_of([&] { transpose<false>(N, int(p), in, out); });
-      else if (mode == "st") seconds = best_of([&] { transpose<true>(N, int(p), in, out); });
+      if (mode == "copy")
+        seconds = best_of([&] { transpose<false>(N, int(p), in, out); });
+      else if (mode == "st")
+        seconds = best_of([&] { transpose<true>(N, int(p), in, out); });
       units = double(n);
     }
     if (seconds == 0) {
