@@ -16,7 +16,9 @@
 //                  lines in a random order: no stride to learn); hotst, hotld,
 //                  nop (one store to / one load from a hot line / four nops
 //                  after every column store); twice (every column store
-//                  stored again, to the same address).
+//                  stored again, to the same address); seq1k, seqspread
+//                  (the lines 1 KiB apart: four sets; 2 KiB + 64 B: a new
+//                  set each line).
 //   stcol:SHIFT:MODE  the st_col kernel (512x512, 5-point stencil down the
 //                  columns) with the output array SHIFT bytes past the input's
 //                  page offset (0: both arrays in the same L1D sets, as
@@ -182,13 +184,16 @@ int main(int argc, char** argv) {
     const long p = std::atol(f[1].c_str());
     const std::string& mode = f[2];
     double seconds = 0, units = 0;
-    if (f[0] == "scol" && p > 0 && uint64_t(p) * kRow <= n * 4) {
+    if (f[0] == "scol" && p > 0 && uint64_t(p) * (kRow + 64) <= n * 4) {  // room for every spacing
+      // seq1k, seqspread: the lines 1 KiB apart (four sets), 2 KiB + 64 B (a
+      // new set each line) instead of 2 KiB.
+      const uint64_t apart = mode == "seq1k" ? 1024 : mode == "seqspread" ? kRow + 64 : kRow;
       std::vector<uint64_t> off(static_cast<size_t>(p));
-      for (size_t k = 0; k < off.size(); ++k) off[k] = k * kRow;
+      for (size_t k = 0; k < off.size(); ++k) off[k] = k * apart;
       if (mode == "shuf") std::shuffle(off.begin(), off.end(), std::mt19937(3));
       char* base = out_buf + 64;
       const uint64_t K = uint64_t(p);
-      if (mode == "seq" || mode == "shuf")
+      if (mode == "seq" || mode == "shuf" || mode == "seq1k" || mode == "seqspread")
         seconds = best_of([&] { store_column<0>(base, off.data(), K); });
       else if (mode == "hotst")
         seconds = best_of([&] { store_column<1>(base, off.data(), K); });

@@ -25,6 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT = (
     [f"scol:{k}:seq" for k in (16, 24, 28, 32, 40, 48, 64, 128)]
     + [f"scol:{k}:shuf" for k in (28, 32, 40, 64)]
+    + [f"scol:{k}:{m}" for m in ("seq1k", "seqspread") for k in (24, 32, 40, 48, 64, 128)]
     + [f"scol:{k}:{m}" for m in ("hotst", "hotld", "nop", "twice") for k in (28, 32, 64)]
     + [f"stcol:{s}:st" for s in (0, 64, 1024, 2048)]
     + ["stcol:0:fence", "stcol:64:fence", "stcol:0:nost"]
