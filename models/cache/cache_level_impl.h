@@ -330,7 +330,7 @@ class CacheLevelImpl final : public CacheLevel {
     const uint32_t n = prefetcher_->on_read(d, lines);
     for (uint32_t i = 0; i < n; ++i) {
       if constexpr (Sub) prefetch_subblocked(lines[i], prefetcher_->proposes_subblocks(), r, at);
-      else if (lines[i] <= max_line_) prefetch_line(lines[i], r, at);
+      else if (lines[i] <= max_line_ && (lines[i] >> page_shift_) == (d.line >> page_shift_)) prefetch_line(lines[i], r, at);
     }
   }
 
