@@ -13,6 +13,10 @@ ratios lie within [0.67, 1.5] and whether the fastest measured variant is
 among the predicted top 3 (the targets of issue 12; docs/PERFORMANCE.md).
 
     python3 bench/fidelity/run.py BUILD_DIR [--rounds 7] [--config FILE] [--only a,b] [--json OUT]
+    python3 bench/fidelity/run.py BUILD_DIR --measured OLD.json [--config FILE]   # predictions only
+
+--measured takes the native times from an earlier run's --json instead of
+timing the kernels again: models compared against one measurement.
 
 The native side is built with `-O2 -fno-tree-vectorize -fno-unroll-loops
 -falign-loops=32` and no -march: scalar SSE code whose loads, stores and
@@ -67,6 +71,7 @@ def main():
     ap.add_argument("--json", help="write the figures here too")
     ap.add_argument("--cold", action="store_true", help="time one call from cold caches instead")
     ap.add_argument("-j", type=int, default=2, help="simulations at once")
+    ap.add_argument("--measured", help="an earlier run's --json: its native times, nothing timed again")
     a = ap.parse_args()
     sim = os.path.join(a.build, "sim", "cli", "pto-sim")
     work = tempfile.mkdtemp(prefix="pto-fidelity-")
@@ -82,21 +87,30 @@ def main():
     print(f"config: {cfg}", file=sys.stderr)
 
     exe = os.path.join(work, "kernels")
-    subprocess.run(["g++", "-std=c++17", "-O2", "-fno-tree-vectorize", "-fno-unroll-loops", "-falign-loops=32",
-                    "-o", exe, os.path.join(HERE, "kernels.cpp")], check=True)
+    if not a.measured:
+        subprocess.run(["g++", "-std=c++17", "-O2", "-fno-tree-vectorize", "-fno-unroll-loops", "-falign-loops=32",
+                        "-o", exe, os.path.join(HERE, "kernels.cpp")], check=True)
 
     def measure():
         out = subprocess.run([exe, "--rounds", str(a.rounds)] + (["--cold"] if a.cold else []) + variants,
                              capture_output=True, text=True, check=True)
         return {l.split()[0]: float(l.split()[1]) for l in out.stdout.splitlines()}
 
-    loads = [load_average()]
-    # Two measurements, each the minimum over its interleaved rounds: their
-    # agreement says how stable the measured order is on this machine now;
-    # the comparison takes the minimum over both.
-    first = measure()
-    second = measure()
-    loads.append(load_average())
+    if a.measured:
+        with open(a.measured) as f:
+            old = json.load(f)
+        missing = [v for v in variants if v not in old["first"] or v not in old["second"]]
+        if missing:
+            sys.exit(f"{a.measured}: no measurement of {', '.join(missing)}")
+        first, second, loads = old["first"], old["second"], old["load"]
+    else:
+        loads = [load_average()]
+        # Two measurements, each the minimum over its interleaved rounds: their
+        # agreement says how stable the measured order is on this machine now;
+        # the comparison takes the minimum over both.
+        first = measure()
+        second = measure()
+        loads.append(load_average())
     measured = {v: min(first[v], second[v]) for v in variants}
 
     def simulate(job):
@@ -132,7 +146,8 @@ def main():
           f"{len(within)} of {len(variants)} ratios within [0.67, 1.5] (range {min(ratios):.2f}-{max(ratios):.2f}); "
           f"fastest measured {fastest} is {'' if fastest in top3 else 'not '}in the predicted top 3 "
           f"({', '.join(top3)})")
-    print(f"The two measured orders agree at Spearman {agree:.3f}; {a.rounds} interleaved rounds each; "
+    rounds = f"measured earlier ({a.measured})" if a.measured else f"{a.rounds} interleaved rounds each"
+    print(f"The two measured orders agree at Spearman {agree:.3f}; {rounds}; "
           f"load average {loads[0]} before, {loads[1]} after measuring")
     if a.json:
         with open(a.json, "w") as f:

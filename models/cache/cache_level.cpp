@@ -18,6 +18,10 @@ CacheLevel::CacheLevel(const CacheConfig& config)
       line_shift_(log2_exact(config.line)),
       prefetcher_(make_prefetcher(config.prefetch, config.pos)),
       max_line_(~0ull >> line_shift_),
+      // No page bound: every line number shifted this far is 0.
+      page_shift_(config.prefetch.page > config.line ? log2_exact(uint32_t(config.prefetch.page >> line_shift_))
+                  : config.prefetch.page             ? 0u
+                                                     : 63u),
       mshrs_(config.mshrs),
       sets_(config.sets() ? config.sets() : 1) {}
 

@@ -182,6 +182,7 @@ class CacheLevel : public MemPort {
   std::unique_ptr<Prefetcher> prefetcher_;  // null for `prefetcher: none`
   PrefetchStats prefetch_;
   uint64_t max_line_;                       // the highest line number an address can have
+  uint32_t page_shift_;                     // line number >> this = its prefetch page (prefetch_page)
   uint64_t latency_fs_ = 0;
   double fs_per_byte_ = 0;
   uint64_t busy_until_ = 0;

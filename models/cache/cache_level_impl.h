@@ -36,6 +36,7 @@ struct VictimIsShadowOldest<P, std::void_t<decltype(P::kVictimIsShadowOldest)>>
 struct LevelSlot {
   uint64_t ready = 0;  // when the line's fill arrives (fs)
   uint32_t shadow;     // the 3C shadow's node of the slot's line (MissClassifier)
+  bool is_zero() const { return ready == 0 && shadow == 0; }
 };
 
 template <class Policy, bool Data = false, bool Sub = false>
@@ -329,7 +330,7 @@ class CacheLevelImpl final : public CacheLevel {
     const uint32_t n = prefetcher_->on_read(d, lines);
     for (uint32_t i = 0; i < n; ++i) {
       if constexpr (Sub) prefetch_subblocked(lines[i], prefetcher_->proposes_subblocks(), r, at);
-      else if (lines[i] <= max_line_) prefetch_line(lines[i], r, at);
+      else if (lines[i] <= max_line_ && (lines[i] >> page_shift_) == (d.line >> page_shift_)) prefetch_line(lines[i], r, at);
     }
   }
 

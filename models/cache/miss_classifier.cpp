@@ -5,12 +5,12 @@
 namespace ptosim {
 
 MissClassifier::MissClassifier(uint64_t lines, bool fifo)
-    : capacity_(std::max<uint64_t>(lines, 1)), head_(uint32_t(capacity_)), nodes_(new Node[capacity_ + 1]),
+    : capacity_(std::max<uint64_t>(lines, 1)), nodes_(new Node[capacity_ + 1]),
       fifo_(fifo) {
   uint64_t n = 2;
   bucket_shift_ = 63;
   while (n < 2 * capacity_) n <<= 1, --bucket_shift_;
-  buckets_.assign(n, head_);
+  buckets_ = ZeroedArray<uint32_t>(n, head_);
   nodes_[head_] = Node{head_, head_, head_, ~0ull};
 }
 
@@ -20,7 +20,7 @@ uint32_t MissClassifier::enter(uint64_t line, uint64_t b) {
     n = free_.back();
     free_.pop_back();
   } else if (used_ < capacity_) {
-    n = used_++;
+    n = ++used_;
   } else {
     n = nodes_[head_].prev;  // the least recent leaves the shadow
     unchain(n);
@@ -57,7 +57,7 @@ void MissClassifier::invalidate_all() {
   std::fill(buckets_.begin(), buckets_.end(), head_);
   nodes_[head_].prev = nodes_[head_].next = head_;
   free_.clear();
-  for (uint32_t n = 0; n < used_; ++n) {
+  for (uint32_t n = 1; n <= used_; ++n) {
     nodes_[n].line = ~0ull;
     free_.push_back(n);
   }

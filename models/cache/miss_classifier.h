@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "models/cache/seen_lines.h"
+#include "models/cache/zeroed_array.h"
 
 namespace ptosim {
 
@@ -166,13 +167,13 @@ class MissClassifier {
   }
 
   uint64_t capacity_;
-  // The sentinel of the circular LRU list is the node after the last one
-  // (number capacity_); its number also means "none" in chains, buckets and
-  // slots, and its line (~0) is no line's.
-  uint32_t head_;
-  std::unique_ptr<Node[]> nodes_;   // capacity_ + 1 (the head last); numbers do not change
-  uint32_t used_ = 0;               // nodes taken so far (the rest untouched)
-  std::vector<uint32_t> buckets_;   // bucket -> first node of its chain, head_ = empty
+  // The sentinel of the circular LRU list is node 0; its number also means
+  // "none" in chains, buckets and slots (so that they start as zero bytes,
+  // untouched pages: ZeroedArray), and its line (~0) is no line's.
+  static constexpr uint32_t head_ = 0;
+  std::unique_ptr<Node[]> nodes_;   // capacity_ + 1 (the head first); numbers do not change
+  uint32_t used_ = 0;               // nodes taken so far: 1..used_ (the rest untouched)
+  ZeroedArray<uint32_t> buckets_;   // bucket -> first node of its chain, head_ = empty
   unsigned bucket_shift_;
   std::vector<uint32_t> free_;       // nodes of invalidated lines, out of the list, reused first
   SeenLines seen_;                   // every line referenced at this level

@@ -39,6 +39,7 @@
 
 #include "models/cache/cache_array.h"
 #include "models/cache/resident_map.h"
+#include "models/cache/zeroed_array.h"
 
 namespace ptosim {
 
@@ -79,8 +80,10 @@ class SetAssocArray {
   // Every slot's extra state starts as `extra`.
   SetAssocArray(uint64_t sets, uint32_t ways, uint64_t seed, const Extra& extra = Extra{})
       : sets_(sets), ways_(ways), mask_((sets & (sets - 1)) == 0 ? sets - 1 : 0), pow2_((sets & (sets - 1)) == 0),
-        wide_(ways > kScanWays), tags_(sets * ways, 0), slots_(sets * ways, slot_with(extra)), set_(sets),
-        where_(wide_ ? sets * ways : 0), policy_(sets, ways, seed) {}
+        wide_(ways > kScanWays), tags_(sets * ways, 0), slots_(sets * ways), set_(sets, SetState{}),
+        where_(wide_ ? sets * ways : 0), policy_(sets, ways, seed) {
+    if (!starts_zero(extra)) slots_.fill(slot_with(extra));
+  }
 
   uint32_t ways() const { return ways_; }
   // The caller's state of a slot (kept with the slot's own, one record).
@@ -93,11 +96,11 @@ class SetAssocArray {
 #endif
   Found find(uint64_t line) {
     const uint64_t key = line + 1;  // 0 marks an invalid way
-    if (last_key_ == key) return last_found_;
-    if (pending_ == key) return pending_found_;
+    if (last_key_ == key) return Found{last_set_, last_base_, last_slot_, true};
+    if (pending_ == key) return Found{pending_set_, pending_base_, -1, false};
     const uint64_t set = set_of(line);
     const uint64_t base = set * ways_;
-    if (wide_) return find_wide(line, key, set, base);
+    if (wide_) return Found{set, base, find_wide(line, key, set, base), false};
     const uint64_t* t = &tags_[base];
     // A 1-way set: its line or a miss (repeat: no policy update to skip).
     if (ways_ == 1) return t[0] == key ? Found{set, base, int64_t(base), true} : miss_in(key, set, base);
@@ -107,8 +110,7 @@ class SetAssocArray {
     }
     for (uint32_t w = 0; w < ways_; ++w) {
       if (t[w] == key) {
-        last_key_ = key;
-        last_found_ = Found{set, base, int64_t(base + w), true};
+        remember(key, set, base, int64_t(base + w));
         return Found{set, base, int64_t(base + w), false};
       }
     }
@@ -166,8 +168,7 @@ class SetAssocArray {
 #endif
   void install(const Found& f, uint64_t slot, uint64_t line, bool dirty, LineOwner owner, bool prefetched = false) {
     pending_ = 0;
-    last_key_ = line + 1;
-    last_found_ = Found{f.set, f.base, int64_t(slot), true};
+    remember(line + 1, f.set, f.base, int64_t(slot));
     if (tags_[slot] == 0) {
       SetState& s = set_[f.set];
       ++s.valid;
@@ -267,24 +268,38 @@ class SetAssocArray {
     return -1;
   }
 
+  // The slot of `line` in a wide set, -1 on a miss (a scalar: a Found
+  // returned from an outlined call goes through memory).
 #if defined(__GNUC__)
   __attribute__((noinline))
 #endif
-  Found find_wide(uint64_t line, uint64_t key, uint64_t set, uint64_t base) {
+  int64_t find_wide(uint64_t line, uint64_t key, uint64_t set, uint64_t base) {
     if (const uint32_t* w = where_.find(line)) {
-      last_key_ = key;
-      last_found_ = Found{set, base, int64_t(base + *w), true};
-      return Found{set, base, int64_t(base + *w), false};
+      remember(key, set, base, int64_t(base + *w));
+      return int64_t(base + *w);
     }
-    return miss_in(key, set, base);
+    miss_in(key, set, base);
+    return -1;
   }
 
-  // find()'s miss, remembered for the reserve() that follows.
+  // find()'s miss, remembered for the reserve() that follows. The last
+  // miss and the last line found are kept as scalars, not as a Found: GCC
+  // copied a Found member through the stack (two 8-byte stores read back as
+  // one 16-byte load, which stalls store forwarding: in perf, a quarter of a
+  // direct-mapped L2's samples on a trace that misses every access, and
+  // two thirds of a fully associative L1's line -> way lookups).
   Found miss_in(uint64_t key, uint64_t set, uint64_t base) {
     pending_ = key;
-    const Found miss{set, base, -1, false};
-    pending_found_ = miss;
-    return miss;  // not the member: two 8-byte stores read back as one 16-byte load stall store forwarding
+    pending_set_ = set;
+    pending_base_ = base;
+    return Found{set, base, -1, false};
+  }
+  // The line found or installed last (see miss_in()).
+  void remember(uint64_t key, uint64_t set, uint64_t base, int64_t slot) {
+    last_key_ = key;
+    last_set_ = set;
+    last_base_ = base;
+    last_slot_ = slot;
   }
 
   uint64_t sets_;
@@ -292,7 +307,7 @@ class SetAssocArray {
   uint64_t mask_;
   bool pow2_;
   bool wide_;
-  std::vector<uint64_t> tags_;  // per slot: line + 1, 0 = invalid
+  ZeroedArray<uint64_t> tags_;  // per slot: line + 1, 0 = invalid
   struct Meta {
     uint16_t dirty = 0;       // not uint8_t: char stores alias everything and force reloads
     uint16_t prefetched = 0;  // filled by a prefetch, no demand use since
@@ -302,7 +317,15 @@ class SetAssocArray {
     Extra extra;
     Meta meta;
   };
-  std::vector<Slot> slots_;
+  ZeroedArray<Slot> slots_;  // untouched pages while the slot is: a large level is not written up front
+  // Whether a slot whose extra state is `e` is all zero bytes, as calloc
+  // leaves it (fields, not bytes: a record's padding is anything).
+  static bool starts_zero(const Extra& e) {
+    if constexpr (std::is_empty_v<Extra>)
+      return true;
+    else
+      return e.is_zero();
+  }
   static Slot slot_with(const Extra& extra) {
     Slot s;
     s.extra = extra;
@@ -312,12 +335,13 @@ class SetAssocArray {
     uint32_t valid = 0;      // valid ways (an invalid way is searched for only if < ways)
     uint32_t free_hint = 0;  // every way below it is valid
   };
-  std::vector<SetState> set_;
+  ZeroedArray<SetState> set_;
   ResidentMap where_;            // wide sets: resident line -> way
   uint64_t pending_ = 0;         // key of the line find() last missed, 0 = none
-  Found pending_found_{0, 0, -1, false};
+  uint64_t pending_set_ = 0, pending_base_ = 0;
   uint64_t last_key_ = 0;        // key of the line found or installed last, 0 = none
-  Found last_found_{0, 0, -1, true};
+  uint64_t last_set_ = 0, last_base_ = 0;
+  int64_t last_slot_ = -1;
   Policy policy_;
 };
 

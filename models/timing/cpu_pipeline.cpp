@@ -20,7 +20,8 @@ CpuPipeline::CpuPipeline(const CoreConfig& core, double period_fs)
       store_ports_(core.store_ports, period_fs_),
       forward_(kForwardSlots),
       regs_(kRegSlots),
-      drain_fs_(uint64_t(std::llround(period_fs / std::max(1u, core.store_ports)))) {
+      drain_fs_(uint64_t(std::llround(period_fs / std::max(1u, core.store_ports)))),
+      line_fs_(core.store_lines_per_cycle ? uint64_t(std::llround(period_fs / core.store_lines_per_cycle)) : 0) {
   units_.resize(size_t(OpClass::Count) * kTimedDtypes);
 }
 

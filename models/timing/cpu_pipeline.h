@@ -135,6 +135,8 @@ class CpuPipeline {
   std::deque<Waiting> pending_;      // the store queue's stores not yet written, oldest first
   uint64_t drain_fs_;                // one store a cycle per store port
   uint64_t last_drain_ = 0;          // when the queue drained its latest store
+  uint64_t line_fs_;                 // store_lines_per_cycle: a cycle / that (0: no bound)
+  uint64_t drain_line_ = ~0ull, drain_line_at_ = 0;  // the 64-byte block draining now, since when
   uint16_t pending_blocks_[256] = {};  // a filter: waiting stores per 64-byte block hash
   CoreClock* clock_ = nullptr;       // this pipeline's core
   StoreWriter writer_;
@@ -250,8 +252,17 @@ inline void CpuPipeline::store(CoreClock& k, uint32_t seq, uint32_t dep, uint64_
     return;
   }
   // Retired, the store waits in the queue; it drains in order, one a cycle
-  // per store port, and only then requests its line (drain_through).
+  // per store port, and only then requests its line (drain_through). With
+  // store_lines_per_cycle, a store to another line than the store before
+  // waits a cycle after that line began to drain (Zen 4 writes one line a
+  // cycle: eight stores to eight lines take 8 cycles, in pairs 6).
   uint64_t at = last_drain_ + drain_fs_;
+  if (line_fs_ && (addr >> 6) != drain_line_) {
+    if (drain_line_ != ~0ull && drain_line_at_ + line_fs_ > at) at = drain_line_at_ + line_fs_;
+    if (r > at) at = r;
+    drain_line_ = addr >> 6;
+    drain_line_at_ = at;
+  }
   if (r > at) at = r;
   last_drain_ = at;
   const uint64_t number = stores_++;

@@ -317,6 +317,7 @@ void parse_core(Section& sec, CoreConfig& core, const std::string& file, double 
   sec.read("forward_latency", core.forward_latency, units::parse_cycles);
   sec.read_int("loop_uops", core.loop_uops, 0, 64);
   sec.read_enum("store_request", core.store_request, kStoreRequests);
+  sec.read_int("store_lines_per_cycle", core.store_lines_per_cycle, 0, 64);
   parse_op_timing(sec, core, file);
   sec.reject_unknown();
   if (core.count > kMaxCores)
@@ -362,6 +363,10 @@ void read_prefetch(Section& sec, PrefetchConfig& p) {
   sec.read_int("prefetch_distance", p.distance, 1, 4096);
   sec.read_int("prefetch_degree", p.degree, 1, PrefetchConfig::kMaxDegree);
   sec.read_int("prefetch_table", p.table, 1, 4096);
+  sec.read("prefetch_page", p.page, units::parse_bytes);
+  if (sec.has("prefetch_page") && p.page && !is_pow2(p.page))
+    sec.fail(sec.get("prefetch_page"), sec.key_path("prefetch_page"),
+             "page size " + units::format_bytes(p.page) + " is not a power of two");
 }
 
 // Dinero IV's limits on -lN-Tsbsize (a power of two, at most the block, at

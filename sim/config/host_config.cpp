@@ -163,7 +163,12 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
     << "  load_ports: " << k.load_ports << "\n"
     << "  store_ports: " << k.store_ports << "\n"
     << "  forward_latency: " << k.forward << "\n"
-    << "  store_request: drain    # a store requests its line as the store queue drains it (docs/TIMING.md, \"Stores\")\n"
+    << "  store_request: drain    # a store requests its line as the store queue drains it (docs/TIMING.md, \"Stores\")\n";
+  // Zen 4, measured (bench/fidelity/probes.py, `spair`): L1D-hit stores to
+  // eight different lines take 1.00 cycle each, in pairs to one line 0.75;
+  // Intel: not measured, no bound.
+  if (amd) o << "  store_lines_per_cycle: 1   # the store queue writes one line a cycle\n";
+  o
     << "  vector_bytes: " << vec << " B\n"
     << "  flops_per_cycle:        # 2 FMA pipes x lanes x 2\n"
     << "    float32: " << 2 * (vec / 4) * 2 << "\n"
@@ -218,7 +223,13 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
     const LevelPrefetch& pf = k.prefetch[std::min<size_t>(i, 2)];
     if (pf.name)
       o << ", prefetcher: " << pf.name << ", prefetch_distance: " << pf.distance << ", prefetch_degree: " << pf.degree
-        << ", prefetch_table: " << pf.table;
+        << ", prefetch_table: " << pf.table
+        // Hardware prefetchers work on physical addresses and stop at a 4 KiB
+        // page (Intel documents it; on this repository's Zen 4 a one-set
+        // column walk at a 4 KiB stride costs the 11 cycles a load of
+        // set_fill_cycles, where an unbounded stride prefetcher's proposals
+        // would be a second fill a row into that set: 22; docs/CACHES.md).
+        << ", prefetch_page: 4 KiB";
     o << "}   # shared by CPUs " << c.shared_cpus;
     if (i == 0 && m.valid && !m.l1_replacement_fit.empty()) o << "; replacement " << m.l1_replacement_fit;
     o << "\n";

@@ -105,8 +105,9 @@ std::string to_yaml(const HwConfig& c) {
       << "  store_ports: " << k.store_ports << "\n"
       << "  forward_latency: " << k.forward_latency << " cycles\n"
       << "  loop_uops: " << k.loop_uops << "\n"
-      << "  store_request: " << kStoreRequests.name(k.store_request) << "\n"
-      << "  op_timing:\n";
+      << "  store_request: " << kStoreRequests.name(k.store_request) << "\n";
+    if (k.store_lines_per_cycle) o << "  store_lines_per_cycle: " << k.store_lines_per_cycle << "\n";
+    o << "  op_timing:\n";
     auto entry = [&](const std::string& key, const OpTiming& t) {
       o << "    " << key << ": {latency: " << format_number(t.latency)
         << ", throughput: " << format_number(t.throughput) << "}\n";
@@ -156,6 +157,7 @@ std::string to_yaml(const HwConfig& c) {
       << "    prefetch_distance: " << k.prefetch.distance << "\n"
       << "    prefetch_degree: " << k.prefetch.degree << "\n"
       << "    prefetch_table: " << k.prefetch.table << "\n";
+    if (k.prefetch.page) o << "    prefetch_page: " << units::format_bytes(k.prefetch.page) << "\n";
   }
   const DramConfig& d = c.dram;
   o << "dram:\n"

@@ -38,6 +38,11 @@ struct CoreConfig {
   uint32_t store_ports = 1;        // stores started per cycle
   uint32_t forward_latency = 5;    // store-to-load forwarding, cycles
   StoreRequest store_request = StoreRequest::Dispatch;
+  // With store_request: drain, the distinct lines the store queue writes a
+  // cycle: stores to the line of the store before drain store_ports a
+  // cycle, a store to another line waits a cycle after that line's first
+  // (0: store_ports a cycle whatever the lines; docs/TIMING.md, "Stores").
+  uint32_t store_lines_per_cycle = 0;
   uint32_t loop_uops = 2;          // instructions per loop iteration (counter, compare-and-branch)
   OpTimingTable op_timing;         // latency / throughput per op class and dtype
 
@@ -85,6 +90,10 @@ struct PrefetchConfig {
   uint32_t distance = 1;      // prefetch_distance: lines (stride: strides) ahead
   uint32_t degree = 1;        // prefetch_degree: lines proposed per trigger (next_line, stride, stream)
   uint32_t table = 16;        // prefetch_table: streams tracked (stride, stream)
+  // prefetch_page: bytes (a power of two); a proposed line in another page
+  // than the demand read that proposed it is dropped, as hardware
+  // prefetchers working on physical addresses do (0: no bound).
+  uint64_t page = 0;
   // Not a key: the cache's sub-blocks per line (1 without `subblock:`), for
   // the prefetchers that act within a line (load_forward, subblock).
   uint32_t subblocks = 1;

@@ -27,7 +27,10 @@ class Stamps {
     l[l[way].prev].next = l[way].next;
     l[l[way].next].prev = l[way].prev;
     const uint32_t oldest = l[head].prev;
-    l[way] = Link{oldest, head};
+    // Two 4-byte stores: GCC packed Link{oldest, head} in a vector register
+    // first (two more dependent steps on every touch of a wide set).
+    l[way].prev = oldest;
+    l[way].next = head;
     l[oldest].next = way;
     l[head].prev = way;
     head = way;

@@ -179,6 +179,25 @@ TEST(Prefetch, LevelCountsPrefetchesApartFromDemand) {
   }
 }
 
+// prefetch_page: a proposal in another page than the read that proposed it
+// is dropped (not looked up, not counted); within the page it is fetched.
+TEST(Prefetch, PageBoundDropsProposalsInAnotherPage) {
+  for (uint64_t page : {0ull, 4096ull}) {
+    SCOPED_TRACE(page);
+    PrefetchConfig p = pf("stride", 1, 2);  // distance 1, degree 2: L + s, L + 2s
+    p.page = page;
+    CacheHierarchy h({with_prefetch(cache("L1", 32768, 8, 64), p)});
+    // A stride of 512 B (8 lines) from line 24: the stride is learnt at
+    // line 32 and confirmed at 40 and 48, which proposes lines 56 (3.5 KiB,
+    // the same page) and 64 (4 KiB, the next page).
+    for (uint64_t a : {0x600, 0x800, 0xA00, 0xC00}) h.access(rd(a));
+    const PrefetchStats& s = h.levels()[0]->prefetch_stats();
+    EXPECT_EQ(s.requests, page ? 1u : 2u);
+    EXPECT_TRUE(h.levels()[0]->contains(0xE00));
+    EXPECT_EQ(h.levels()[0]->contains(0x1000), page == 0);
+  }
+}
+
 TEST(Prefetch, WritesDoNotTrainAndUselessLinesAreCounted) {
   // Direct-mapped, two sets: the prefetch of line 3 evicts the unused prefetched line 1.
   CacheHierarchy h({with_prefetch(cache("L1", 128, 1, 64), pf("miss"))});
@@ -296,6 +315,12 @@ TEST(Prefetch, ConfigKeys) {
             "no error");
   EXPECT_EQ(error("caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B, prefetcher: stream, prefetch_degree: 65}]\n"),
             "cfg.yaml:1: caches[0].prefetch_degree: expected a whole number from 1 to 64, got '65'");
+  EXPECT_EQ(error("caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B, prefetcher: stride, prefetch_page: 3 KiB}]\n"),
+            "cfg.yaml:1: caches[0].prefetch_page: page size 3 KiB is not a power of two");
+  HwConfig paged = parse_config(
+      "caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B, prefetcher: stride, prefetch_page: 4 KiB}]\n", "p.yaml");
+  EXPECT_EQ(paged.caches[0].prefetch.page, 4096u);
+  EXPECT_EQ(parse_config(to_yaml(paged), "shown.yaml").caches[0].prefetch.page, 4096u);  // config show keeps it
   EXPECT_EQ(error("caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B, prefetch_distance: 0}]\n"),
             "cfg.yaml:1: caches[0].prefetch_distance: expected a whole number from 1 to 4096, got '0'");
 }

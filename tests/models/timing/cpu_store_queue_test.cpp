@@ -89,6 +89,30 @@ TEST(CpuStoreQueue, StoresDrainInOrderOneACyclePerStorePort) {
   }
 }
 
+// store_lines_per_cycle: 1 (Zen 4): two ports, but one line a cycle; stores
+// to the line of the store before still drain two a cycle.
+TEST(CpuStoreQueue, OneLineACycleWithStoreLinesPerCycle) {
+  for (bool pairs : {false, true}) {
+    SCOPED_TRACE(pairs);
+    Harness h(8, 2);
+    h.core.store_lines_per_cycle = 1;
+    h.p = std::make_unique<CpuPipeline>(h.core, double(kCycle));
+    h.p->set_store_writer([&h](uint64_t id, uint64_t t) {
+      h.log.push_back({"store " + std::to_string(id), t / kCycle});
+      return t;
+    });
+    // Four stores in one dispatch cycle, retired at cycle 1: to four lines
+    // they drain at 1, 2, 3, 4 (one port's pace); two to each of two lines
+    // at 1, 1.5, 2, 2.5 (the ports' pace).
+    for (uint32_t i = 0; i < 4; ++i) h.p->store(h.k, i + 1, 0, 0x1000 + 64 * (pairs ? i / 2 : i) + 4 * i, 4, i);
+    h.p->settle();
+    if (pairs)
+      EXPECT_EQ(h.log, (std::vector<Sent>{{"store 0", 1}, {"store 1", 1}, {"store 2", 2}, {"store 3", 2}}));
+    else
+      EXPECT_EQ(h.log, (std::vector<Sent>{{"store 0", 1}, {"store 1", 2}, {"store 2", 3}, {"store 3", 4}}));
+  }
+}
+
 TEST(CpuStoreQueue, ALoadRunningAheadGoesToMemoryBeforeAStoreNotYetDrained) {
   Harness h;
   h.value(1, 30);

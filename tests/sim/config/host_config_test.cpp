@@ -45,6 +45,8 @@ TEST(HostConfig, AmdGetsL1StrideL2StreamAndTheL1FillSpacing) {
   EXPECT_EQ(c.caches[1].prefetch.distance, 16u);
   EXPECT_EQ(c.caches[1].prefetch.degree, 4u);
   EXPECT_EQ(c.caches[2].prefetch.name, "none");
+  EXPECT_EQ(c.caches[0].prefetch.page, 4096u);  // prefetches stop at a page
+  EXPECT_EQ(c.caches[1].prefetch.page, 4096u);
   EXPECT_EQ(c.caches[0].set_fill_cycles, 11u);
   EXPECT_EQ(c.caches[1].set_fill_cycles, 0u);
   EXPECT_EQ(c.caches[0].replacement, "plru");  // measured on a Zen 4 (host_config.cpp)
@@ -53,6 +55,7 @@ TEST(HostConfig, AmdGetsL1StrideL2StreamAndTheL1FillSpacing) {
   // What bench/fidelity's calibration measured against: without it a run
   // on `config host`'s output predicts with stores sent at dispatch.
   EXPECT_EQ(c.core.store_request, StoreRequest::Drain);
+  EXPECT_EQ(c.core.store_lines_per_cycle, 1u);  // measured on a Zen 4 (host_config.cpp)
 }
 
 TEST(HostConfig, IntelGetsTheStreamerAndNoFillSpacing) {
@@ -61,6 +64,8 @@ TEST(HostConfig, IntelGetsTheStreamerAndNoFillSpacing) {
   EXPECT_EQ(c.caches[1].prefetch.name, "stream");
   EXPECT_EQ(c.caches[1].prefetch.distance, 20u);
   EXPECT_EQ(c.caches[1].prefetch.table, 32u);
+  EXPECT_EQ(c.caches[1].prefetch.page, 4096u);
+  EXPECT_EQ(c.core.store_lines_per_cycle, 0u);  // not measured on Intel
   EXPECT_EQ(c.caches[0].set_fill_cycles, 0u);
   EXPECT_EQ(c.caches[0].replacement, "lru");
 }
