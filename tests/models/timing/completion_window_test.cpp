@@ -67,7 +67,9 @@ TEST(CompletionWindow, MatchesASortedMultisetOnRandomOperations) {
         ref.insert(done);
       }
       ASSERT_EQ(w.size(), ref.size()) << "capacity " << cap << ", step " << step;
-      if (!ref.empty()) ASSERT_EQ(w.earliest(), *ref.begin()) << "capacity " << cap << ", step " << step;
+      if (!ref.empty()) {
+        ASSERT_EQ(w.earliest(), *ref.begin()) << "capacity " << cap << ", step " << step;
+      }
       ASSERT_EQ(w.full(), ref.size() == cap);
     }
   }

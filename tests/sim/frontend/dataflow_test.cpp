@@ -99,8 +99,11 @@ TEST(Dataflow, AccessesOfOneStrideShareAStream) {
       "C = pto.tensor([8])\n"
       "for j in range(8):\n"
       "    C[j] += 2.0 * B[j]\n");
-  for (const auto& e : s.events)
-    if (const Compute* c = std::get_if<Compute>(&e); c && c->op == uint16_t(exec::OpKind::Loop)) EXPECT_EQ(c->scalar, 1);
+  for (const auto& e : s.events) {
+    if (const Compute* c = std::get_if<Compute>(&e); c && c->op == uint16_t(exec::OpKind::Loop)) {
+      EXPECT_EQ(c->scalar, 1);
+    }
+  }
 }
 
 TEST(Dataflow, AScalarOpIsTimedForItsOperandsType) {
