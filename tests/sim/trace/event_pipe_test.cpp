@@ -267,20 +267,17 @@ bool batch_stop_flag() { return g_batch_stop; }
 }  // namespace
 
 TEST(BatchSink, DeliversEverythingInOrder) {
-  Recorder direct, batched;
-  produce(direct, 100000);
-  {
+  // Accesses only, then accesses mixed with every other kind of event.
+  const auto same_as_direct = [](auto produce_n, int n) {
+    Recorder direct, batched;
+    produce_n(direct, n);
     BatchSink b(batched, nullptr);
-    produce(b, 100000);
+    produce_n(b, n);
     b.flush();
-  }
-  EXPECT_EQ(batched.log, direct.log);
-  Recorder direct2, batched2;
-  produce_mixed(direct2, 30000);
-  BatchSink b2(batched2, nullptr);
-  produce_mixed(b2, 30000);
-  b2.flush();
-  EXPECT_EQ(batched2.log, direct2.log);
+    EXPECT_EQ(batched.log, direct.log);
+  };
+  same_as_direct([](EventSink& s, int n) { produce(s, n); }, 100000);
+  same_as_direct([](EventSink& s, int n) { produce_mixed(s, n); }, 30000);
 }
 
 // The din reader's way in: a LaneCursor over the sink's lane, the last slot
