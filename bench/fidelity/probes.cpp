@@ -24,7 +24,16 @@
 //                  page offset (0: both arrays in the same L1D sets, as
 //                  natively allocated). Unit: a row. MODE: st; fence (an
 //                  lfence after every row: no load runs ahead of the row
-//                  before); nost (the stores go to 16 hot words instead).
+//                  before); fenceF (an lfence every F rows, F a power of
+//                  two: loads run at most F rows ahead); nost (the stores go
+//                  to 16 hot words instead); nop16, nop32, nop64, nop128
+//                  (that many nops a row: fewer rows in the reorder window).
+//   lsk:K:ROWSMODE a column walk of ROWS (128 or 512) rows 2 KiB apart, 16
+//                  columns, storing B and loading K (0-4) arrays first, all
+//                  at one page offset; MODE same (B there too: every line of
+//                  a row in B's two L1D sets) or other (B a line over); with
+//                  a suffix ld (sameld, otherld) B's line is loaded just
+//                  before the store. Unit: a row. E.g. lsk:2:512same.
 //   ls2k:ROWS:MODE, ls4k:ROWS:MODE  a column walk of ROWS rows 2 KiB / 4 KiB
 //                  apart (two L1D sets / one), 16 columns: loads of one array
 //                  (l), stores to another (s), both in step (ls: the second
@@ -86,8 +95,10 @@ __attribute__((noinline)) void store_column(char* buf, const uint64_t* off, uint
 }
 
 #define AT(p, i, j, n) (p)[(size_t)(i) * (n) + (j)]
-template <int Mode>  // 0 the kernel, 1 lfence a row, 2 stores to hot words
-__attribute__((noinline)) void stencil_col(int N, const float* in, float* out) {
+// Mode: 0 the kernel, 1 lfence every `every` rows (a power of two), 2 stores
+// to hot words, 3 Nops nops a row (fewer rows fit the reorder window).
+template <int Mode, int Nops = 0>
+__attribute__((noinline)) void stencil_col(int N, const float* in, float* out, int every = 1) {
   for (int j = 1; j < N - 1; ++j)
     for (int i = 1; i < N - 1; ++i) {
       const float v = 0.2f * (AT(in, i, j, N) + AT(in, i - 1, j, N) + AT(in, i + 1, j, N) + AT(in, i, j - 1, N) +
@@ -96,8 +107,36 @@ __attribute__((noinline)) void stencil_col(int N, const float* in, float* out) {
         out[i & 15] = v;
       else
         AT(out, i, j, N) = v;
-      if (Mode == 1) asm volatile("lfence" ::: "memory");
+      if (Mode == 1 && (i & (every - 1)) == 0) asm volatile("lfence" ::: "memory");
+      if (Mode == 3) asm volatile(".rept %c0\n\tnop\n\t.endr" ::"i"(Nops));
     }
+}
+
+// A column walk of 2 KiB rows storing B and loading K arrays A0..A(K-1) at
+// the same page offset as each other (the loads' lines all in B's two L1D
+// sets, or with B shifted a line, none of them). Mode: 0 plain; 1 B's line
+// loaded first (a load of the address the store then writes).
+template <int Mode>
+__attribute__((noinline)) uint32_t loads_k_store(char* const* a, int k, char* b, uint64_t rows) {
+  uint32_t s = 0;
+  for (uint64_t j = 0; j < 16; ++j)
+    for (uint64_t i = 0; i < rows; ++i) {
+      const uint64_t o = i * kRow + j * 4;
+      uint32_t v = uint32_t(i);
+      for (int q = 0; q < k; ++q) {
+        uint32_t x;
+        __builtin_memcpy(&x, a[q] + o, 4);
+        v += x;
+      }
+      if (Mode == 1) {
+        uint32_t x;
+        __builtin_memcpy(&x, b + o, 4);
+        s ^= x;
+      }
+      __builtin_memcpy(b + o, &v, 4);
+    }
+  asm volatile("" ::"r"(b) : "memory");
+  return s;
 }
 
 template <int Mode>  // 0 loads, 1 stores, 2 both
@@ -212,7 +251,42 @@ int main(int argc, char** argv) {
         seconds = best_of([&] { stencil_col<1>(N, in, out); });
       else if (mode == "nost")
         seconds = best_of([&] { stencil_col<2>(N, in, out); });
+      else if (mode.rfind("fence", 0) == 0 && mode.size() > 5) {
+        const int every = std::atoi(mode.c_str() + 5);
+        if (every > 0 && (every & (every - 1)) == 0 && every <= 256)
+          seconds = best_of([&] { stencil_col<1>(N, in, out, every); });
+      } else if (mode == "nop16")
+        seconds = best_of([&] { stencil_col<3, 16>(N, in, out); });
+      else if (mode == "nop32")
+        seconds = best_of([&] { stencil_col<3, 32>(N, in, out); });
+      else if (mode == "nop64")
+        seconds = best_of([&] { stencil_col<3, 64>(N, in, out); });
+      else if (mode == "nop128")
+        seconds = best_of([&] { stencil_col<3, 128>(N, in, out); });
       units = double(N - 2) * (N - 2);
+    } else if (f[0] == "lsk" && p >= 0 && p <= 4) {
+      // MODE: same / other (B in the loads' sets or a line over), each at
+      // ROWS rows; with "ld" B's line is also loaded before the store.
+      // Written ROWS_MODE: 512same, 128other, 512sameld, ...
+      const uint64_t rows = uint64_t(std::atol(mode.c_str()));
+      const std::string m = mode.substr(mode.find_first_not_of("0123456789"));
+      if ((rows == 128 || rows == 512) && (m == "same" || m == "other" || m == "sameld" || m == "otherld")) {
+        std::vector<char*> bufs;
+        for (int q = 0; q <= p; ++q) {
+          char* x = static_cast<char*>(std::aligned_alloc(4096, rows * kRow + 8192));
+          std::memset(x, 1, rows * kRow + 8192);
+          bufs.push_back(x);
+        }
+        char* b = bufs[size_t(p)] + (m.rfind("other", 0) == 0 ? 64 : 0);
+        uint32_t x = 0;
+        if (m == "same" || m == "other")
+          seconds = best_of([&] { x ^= loads_k_store<0>(bufs.data(), int(p), b, rows); });
+        else
+          seconds = best_of([&] { x ^= loads_k_store<1>(bufs.data(), int(p), b, rows); });
+        g_sink = x;
+        for (char* q : bufs) std::free(q);
+        units = double(rows) * 16;
+      }
     } else if ((f[0] == "ls2k" || f[0] == "ls4k") && p > 0 && p <= 1024) {
       const uint64_t stride = f[0] == "ls2k" ? 2048 : 4096, rows = uint64_t(p);
       char* a = static_cast<char*>(std::aligned_alloc(4096, rows * stride + 8192));
