@@ -29,6 +29,9 @@ DEFAULT = (
     + [f"scol:{k}:{m}" for m in ("hotst", "hotld", "nop", "twice") for k in (28, 32, 64)]
     + [f"stcol:{s}:st" for s in (0, 64, 1024, 2048)]
     + ["stcol:0:fence", "stcol:64:fence", "stcol:0:nost"]
+    + [f"stcol:{s}:fence{f}" for s in (0, 64) for f in (2, 4, 8, 16, 32)]
+    + [f"lsk:{k}:{r}{m}" for r in (128, 512) for k in (0, 1, 2, 3) for m in ("same", "other")]
+    + ["lsk:1:512sameld", "lsk:1:512otherld"]
     + [f"{k}:{r}:{m}" for k in ("ls4k", "ls2k") for r in (128, 512) for m in ("l", "s", "ls", "ls64")]
     + ["spair:2048:lines", "spair:2048:pairs", "spair:64:lines", "spair:64:pairs"]
     + [f"trblk:{t}:{m}" for t in (8, 32) for m in ("copy", "st")]
@@ -61,6 +64,16 @@ def twin(probe):
         return (head + f'A = pto.tensor([{p}, {cols}], pto.float32, init="random", seed=3)\n' + pad
                 + f"B = pto.tensor([{p}, {cols}], pto.float32)\n"
                 + f"for rep in range(REPS):\n    for j in range(16):\n        for i in range({p}):\n            {body}\n")
+    if kind == "lsk":
+        rows = int(re.match(r"\d+", mode).group())
+        m = mode[len(str(rows)):]
+        arrays = "".join(f'A{q} = pto.tensor([{rows}, 512], pto.float32, init="random", seed={q + 3})\n' for q in range(p))
+        pad = "P = pto.tensor([16], pto.float32)\n" if m.startswith("other") else ""
+        value = " + ".join(f"A{q}[i, j]" for q in range(p)) or "1.0"
+        ld = "            t = B[i, j]\n" if m.endswith("ld") else ""
+        return (head + arrays + pad + f"B = pto.tensor([{rows}, 512], pto.float32)\n"
+                + f"for rep in range(REPS):\n    for j in range(16):\n        for i in range({rows}):\n"
+                + ld + f"            B[i, j] = {value}\n")
     if kind == "spair":
         rows = 8 * p // 2048 + 1 if p >= 2048 else 1
         cols = 512 if p >= 2048 else 8 * p // 4
@@ -80,7 +93,9 @@ def twin(probe):
 
 
 def units(probe):
-    kind, p, _ = probe.split(":")
+    kind, p, mode = probe.split(":")
+    if kind == "lsk":
+        return 16 * int(re.match(r"\d+", mode).group())
     return {"spair": 200000 * 8, "scol": 32 * 16 * int(p), "stcol": 510 * 510, "trblk": 512 * 512, "ls2k": 16 * int(p),
             "ls4k": 16 * int(p)}[kind]
 

@@ -38,7 +38,12 @@ class CorePort {
   // The same route, core and access, kept for a send after this access is
   // gone (with a copy of its bytes under --check-data): a store the model
   // writes when its store queue drains it.
-  virtual std::unique_ptr<CorePort> retain() const = 0;
+  // (with_bytes false: no copy of the bytes, for a request that only
+  // fetches the line again, store_request: rfo.)
+  virtual std::unique_ptr<CorePort> retain(bool with_bytes = true) const = 0;
+  // Whether the first cache level holds addr's line now (true when the
+  // route has no cache: nothing can have left).
+  virtual bool holds(uint64_t addr) const = 0;
 
   uint64_t line = 0;  // the first cache level's line; 0 = sent whole (a scratchpad takes bulk transfers)
   bool reg = false;   // a register file

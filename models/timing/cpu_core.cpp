@@ -21,11 +21,30 @@ class CpuCore final : public CoreTiming {
       // A store drained from the queue: its piece goes to its route now.
       pipes_.back()->set_store_writer([this, i](uint64_t id, uint64_t t) {
         std::deque<Waiting>& q = waiting_[i];
+        if (config_.store_request == StoreRequest::Rfo) {
+          // Sent at dispatch, through the access's own port; the store stays
+          // queued for the refetcher.
+          if (q.empty() || q.back().id != id) throw std::logic_error("cpu core: a store sent out of order");
+          Waiting& w = q.back();
+          ++w.clock->line_requests;
+          return w.port->send(w.addr, w.bytes, &t);
+        }
         if (q.empty() || q.front().id != id) throw std::logic_error("cpu core: stores drained out of order");
         Waiting w = std::move(q.front());
         q.pop_front();
         ++w.clock->line_requests;
         return (w.kept ? w.kept.get() : w.port)->send(w.addr, w.bytes, &t);
+      });
+      // rfo: the store leaves the queue; its line again if it has gone (a
+      // write without bytes: they were written at dispatch).
+      pipes_.back()->set_store_refetcher([this, i](uint64_t id, uint64_t t) {
+        std::deque<Waiting>& q = waiting_[i];
+        if (q.empty() || q.front().id != id) throw std::logic_error("cpu core: stores drained out of order");
+        Waiting w = std::move(q.front());
+        q.pop_front();
+        if (w.kept->holds(w.addr)) return CpuPipeline::kLineThere;
+        ++w.clock->line_requests;
+        return w.kept->send(w.addr, w.bytes, &t);
       });
     }
   }
@@ -54,8 +73,13 @@ class CpuCore final : public CoreTiming {
         // pipeline calls the writer): keep the route for then.
         const uint64_t id = next_id_++;
         // (At dispatch the pipeline writes it at once, through this port.)
-        const bool later = config_.store_request == StoreRequest::Drain;
-        waiting_[k.id].push_back(Waiting{id, addr, bytes, &k, &port, later ? port.retain() : nullptr});
+        // (rfo: both; the later send, a refetch, carries no bytes.)
+        std::unique_ptr<CorePort> kept;
+        if (config_.store_request == StoreRequest::Drain)
+          kept = port.retain();
+        else if (config_.store_request == StoreRequest::Rfo)
+          kept = port.retain(false);
+        waiting_[k.id].push_back(Waiting{id, addr, bytes, &k, &port, std::move(kept)});
         p.store(k, seq, a.dep, addr, bytes, id);
       } else
         p.load(k, seq, a.dep, addr, bytes, mem);
@@ -78,12 +102,14 @@ class CpuCore final : public CoreTiming {
       t.rob_stall_fs += x.rob_stall_fs;
       t.lq_stall_fs += x.lq_stall_fs;
       t.sq_stall_fs += x.sq_stall_fs;
+      t.store_refetches += x.store_refetches;
       t.dep_wait_fs += x.dep_wait_fs;
     }
     n.set("instructions", t.uops).set("forwarded_loads", t.forwarded);
     n.set("rob_stall_cycles", double(t.rob_stall_fs) / period_fs_);
     n.set("lq_stall_cycles", double(t.lq_stall_fs) / period_fs_);
     n.set("sq_stall_cycles", double(t.sq_stall_fs) / period_fs_);
+    if (config_.store_request == StoreRequest::Rfo) n.set("store_refetches", t.store_refetches);
     n.set("operand_wait_cycles", double(t.dep_wait_fs) / period_fs_);
   }
 

@@ -67,7 +67,16 @@ void CpuPipeline::drain_through(size_t n) {
     for (uint64_t b = w.addr >> 6; b <= (w.addr + w.bytes - 1) >> 6; ++b) --pending_blocks_[b & 255];
     // The line is requested as the store leaves the queue's head; the store
     // is written (and its entry free) when the line is there, in order.
-    const uint64_t written = writer_(w.id, w.at);
+    // rfo: it was requested at dispatch; if it has gone since, the head
+    // asks again once the stores before it are written, and waits.
+    uint64_t written;
+    if (core_.store_request == StoreRequest::Rfo) {
+      const uint64_t head = last_commit_ > w.at ? last_commit_ : w.at;
+      const uint64_t again = refetcher_(w.id, head);
+      if (again != kLineThere) ++stats_.store_refetches;
+      written = again != kLineThere ? again : w.line;
+    } else
+      written = writer_(w.id, w.at);
     uint64_t commit = written > w.at ? written : w.at;
     if (last_commit_ > commit) commit = last_commit_;
     last_commit_ = commit;

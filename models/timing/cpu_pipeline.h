@@ -17,7 +17,11 @@
 // it dispatches, or with `store_request: drain` only when the store queue
 // drains it, in program order after it retires, one a cycle per store port
 // (the store writer, set_store_writer): loads running ahead in the meantime
-// may evict the line, as they do natively (docs/TIMING.md, "Stores").
+// may evict the line, as they do natively (docs/TIMING.md, "Stores"). With
+// `store_request: rfo` the line is requested at dispatch and the store
+// still commits in order from the queue: if the line has left the first
+// level by then (the loads running ahead evicted it), the queue's head asks
+// for it again and every younger store waits (the store refetcher).
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -34,6 +38,7 @@ struct CpuStats {
   uint64_t uops = 0;
   uint64_t loads = 0, stores = 0, forwarded = 0, register_moves = 0;
   uint64_t rob_stall_fs = 0, lq_stall_fs = 0, sq_stall_fs = 0;
+  uint64_t store_refetches = 0;  // rfo: stores whose line had left when the queue drained them
   uint64_t dep_wait_fs = 0;  // operands not ready at dispatch, summed over instructions
   uint64_t unit_busy_fs = 0; // arithmetic unit occupancy
 };
@@ -55,6 +60,13 @@ class CpuPipeline {
   // its line is there (a write miss fetches it).
   using StoreWriter = std::function<uint64_t(uint64_t id, uint64_t t)>;
   void set_store_writer(StoreWriter w) { writer_ = std::move(w); }
+  // store_request: rfo. The writer sends the store at dispatch (it leaves
+  // the queue later); at the drain (id, t) returns kLineThere when the
+  // store's line is still in the first level, else requests it again at t
+  // and returns when it is there. Called once per store, in order.
+  static constexpr uint64_t kLineThere = ~0ull;
+  using StoreRefetcher = std::function<uint64_t(uint64_t id, uint64_t t)>;
+  void set_store_refetcher(StoreRefetcher r) { refetcher_ = std::move(r); }
   // Drains every store still in the queue (before a barrier, a cache
   // control record, the end of the run).
   void settle() { drain_through(pending_.size()); }
@@ -109,6 +121,7 @@ class CpuPipeline {
   // A store retired (or due to) and waiting in the queue for its line.
   struct Waiting {
     uint64_t addr, bytes, id, at, number;  // at: when the queue drains it; number: stores_ then
+    uint64_t line = 0;                     // rfo: when the line requested at dispatch arrives
   };
   struct RegValue {
     uint64_t addr = ~0ull, ready = 0;
@@ -140,6 +153,7 @@ class CpuPipeline {
   uint16_t pending_blocks_[256] = {};  // a filter: waiting stores per 64-byte block hash
   CoreClock* clock_ = nullptr;       // this pipeline's core
   StoreWriter writer_;
+  StoreRefetcher refetcher_;
   CpuStats stats_;
 };
 
@@ -231,6 +245,9 @@ inline void CpuPipeline::store(CoreClock& k, uint32_t seq, uint32_t dep, uint64_
   // A full queue: the entry this store takes is the oldest's, written first.
   if (pending_.size() >= sq_.size()) drain_through(pending_.size() - sq_.size() + 1);
   const uint64_t t0 = dispatch(k, Queue::Store);
+  // rfo: the stores due by now leave the queue before this one's line is
+  // requested (their lines are checked in the order the cache sees them).
+  if (core_.store_request == StoreRequest::Rfo && !pending_.empty()) drain_due(t0);
   uint64_t data = ready(seq, dep);
   if (data > t0) stats_.dep_wait_fs += data - t0;
   if (data < t0) data = t0;
@@ -251,6 +268,9 @@ inline void CpuPipeline::store(CoreClock& k, uint32_t seq, uint32_t dep, uint64_
     set_done(seq, data);
     return;
   }
+  // rfo: the line is requested now (a write miss fetches it), the store
+  // still leaves the queue in order (drain_through checks the line is there).
+  const uint64_t line = core_.store_request == StoreRequest::Rfo ? writer_(id, port) : 0;
   // Retired, the store waits in the queue; it drains in order, one a cycle
   // per store port, and only then requests its line (drain_through). With
   // store_lines_per_cycle, a store to another line than the store before
@@ -269,7 +289,7 @@ inline void CpuPipeline::store(CoreClock& k, uint32_t seq, uint32_t dep, uint64_
   sq_[number % sq_.size()] = ~0ull;  // not free until written (drain_through)
   forward_[(addr >> 2) % kForwardSlots] = Forward{addr, bytes, data, ~0ull, number};
   for (uint64_t b = addr >> 6; b <= (addr + bytes - 1) >> 6; ++b) ++pending_blocks_[b & 255];
-  pending_.push_back(Waiting{addr, bytes, id, at, number});
+  pending_.push_back(Waiting{addr, bytes, id, at, number, line});
   set_done(seq, data);
 }
 

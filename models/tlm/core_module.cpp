@@ -272,7 +272,8 @@ class CoreModule::RoutePort final : public CorePort {
     m_.transport(r_, a_, write_, t, data_);
   }
 
-  std::unique_ptr<CorePort> retain() const override;
+  std::unique_ptr<CorePort> retain(bool with_bytes) const override;
+  bool holds(uint64_t addr) const override { return !r_.cache || r_.cache->contains(addr); }
 
  private:
   class Retained;
@@ -297,7 +298,8 @@ class CoreModule::RoutePort::Retained final : public CorePort {
   }
   uint64_t send(uint64_t addr, uint64_t bytes, uint64_t* t) override { return port_.send(addr, bytes, t); }
   void count_only(uint64_t t) override { port_.count_only(t); }
-  std::unique_ptr<CorePort> retain() const override { return port_.retain(); }
+  std::unique_ptr<CorePort> retain(bool with_bytes) const override { return port_.retain(with_bytes); }
+  bool holds(uint64_t addr) const override { return port_.holds(addr); }
 
  private:
   const Access a_;
@@ -305,8 +307,8 @@ class CoreModule::RoutePort::Retained final : public CorePort {
   RoutePort port_;
 };
 
-std::unique_ptr<CorePort> CoreModule::RoutePort::retain() const {
-  return std::make_unique<Retained>(m_, r_, k_, a_, data_);
+std::unique_ptr<CorePort> CoreModule::RoutePort::retain(bool with_bytes) const {
+  return std::make_unique<Retained>(m_, r_, k_, a_, with_bytes ? data_ : nullptr);
 }
 
 void CoreModule::issue_now(const Access& a, uint32_t seq, uint8_t* data) {

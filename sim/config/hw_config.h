@@ -15,10 +15,12 @@
 namespace ptosim {
 
 // When a `cpu` core's store requests its cache line (docs/TIMING.md, "Stores").
-enum class StoreRequest { Dispatch, Drain };
-inline constexpr NameTable<StoreRequest, 2> kStoreRequests{{{
+enum class StoreRequest { Dispatch, Drain, Rfo };
+inline constexpr NameTable<StoreRequest, 3> kStoreRequests{{{
     {StoreRequest::Dispatch, "dispatch", "when the store dispatches (its address is known)"},
     {StoreRequest::Drain, "drain", "when the store queue drains it, in order after it retires"},
+    {StoreRequest::Rfo, "rfo",
+     "at dispatch, and again when the queue drains it if the line has left the first level by then"},
 }}};
 
 struct CoreConfig {

@@ -56,6 +56,10 @@ const std::vector<ReportKey> kKeys = {
     {"core.rob_stall_cycles", R, "cycles", "cpu model: cycles stalled on a full reorder buffer", lo},
     {"core.lq_stall_cycles", R, "cycles", "cpu model: cycles stalled on a full load queue", lo},
     {"core.sq_stall_cycles", R, "cycles", "cpu model: cycles stalled on a full store queue", lo},
+    {"core.store_refetches", C, "",
+     "cpu model, store_request: rfo: stores whose line had left the first cache level when the store queue "
+     "drained them, so they requested it again",
+     lo},
     {"core.operand_wait_cycles", R, "cycles", "cpu model: cycles waiting for operands", lo},
     {"core.barriers", C, "", "barriers seen (2 per parallel loop)", no},
     {"core.per_core", L, "", "with cores > 1: the counters above per core, named core0, core1, ...", no},

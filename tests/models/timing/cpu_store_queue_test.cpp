@@ -7,6 +7,7 @@
 // request: the times are exact.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -167,6 +168,64 @@ TEST(CpuStoreQueue, AFullQueueWritesItsOldestBeforeTheNextStoreDispatches) {
   // Store 2 retires at 52 (51 + a cycle), drains then, written at 102.
   EXPECT_EQ(h.log, (std::vector<Sent>{{"store 0", 1}, {"store 1", 2}, {"store 2", 52}}));
   EXPECT_EQ(h.p->drained(), 102 * kCycle);
+}
+
+// store_request: rfo. Each store's line is requested at dispatch (arriving
+// 20 cycles later); the queue still drains in order, and a store whose line
+// has left the first level by then (`gone`) asks for it again (30 cycles)
+// once the stores before it are written: the younger stores wait for it.
+struct RfoHarness : Harness {
+  std::vector<uint64_t> gone;  // ids whose line is evicted before they drain
+  explicit RfoHarness(uint32_t sq = 8) : Harness(sq) {
+    core.store_request = StoreRequest::Rfo;
+    p = std::make_unique<CpuPipeline>(core, double(kCycle));
+    p->set_store_writer([this](uint64_t id, uint64_t t) {
+      log.push_back({"store " + std::to_string(id), t / kCycle});
+      return t + 20 * kCycle;
+    });
+    p->set_store_refetcher([this](uint64_t id, uint64_t t) {
+      if (std::find(gone.begin(), gone.end(), id) == gone.end()) return CpuPipeline::kLineThere;
+      log.push_back({"refetch " + std::to_string(id), t / kCycle});
+      return t + 30 * kCycle;
+    });
+  }
+  void three_stores() {  // in one dispatch cycle, one store port: sent at 0, 1, 2
+    for (uint32_t i = 0; i < 3; ++i) p->store(k, i + 1, 0, 0x1000 * (i + 1), 4, i);
+  }
+};
+
+TEST(CpuStoreQueue, RfoRequestsTheLineAtDispatchAndCommitsWhenItArrives) {
+  RfoHarness h;
+  h.three_stores();
+  EXPECT_EQ(h.log, (std::vector<Sent>{{"store 0", 0}, {"store 1", 1}, {"store 2", 2}}));
+  EXPECT_EQ(h.p->stores_waiting(), 3u);
+  h.p->settle();
+  EXPECT_EQ(h.log.size(), 3u);                // every line stayed: nothing again
+  EXPECT_EQ(h.p->drained(), 22 * kCycle);     // the last line's arrival, not delayed
+  EXPECT_EQ(h.p->stats().store_refetches, 0u);
+}
+
+TEST(CpuStoreQueue, RfoAStoreWhoseLineWasEvictedWaitsForItAndTheYoungerStoresAfterIt) {
+  RfoHarness h;
+  h.gone = {1};
+  h.three_stores();
+  h.p->settle();
+  // Store 0 is written at 20 (its line's arrival); store 1's line has gone:
+  // requested again when the head reaches it (20), there at 50; store 2's
+  // line stayed (there at 22) but it commits in order, at 50.
+  EXPECT_EQ(h.log, (std::vector<Sent>{{"store 0", 0}, {"store 1", 1}, {"store 2", 2}, {"refetch 1", 20}}));
+  EXPECT_EQ(h.p->drained(), 50 * kCycle);
+  EXPECT_EQ(h.p->stats().store_refetches, 1u);
+}
+
+TEST(CpuStoreQueue, RfoARefetchHoldsTheQueueEntryUntilTheLineIsBack) {
+  RfoHarness h(1);
+  h.gone = {0};
+  h.p->store(h.k, 1, 0, 0x1000, 4, 0);  // sent at 0, drains at 1: gone, again at 1, back at 31
+  h.p->store(h.k, 2, 0, 0x2000, 4, 1);  // the one entry is free at 31: dispatched then
+  EXPECT_EQ(h.log, (std::vector<Sent>{{"store 0", 0}, {"refetch 0", 1}, {"store 1", 31}}));
+  h.p->settle();
+  EXPECT_EQ(h.p->drained(), 51 * kCycle);
 }
 
 }  // namespace
