@@ -199,5 +199,41 @@ TEST(CpuCore, ALoopIterationDispatchesLoopUopsAndOneAStreamPastTheFirst) {
   EXPECT_LE(root.num("cycles"), 100.0 + 2);
 }
 
+// store_request: rfo through the real hierarchy: a store whose data waits
+// for a chain of adds has its line requested at dispatch; loads running
+// ahead into the same L1 set (4 ways) evict it before the store queue
+// drains it, so the drain requests it again (a second write access, a
+// refetch); loads into other sets leave it, and nothing is fetched again.
+void rfo_store_then_loads(bool same_set) {
+  System sys(parse_config(yaml(", store_request: rfo, sq_entries: 8", 256), "test"));
+  const StatsNode root = sys.run(
+      [&](EventSink& s) {
+        uint32_t seq = 0;
+        s.compute(add());  // a chain of 20 adds: the store's data at ~80 cycles
+        ++seq;
+        for (int k = 1; k < 20; ++k) s.compute(add(seq)), ++seq;
+        Access w{0x0, 4, AccessKind::Write, kGlobalSpace, 0, 0};
+        w.dep = seq;
+        s.access(w);
+        ++seq;
+        // 64 KiB, 4 ways, 64 B lines: 256 sets, the store's set every 16 KiB.
+        for (uint64_t k = 1; k <= 8; ++k) {
+          s.access(Access{k * (same_set ? 16384 : 64), 4, AccessKind::Read, kGlobalSpace, 0, 0});
+          ++seq;
+        }
+      },
+      RunOptions{});
+  EXPECT_EQ(root.find_child("core")->u64("store_refetches"), same_set ? 1u : 0u);
+  const StatsNode* l1 = root.find_child("levels")->find_child("L1");
+  ASSERT_NE(l1, nullptr);
+  EXPECT_EQ(l1->u64("writes"), same_set ? 2u : 1u);  // the refetch is a write access of its own
+  EXPECT_EQ(l1->u64("write_misses"), same_set ? 2u : 1u);
+  EXPECT_EQ(l1->u64("reads"), 8u);
+}
+
+TEST(CpuCore, RfoAStoreWhoseLineLoadsEvictedFetchesItAgain) { rfo_store_then_loads(true); }
+
+TEST(CpuCore, RfoAStoreWhoseLineStayedIsNotFetchedAgain) { rfo_store_then_loads(false); }
+
 }  // namespace
 }  // namespace ptosim
