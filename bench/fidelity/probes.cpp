@@ -26,8 +26,7 @@
 //                  lfence after every row: no load runs ahead of the row
 //                  before); fenceF (an lfence every F rows, F a power of
 //                  two: loads run at most F rows ahead); nost (the stores go
-//                  to 16 hot words instead); nop16, nop32, nop64, nop128
-//                  (that many nops a row: fewer rows in the reorder window).
+//                  to 16 hot words instead).
 //   lsk:K:ROWSMODE a column walk of ROWS (128 or 512) rows 2 KiB apart, 16
 //                  columns, storing B and loading K (0-4) arrays first, all
 //                  at one page offset; MODE same (B there too: every line of
@@ -96,8 +95,8 @@ __attribute__((noinline)) void store_column(char* buf, const uint64_t* off, uint
 
 #define AT(p, i, j, n) (p)[(size_t)(i) * (n) + (j)]
 // Mode: 0 the kernel, 1 lfence every `every` rows (a power of two), 2 stores
-// to hot words, 3 Nops nops a row (fewer rows fit the reorder window).
-template <int Mode, int Nops = 0>
+// to hot words.
+template <int Mode>
 __attribute__((noinline)) void stencil_col(int N, const float* in, float* out, int every = 1) {
   for (int j = 1; j < N - 1; ++j)
     for (int i = 1; i < N - 1; ++i) {
@@ -108,7 +107,6 @@ __attribute__((noinline)) void stencil_col(int N, const float* in, float* out, i
       else
         AT(out, i, j, N) = v;
       if (Mode == 1 && (i & (every - 1)) == 0) asm volatile("lfence" ::: "memory");
-      if (Mode == 3) asm volatile(".rept %c0\n\tnop\n\t.endr" ::"i"(Nops));
     }
 }
 
@@ -255,14 +253,7 @@ int main(int argc, char** argv) {
         const int every = std::atoi(mode.c_str() + 5);
         if (every > 0 && (every & (every - 1)) == 0 && every <= 256)
           seconds = best_of([&] { stencil_col<1>(N, in, out, every); });
-      } else if (mode == "nop16")
-        seconds = best_of([&] { stencil_col<3, 16>(N, in, out); });
-      else if (mode == "nop32")
-        seconds = best_of([&] { stencil_col<3, 32>(N, in, out); });
-      else if (mode == "nop64")
-        seconds = best_of([&] { stencil_col<3, 64>(N, in, out); });
-      else if (mode == "nop128")
-        seconds = best_of([&] { stencil_col<3, 128>(N, in, out); });
+      }
       units = double(N - 2) * (N - 2);
     } else if (f[0] == "lsk" && p >= 0 && p <= 4) {
       // MODE: same / other (B in the loads' sets or a line over), each at
