@@ -32,7 +32,9 @@
 //                  at one page offset; MODE same (B there too: every line of
 //                  a row in B's two L1D sets) or other (B a line over); with
 //                  a suffix ld (sameld, otherld) B's line is loaded just
-//                  before the store. Unit: a row. E.g. lsk:2:512same.
+//                  before the store; with hot (samehot, otherhot) the loads
+//                  read the arrays' first two rows only (L1D hits in B's
+//                  sets or next to them). Unit: a row. E.g. lsk:2:512same.
 //   ls2k:ROWS:MODE, ls4k:ROWS:MODE  a column walk of ROWS rows 2 KiB / 4 KiB
 //                  apart (two L1D sets / one), 16 columns: loads of one array
 //                  (l), stores to another (s), both in step (ls: the second
@@ -113,7 +115,8 @@ __attribute__((noinline)) void stencil_col(int N, const float* in, float* out, i
 // A column walk of 2 KiB rows storing B and loading K arrays A0..A(K-1) at
 // the same page offset as each other (the loads' lines all in B's two L1D
 // sets, or with B shifted a line, none of them). Mode: 0 plain; 1 B's line
-// loaded first (a load of the address the store then writes).
+// loaded first (a load of the address the store then writes); 2 the loads
+// from the arrays' first two rows only (hits in B's sets: no fills).
 template <int Mode>
 __attribute__((noinline)) uint32_t loads_k_store(char* const* a, int k, char* b, uint64_t rows) {
   uint32_t s = 0;
@@ -121,9 +124,10 @@ __attribute__((noinline)) uint32_t loads_k_store(char* const* a, int k, char* b,
     for (uint64_t i = 0; i < rows; ++i) {
       const uint64_t o = i * kRow + j * 4;
       uint32_t v = uint32_t(i);
+      const uint64_t lo = Mode == 2 ? (i & 1) * kRow + j * 4 : o;
       for (int q = 0; q < k; ++q) {
         uint32_t x;
-        __builtin_memcpy(&x, a[q] + o, 4);
+        __builtin_memcpy(&x, a[q] + lo, 4);
         v += x;
       }
       if (Mode == 1) {
@@ -261,7 +265,8 @@ int main(int argc, char** argv) {
       // Written ROWS_MODE: 512same, 128other, 512sameld, ...
       const uint64_t rows = uint64_t(std::atol(mode.c_str()));
       const std::string m = mode.substr(mode.find_first_not_of("0123456789"));
-      if ((rows == 128 || rows == 512) && (m == "same" || m == "other" || m == "sameld" || m == "otherld")) {
+      if ((rows == 128 || rows == 512) &&
+          (m == "same" || m == "other" || m == "sameld" || m == "otherld" || m == "samehot" || m == "otherhot")) {
         std::vector<char*> bufs;
         for (int q = 0; q <= p; ++q) {
           char* x = static_cast<char*>(std::aligned_alloc(4096, rows * kRow + 8192));
@@ -272,6 +277,8 @@ int main(int argc, char** argv) {
         uint32_t x = 0;
         if (m == "same" || m == "other")
           seconds = best_of([&] { x ^= loads_k_store<0>(bufs.data(), int(p), b, rows); });
+        else if (m == "samehot" || m == "otherhot")
+          seconds = best_of([&] { x ^= loads_k_store<2>(bufs.data(), int(p), b, rows); });
         else
           seconds = best_of([&] { x ^= loads_k_store<1>(bufs.data(), int(p), b, rows); });
         g_sink = x;

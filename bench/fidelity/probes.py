@@ -32,6 +32,7 @@ DEFAULT = (
     + [f"stcol:{s}:fence{f}" for s in (0, 64) for f in (2, 4, 8, 16, 32)]
     + [f"lsk:{k}:{r}{m}" for r in (128, 512) for k in (0, 1, 2, 3) for m in ("same", "other")]
     + ["lsk:1:512sameld", "lsk:1:512otherld"]
+    + [f"lsk:{k}:512{m}" for k in (1, 3) for m in ("samehot", "otherhot")]
     + [f"{k}:{r}:{m}" for k in ("ls4k", "ls2k") for r in (128, 512) for m in ("l", "s", "ls", "ls64")]
     + ["spair:2048:lines", "spair:2048:pairs", "spair:64:lines", "spair:64:pairs"]
     + [f"trblk:{t}:{m}" for t in (8, 32) for m in ("copy", "st")]
@@ -69,7 +70,8 @@ def twin(probe):
         m = mode[len(str(rows)):]
         arrays = "".join(f'A{q} = pto.tensor([{rows}, 512], pto.float32, init="random", seed={q + 3})\n' for q in range(p))
         pad = "P = pto.tensor([16], pto.float32)\n" if m.startswith("other") else ""
-        value = " + ".join(f"A{q}[i, j]" for q in range(p)) or "1.0"
+        row = "i % 2" if m.endswith("hot") else "i"
+        value = " + ".join(f"A{q}[{row}, j]" for q in range(p)) or "1.0"
         ld = "            t = B[i, j]\n" if m.endswith("ld") else ""
         return (head + arrays + pad + f"B = pto.tensor([{rows}, 512], pto.float32)\n"
                 + f"for rep in range(REPS):\n    for j in range(16):\n        for i in range({rows}):\n"
