@@ -16,6 +16,7 @@ class CpuCore final : public CoreTiming {
  public:
   CpuCore(const CoreConfig& config, double period_fs, uint32_t cores) : config_(config), period_fs_(period_fs) {
     waiting_.resize(cores);
+    fills_.resize(cores);
     for (uint32_t i = 0; i < cores; ++i) {
       pipes_.push_back(std::make_unique<CpuPipeline>(config, period_fs));
       // A store drained from the queue: its piece goes to its route now.
@@ -42,7 +43,14 @@ class CpuCore final : public CoreTiming {
         if (q.empty() || q.front().id != id) throw std::logic_error("cpu core: stores drained out of order");
         Waiting w = std::move(q.front());
         q.pop_front();
-        if (w.kept->holds(w.addr)) return CpuPipeline::kLineThere;
+        // Gone from the exact cache, and the loads alone filled its set at
+        // least a set's worth of times since it was requested: a set's
+        // fills land in the order sent and the store at the head commits
+        // when its line lands, so the other stores' lines, sent after it,
+        // land after it; the loads running ahead are what evicts it
+        // natively (bench/fidelity/probes.py, lsk: load hits in the set
+        // cost little, load fills much, store-only columns nothing).
+        if (!w.ways || w.kept->holds(w.addr) || fills(i, w.set) - w.fills < w.ways) return CpuPipeline::kLineThere;
         ++w.clock->line_requests;
         return w.kept->send(w.addr, w.bytes, &t);
       });
@@ -63,9 +71,11 @@ class CpuCore final : public CoreTiming {
         p.register_read(seq, a.dep, a.addr);
       return;
     }
+    const bool rfo = config_.store_request == StoreRequest::Rfo;
     for_each_piece(a, port, [&](uint64_t addr, uint64_t bytes) {
       auto mem = [&](uint64_t t) {
         ++k.line_requests;
+        if (rfo) count_fill(k.id, port, addr);
         return port.send(addr, bytes, &t);
       };
       if (write) {
@@ -79,7 +89,12 @@ class CpuCore final : public CoreTiming {
           kept = port.retain();
         else if (config_.store_request == StoreRequest::Rfo)
           kept = port.retain(false);
-        waiting_[k.id].push_back(Waiting{id, addr, bytes, &k, &port, std::move(kept)});
+        Waiting w{id, addr, bytes, &k, &port, std::move(kept)};
+        if (rfo) {
+          w.ways = port.set_of(addr, &w.set);
+          if (w.ways) w.fills = fills(k.id, w.set);
+        }
+        waiting_[k.id].push_back(std::move(w));
         p.store(k, seq, a.dep, addr, bytes, id);
       } else
         p.load(k, seq, a.dep, addr, bytes, mem);
@@ -122,7 +137,20 @@ class CpuCore final : public CoreTiming {
     CoreClock* clock;
     CorePort* port;                   // the access's own, while it lasts
     std::unique_ptr<CorePort> kept;   // a copy for a store written later
+    uint64_t set = 0, fills = 0;      // rfo: its first-level set, the loads' fills there at dispatch
+    uint32_t ways = 0;                // rfo: that level's ways (0: no cache level)
   };
+  // rfo: per core and first-level set, the loads that missed there so far.
+  std::vector<std::vector<uint64_t>> fills_;
+  uint64_t& fills(uint32_t core, uint64_t set) {
+    std::vector<uint64_t>& f = fills_[core];
+    if (set >= f.size()) f.resize(set + 1, 0);
+    return f[set];
+  }
+  void count_fill(uint32_t core, const CorePort& port, uint64_t addr) {
+    uint64_t set;
+    if (port.set_of(addr, &set) && !port.holds(addr)) ++fills(core, set);
+  }
   std::vector<std::deque<Waiting>> waiting_;  // per core: stores in the queue, oldest first
   uint64_t next_id_ = 0;
 };

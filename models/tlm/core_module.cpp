@@ -274,6 +274,14 @@ class CoreModule::RoutePort final : public CorePort {
 
   std::unique_ptr<CorePort> retain(bool with_bytes) const override;
   bool holds(uint64_t addr) const override { return !r_.cache || r_.cache->contains(addr); }
+  uint32_t set_of(uint64_t addr, uint64_t* set) const override {
+    if (!r_.cache) return 0;
+    const CacheConfig& c = r_.cache->config();
+    const uint64_t ways = c.ways ? c.ways : c.size / c.line;  // 0 ways: fully associative
+    const uint64_t sets = std::max<uint64_t>(1, c.size / (ways * c.line));
+    *set = (addr / c.line) % sets;
+    return uint32_t(ways);
+  }
 
  private:
   class Retained;
@@ -300,6 +308,7 @@ class CoreModule::RoutePort::Retained final : public CorePort {
   void count_only(uint64_t t) override { port_.count_only(t); }
   std::unique_ptr<CorePort> retain(bool with_bytes) const override { return port_.retain(with_bytes); }
   bool holds(uint64_t addr) const override { return port_.holds(addr); }
+  uint32_t set_of(uint64_t addr, uint64_t* set) const override { return port_.set_of(addr, set); }
 
  private:
   const Access a_;

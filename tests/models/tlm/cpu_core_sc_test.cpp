@@ -200,12 +200,18 @@ TEST(CpuCore, ALoopIterationDispatchesLoopUopsAndOneAStreamPastTheFirst) {
 }
 
 // store_request: rfo through the real hierarchy: a store whose data waits
-// for a chain of adds has its line requested at dispatch; loads running
+// for a chain of adds has its line requested at dispatch; accesses running
 // ahead into the same L1 set (4 ways) evict it before the store queue
-// drains it, so the drain requests it again (a second write access, a
-// refetch); loads into other sets leave it, and nothing is fetched again.
-void rfo_store_then_loads(bool same_set) {
-  System sys(parse_config(yaml(", store_request: rfo, sq_entries: 8", 256), "test"));
+// drains it. The drain requests it again (a second write access, a
+// refetch) only if the loads alone filled the set at least 4 times since:
+// the other stores' lines land after it natively (a set's fills arrive in
+// order). Into other sets, nothing is fetched again.
+struct After {
+  uint64_t addr;
+  bool write;
+};
+void rfo_store_then(const std::vector<After>& after, uint64_t refetches) {
+  System sys(parse_config(yaml(", store_request: rfo, sq_entries: 16", 256), "test"));
   const StatsNode root = sys.run(
       [&](EventSink& s) {
         uint32_t seq = 0;
@@ -216,24 +222,39 @@ void rfo_store_then_loads(bool same_set) {
         w.dep = seq;
         s.access(w);
         ++seq;
-        // 64 KiB, 4 ways, 64 B lines: 256 sets, the store's set every 16 KiB.
-        for (uint64_t k = 1; k <= 8; ++k) {
-          s.access(Access{k * (same_set ? 16384 : 64), 4, AccessKind::Read, kGlobalSpace, 0, 0});
+        for (const After& x : after) {
+          s.access(Access{x.addr, 4, x.write ? AccessKind::Write : AccessKind::Read, kGlobalSpace, 0, 0});
           ++seq;
         }
       },
       RunOptions{});
-  EXPECT_EQ(root.find_child("core")->u64("store_refetches"), same_set ? 1u : 0u);
+  EXPECT_EQ(root.find_child("core")->u64("store_refetches"), refetches);
   const StatsNode* l1 = root.find_child("levels")->find_child("L1");
   ASSERT_NE(l1, nullptr);
-  EXPECT_EQ(l1->u64("writes"), same_set ? 2u : 1u);  // the refetch is a write access of its own
-  EXPECT_EQ(l1->u64("write_misses"), same_set ? 2u : 1u);
-  EXPECT_EQ(l1->u64("reads"), 8u);
+  uint64_t writes = 1 + refetches;  // the refetch is a write access of its own
+  for (const After& x : after) writes += x.write;
+  EXPECT_EQ(l1->u64("writes"), writes);
+  EXPECT_EQ(l1->u64("reads"), after.size() + 1 - writes + refetches);
 }
 
-TEST(CpuCore, RfoAStoreWhoseLineLoadsEvictedFetchesItAgain) { rfo_store_then_loads(true); }
+// 64 KiB, 4 ways, 64 B lines: 256 sets, the store's set every 16 KiB.
+std::vector<After> lines(int n, uint64_t apart, bool write, uint64_t from = 1) {
+  std::vector<After> v;
+  for (int k = 0; k < n; ++k) v.push_back({(from + k) * apart, write});
+  return v;
+}
 
-TEST(CpuCore, RfoAStoreWhoseLineStayedIsNotFetchedAgain) { rfo_store_then_loads(false); }
+TEST(CpuCore, RfoAStoreWhoseLineLoadsEvictedFetchesItAgain) { rfo_store_then(lines(8, 16384, false), 1); }
+
+TEST(CpuCore, RfoAStoreWhoseLineStayedIsNotFetchedAgain) { rfo_store_then(lines(8, 64, false), 0); }
+
+TEST(CpuCore, RfoAStoreWhoseLineOtherStoresEvictedIsNotFetchedAgain) { rfo_store_then(lines(8, 16384, true), 0); }
+
+TEST(CpuCore, RfoFewerLoadFillsThanWaysDoNotCountAsTheEviction) {
+  std::vector<After> v = lines(3, 16384, false);        // 3 loads' fills: fewer than 4 ways
+  for (const After& x : lines(5, 16384, true, 4)) v.push_back(x);  // and 5 stores': the line has gone
+  rfo_store_then(v, 0);
+}
 
 }  // namespace
 }  // namespace ptosim
