@@ -162,8 +162,15 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
     << "  sq_entries: " << k.sq << "\n"
     << "  load_ports: " << k.load_ports << "\n"
     << "  store_ports: " << k.store_ports << "\n"
-    << "  forward_latency: " << k.forward << "\n"
-    << "  store_request: drain    # a store requests its line as the store queue drains it (docs/TIMING.md, \"Stores\")\n";
+    << "  forward_latency: " << k.forward << "\n";
+  // Zen 4, measured (bench/fidelity/probes.py, stcol / ls2k / lsk, and the
+  // calibration suite): a store's line is fetched early but lost to the
+  // loads running ahead into its L1D set, and fetched again as the store
+  // commits (docs/TIMING.md, "Stores"). Intel: not measured, drain.
+  if (amd)
+    o << "  store_request: rfo      # a store's line at dispatch, again at commit if the loads evicted it (docs/TIMING.md, \"Stores\")\n";
+  else
+    o << "  store_request: drain    # a store requests its line as the store queue drains it (docs/TIMING.md, \"Stores\")\n";
   // Zen 4, measured (bench/fidelity/probes.py, `spair`): L1D-hit stores to
   // eight different lines take 1.00 cycle each, in pairs to one line 0.75;
   // Intel: not measured, no bound.

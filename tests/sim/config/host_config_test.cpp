@@ -53,8 +53,8 @@ TEST(HostConfig, AmdGetsL1StrideL2StreamAndTheL1FillSpacing) {
   EXPECT_EQ(c.caches[1].replacement, "lru");
   EXPECT_EQ(c.core.model, "cpu");
   // What bench/fidelity's calibration measured against: without it a run
-  // on `config host`'s output predicts with stores sent at dispatch.
-  EXPECT_EQ(c.core.store_request, StoreRequest::Drain);
+  // on `config host`'s output predicts with stores sent at dispatch only.
+  EXPECT_EQ(c.core.store_request, StoreRequest::Rfo);
   EXPECT_EQ(c.core.store_lines_per_cycle, 1u);  // measured on a Zen 4 (host_config.cpp)
 }
 
@@ -66,6 +66,7 @@ TEST(HostConfig, IntelGetsTheStreamerAndNoFillSpacing) {
   EXPECT_EQ(c.caches[1].prefetch.table, 32u);
   EXPECT_EQ(c.caches[1].prefetch.page, 4096u);
   EXPECT_EQ(c.core.store_lines_per_cycle, 0u);  // not measured on Intel
+  EXPECT_EQ(c.core.store_request, StoreRequest::Drain);  // nor the early fetch
   EXPECT_EQ(c.caches[0].set_fill_cycles, 0u);
   EXPECT_EQ(c.caches[0].replacement, "lru");
 }
