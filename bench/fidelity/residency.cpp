@@ -12,12 +12,18 @@
 // B: one line per trial, so the probe never disturbs what it measures.
 // Reading line k just before store S = (w, k) says whether that store hits.
 //
-//   residency K SPACING [TRIALS]   prints the calibration (ticks of an L1D
-//                   hit, of an L2 hit), then for each pass w of column B
-//                   the stores that find their line resident (sum of hit
-//                   fractions over the K lines), and which lines are resident
-//                   after the column (a '#' a line resident in >= half the
-//                   trials, '.' not, digit d: d/10 of the trials).
+//   residency K SPACING [TRIALS]   prints the calibration (mean ticks of an
+//                   L1D hit, of an L2 hit), then for each pass w of column B
+//                   the stores that find their line resident (a sum of
+//                   unclamped fractions over the K lines: unbiased, about
+//                   +-2 of noise at 60 trials), and which lines are resident
+//                   after 1, 8 and 16 passes ('#' in >= 95 % of the trials,
+//                   '.' < 5 %, digit d: d/10).
+//   residency K SPACING TRIALS raw    each line's ticks after the column,
+//                   less an L1D hit's (an L2 hit's difference printed last).
+//   residency K SPACING TRIALS pass W each store of pass W: its line found?
+// The L1D and L2 references are timed in every trial, interleaved with the
+// line (the VM's clock drifts by several ticks between runs).
 // Built by bench/fidelity/residency.py with the suite's flags.
 #include <x86intrin.h>
 
@@ -154,6 +160,10 @@ int main(int argc, char** argv) {
   }
   if (argc > 5 && std::strcmp(argv[4], "pass") == 0) {  // line by line: does store (w, k) find its line?
     const uint64_t w = std::strtoull(argv[5], nullptr, 10);
+    if (w > 15) {
+      std::fprintf(stderr, "residency: pass W in 0..15\n");
+      return 2;
+    }
     std::printf("pass %lu, store k finds its line: ", (unsigned long)w);
     for (uint64_t k = 0; k < K; ++k) {
       const double f = resident(col_start + w * K + k, k);

@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""What the power-of-two store columns (tr_blk_32) do in L1D, natively.
+
+Builds residency.cpp and store_window.cpp with the suite's flags and runs
+them: for K store lines 2 KiB apart (and K = 32 at 4 KiB) the stores of each
+pass that find their line in L1D and the lines resident after a column
+(residency), then cycles a position against K for 1..4 stores a position
+(store_window). Native only; about a minute at low load. What they showed:
+docs/PERFORMANCE.md, "Calibration" (issue 12, tr_blk_32).
+
+    python3 bench/fidelity/residency.py [--trials N] [--skip-residency] [--skip-window]
+"""
+import argparse
+import os
+import subprocess
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FLAGS = ["-std=c++17", "-O2", "-fno-tree-vectorize", "-fno-unroll-loops", "-falign-loops=32"]
+WINDOW_K = [16, 20, 24, 26, 28, 30, 32, 34, 36, 40, 48, 56, 64, 72, 96, 128]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--trials", type=int, default=60)
+    ap.add_argument("--skip-residency", action="store_true")
+    ap.add_argument("--skip-window", action="store_true")
+    a = ap.parse_args()
+    work = tempfile.mkdtemp(prefix="pto-residency-")
+    exe = {}
+    for name in ("residency", "store_window"):
+        exe[name] = os.path.join(work, name)
+        subprocess.run(["g++"] + FLAGS + ["-o", exe[name], os.path.join(HERE, name + ".cpp")], check=True)
+    print("load", open("/proc/loadavg").read().split()[0])
+    if not a.skip_residency:
+        for k, spacing in ((24, 2048), (28, 2048), (32, 2048), (40, 2048), (64, 2048), (32, 4096)):
+            subprocess.run([exe["residency"], str(k), str(spacing), str(a.trials)], check=True)
+    if not a.skip_window:
+        for spacing in (2048, 4096, 1024):
+            for r in ((1, 2, 3, 4) if spacing == 2048 else (1,)):
+                out = subprocess.run([exe["store_window"], str(spacing), str(r)] + [str(k) for k in WINDOW_K],
+                                     capture_output=True, text=True, check=True).stdout.split()
+                print(f"store_window {spacing} B apart, {r} store(s) a position:",
+                      " ".join(f"{out[i]}:{float(out[i + 1]):.1f}" for i in range(0, len(out), 2)))
+
+
+if __name__ == "__main__":
+    main()
