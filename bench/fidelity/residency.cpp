@@ -69,6 +69,20 @@ __attribute__((noinline)) uint64_t time_load(const char* p) {
   return t1 - t0;
 }
 
+// time_load without the mfence: the store queue keeps what it holds (lfence
+// does not drain stores), so a line's state while the queue is full.
+__attribute__((noinline)) uint64_t time_load_queued(const char* p) {
+  unsigned aux;
+  _mm_lfence();
+  const uint64_t t0 = __rdtscp(&aux);
+  _mm_lfence();
+  const uint32_t v = *reinterpret_cast<const volatile uint32_t*>(p);
+  _mm_lfence();
+  const uint64_t t1 = __rdtscp(&aux);
+  asm volatile("" ::"r"(v));
+  return t1 - t0;
+}
+
 // The TSC of this VM counts in steps of 26 ticks, more than an L1D hit's
 // difference from an L2 hit: one load cannot be classified, but its phase
 // against the steps is random, so the mean over trials is not quantised.
@@ -156,6 +170,34 @@ int main(int argc, char** argv) {
       l1 += s.l1, l2 += s.l2;
     }
     std::printf("\n(an L2 hit: %+.1f)\n", (l2 - l1) / double(K));
+    return 0;
+  }
+  if (argc > 4 && std::strcmp(argv[4], "queued") == 0) {
+    // Stop mid-pass 8 and, with the store queue still full, load word 15
+    // (no store in the queue writes it) of the line of the store d back,
+    // d = 1..64: is a queued store's line already in L1D (fetched when the
+    // store executed, before it commits)?
+    const uint64_t stop = col_start + 8 * K + K / 2;
+    std::printf("queued, line of the store d back found (d = 1..64): ");
+    double young = 0, old = 0;
+    for (uint64_t d = 1; d <= 64; ++d) {
+      const uint64_t pos = stop - d - col_start, k = pos % K;
+      std::vector<uint64_t> t(trials), a(trials), b(trials);
+      for (int i = 0; i < trials; ++i) {
+        store_column(buf, off.data(), K, ~uint64_t(0));
+        store_column(buf, off.data(), K, stop);
+        t[i] = time_load_queued(buf + kCol * 64 + off[k] + 60);
+        (void)*reinterpret_cast<volatile uint32_t*>(cal);
+        a[i] = time_load(cal);
+        for (int r = 1; r <= 16; ++r) (void)*reinterpret_cast<volatile uint32_t*>(cal + r * 4096);
+        b[i] = time_load(cal);
+      }
+      const double l1 = trimmed_mean(a, cap), l2 = trimmed_mean(b, cap);
+      const double f = std::clamp((l2 - trimmed_mean(t, cap)) / (l2 - l1), 0.0, 1.0);
+      (d <= 16 ? young : old) += d <= 16 || d > 48 ? f : 0;
+      std::putchar(f >= 0.95 ? '#' : f < 0.05 ? '.' : char('0' + int(f * 10)));
+    }
+    std::printf("  (d 1-16: %.1f of 16, d 49-64: %.1f of 16)\n", young, old);
     return 0;
   }
   if (argc > 5 && std::strcmp(argv[4], "pass") == 0) {  // line by line: does store (w, k) find its line?
