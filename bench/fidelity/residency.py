@@ -5,6 +5,7 @@ Builds residency.cpp and store_window.cpp with the suite's flags and runs
 them: for K store lines 2 KiB apart (and K = 32 at 4 KiB) the stores of each
 pass that find their line in L1D and the lines resident after a column
 (residency), then cycles a position against K for 1..4 stores a position
+and, at 4 KiB, with every address behind 3 dependent multiplies
 (store_window). Native only; about a minute at low load. What they showed:
 docs/PERFORMANCE.md, "Calibration" (issue 12, tr_blk_32).
 
@@ -36,12 +37,12 @@ def main():
         for k, spacing in ((24, 2048), (28, 2048), (32, 2048), (40, 2048), (64, 2048), (32, 4096)):
             subprocess.run([exe["residency"], str(k), str(spacing), str(a.trials)], check=True)
     if not a.skip_window:
-        for spacing in (2048, 4096, 1024):
-            for r in ((1, 2, 3, 4) if spacing == 2048 else (1,)):
-                out = subprocess.run([exe["store_window"], str(spacing), str(r)] + [str(k) for k in WINDOW_K],
-                                     capture_output=True, text=True, check=True).stdout.split()
-                print(f"store_window {spacing} B apart, {r} store(s) a position:",
-                      " ".join(f"{out[i]}:{float(out[i + 1]):.1f}" for i in range(0, len(out), 2)))
+        runs = [(2048, r, 0) for r in (1, 2, 3, 4)] + [(4096, 1, 0), (4096, 1, 3), (1024, 1, 0)]
+        for spacing, r, chain in runs:
+            out = subprocess.run([exe["store_window"], str(spacing), f"{r}:{chain}"] + [str(k) for k in WINDOW_K],
+                                 capture_output=True, text=True, check=True).stdout.split()
+            print(f"store_window {spacing} B apart, {r} store(s) a position, {chain} multiplies an address:",
+                  " ".join(f"{out[i]}:{float(out[i + 1]):.1f}" for i in range(0, len(out), 2)))
 
 
 if __name__ == "__main__":
