@@ -3,10 +3,10 @@
 // line round-robin over 32 columns of lines) with every store written R
 // times in a row to the same address. residency.cpp shows the column's
 // stores miss L1D alike whether K makes them fast or slow; this shows
-// where the fast K are: near K = 32 and 64 with one store a position
-// (K * stores-a-position dividing the 64-entry store queue), near 32 only
-// with two, nowhere with three or four. Native only (no .pto twin): the
-// model has no term for it yet (docs/PERFORMANCE.md, "Calibration").
+// where the fast K are: near K = 32 (28-34) with one to four stores a
+// position; K = 64 fast in some runs, slow in others (docs/PERFORMANCE.md,
+// "tr_blk_32's store columns"). Native only (no .pto twin): the model has
+// no term for it.
 // With C > 0 every store's address goes through C dependent multiplies
 // (3 cycles each, one chain through all stores), so stores execute no
 // faster than one each 3C cycles and the queue holds fewer of them: the
@@ -46,9 +46,12 @@ __attribute__((noinline)) void store_column(char* buf, const uint64_t* off, uint
           z *= one;
           asm volatile("" : "+r"(z));
         }
+        // Without the chain, the loop of probes.cpp's scol exactly: one more
+        // add a store moves the fast K (K = 64 turned slow).
+        char* at = C > 0 ? base + off[k] + w * 4 + z : base + off[k] + w * 4;
         for (int r = 0; r < R; ++r) {
           asm volatile("" : "+r"(v));  // R stores, not folded into one
-          __builtin_memcpy(base + off[k] + w * 4 + z, &v, 4);
+          __builtin_memcpy(at, &v, 4);
         }
       }
   }

@@ -4,8 +4,8 @@
 bench/fidelity/residency.py measures that a column of K store lines cycled
 word by word misses L1D on every store whatever K, yet costs 3.7 cycles a
 store near K = 32 and 64 and 6-10 elsewhere (store_window.cpp). This is the
-smallest mechanism found that makes the same K fast, kept as an executable
-statement for whoever models it in pto-sim (docs/PERFORMANCE.md,
+closest mechanism tried, kept as an executable statement of what was
+tested and how it fails (docs/PERFORMANCE.md,
 "tr_blk_32's store columns"); it is not pto-sim and fits no figure:
 
 - a store queue of W entries; stores dispatch one a cycle while there is
@@ -13,7 +13,7 @@ statement for whoever models it in pto-sim (docs/PERFORMANCE.md,
 - the oldest N executed stores fetch their lines (an RFO near the head of
   the queue, always useful), and the head drains when its line is there,
   in order, a cycle each;
-- with --rfo (the hypothesis): a store that executes while its line is
+- the hypothesis (on unless --no-rfo): a store that executes while its line is
   neither in L1D nor on its way fetches it then, 64 entries before it
   drains; in these patterns that line is evicted again before its store
   drains (a wasted fill), unless the line is the one the head is writing
@@ -22,13 +22,13 @@ statement for whoever models it in pto-sim (docs/PERFORMANCE.md,
   cycles (fill and dirty victim), each arriving L cycles after its request.
 
 With the defaults (F = 7: the native fast case's 3.7 cycles a store over
-two sets) it matches the native dips at K = 28-34 and 64 (one store a
-position, 2 and 4 KiB apart) and the slow 36-40 and 72-128, the loss of
-K = 64 with two stores a position, the flat cost with four; it disagrees at
-K = 20-26 and 48-56 (fast here, 5-10 natively: there the line fetched at
-execute serves an older queued store, natively apparently not) and at
-1 KiB (four sets), where it is too fast at K = 40-72 (1.7-1.9 against
-3.4-5.0). Without --rfo every K costs 3.5: the fast case.
+two sets) it gets the native dip at K = 28-34 (one store a position, 2 and
+4 KiB apart) and the slow 36-40 and 72-128; it does not get the slow
+K = 20-26 and 48-56 (fast here: the line fetched at execute serves an
+older queued store), the dip's staying with three and four stores a
+position (natively 3.7-5.3 at K = 30-34; here none with three), nor the
+1 KiB spacing (too fast at K = 40-72). So it is not the mechanism.
+Without --rfo every K costs 3.5: the fast case.
 
     python3 bench/fidelity/store_window_model.py [--no-rfo] [--apart B] [--repeat R] [--near N] [-F F] [-L L]
 """
