@@ -6,10 +6,11 @@ them: for K store lines 2 KiB apart (and K = 32 at 4 KiB) the stores of each
 pass that find their line in L1D and the lines resident after a column
 (residency), then cycles a position against K for 1..4 stores a position
 and, at 4 KiB, with every address behind 3 dependent multiplies
-(store_window). Native only; about a minute at low load. What they showed:
+(store_window), then the runs of fast and slow calls of K = 28, 32, 40, 64
+(store_regimes). Native only; about a minute at low load. What they showed:
 docs/PERFORMANCE.md, "Calibration" (issue 12, tr_blk_32).
 
-    python3 bench/fidelity/residency.py [--trials N] [--skip-residency] [--skip-window]
+    python3 bench/fidelity/residency.py [--trials N] [--skip-residency] [--skip-window] [--skip-regimes]
 """
 import argparse
 import os
@@ -26,10 +27,11 @@ def main():
     ap.add_argument("--trials", type=int, default=60)
     ap.add_argument("--skip-residency", action="store_true")
     ap.add_argument("--skip-window", action="store_true")
+    ap.add_argument("--skip-regimes", action="store_true")
     a = ap.parse_args()
     work = tempfile.mkdtemp(prefix="pto-residency-")
     exe = {}
-    for name in ("residency", "store_window"):
+    for name in ("residency", "store_window", "store_regimes"):
         exe[name] = os.path.join(work, name)
         subprocess.run(["g++"] + FLAGS + ["-o", exe[name], os.path.join(HERE, name + ".cpp")], check=True)
     print("load", open("/proc/loadavg").read().split()[0])
@@ -43,6 +45,10 @@ def main():
                                  capture_output=True, text=True, check=True).stdout.split()
             print(f"store_window {spacing} B apart, {r} store(s) a position, {chain} multiplies an address:",
                   " ".join(f"{out[i]}:{float(out[i + 1]):.1f}" for i in range(0, len(out), 2)))
+    if not a.skip_regimes:
+        # thresholds between the two regimes seen (docs/PERFORMANCE.md)
+        for k, threshold in ((28, 6.5), (32, 5.5), (40, 7.5), (64, 5.0)):
+            subprocess.run([exe["store_regimes"], str(k), "3000", str(threshold)], check=True)
 
 
 if __name__ == "__main__":
