@@ -92,6 +92,13 @@ class CacheLevel : public MemPort {
   // then passed below.
   void flush() { flush_at(0); }
   virtual bool contains(uint64_t addr) const = 0;
+  // The fills of addr's set by loads and prefetches (not stores) so far,
+  // counted from the first call on (the cpu core's store_request: rfo asks:
+  // what evicts a waiting store's line natively is the loads running ahead).
+  uint64_t read_fills(uint64_t addr) {
+    if (read_fills_.empty()) read_fills_.assign(sets_, 0);
+    return read_fills_[(addr >> line_shift_) % sets_];
+  }
   // Whether this level keeps the bytes of its lines (--check-data).
   virtual bool keeps_data() const = 0;
   // With data: the byte at `addr` if its line is here (tests check that the
@@ -191,6 +198,7 @@ class CacheLevel : public MemPort {
   uint64_t sets_ = 1;
   uint64_t set_fill_fs_ = 0, set_writeback_fs_ = 0;
   std::vector<uint64_t> set_filled_;  // per set: when its latest fill arrives; empty = no spacing
+  std::vector<uint64_t> read_fills_;  // per set: loads' and prefetches' fills; empty = not asked for
   Fault fault_ = Fault::None;
   // --check-data: the bytes of a line on its way, which a lower level's
   // back-invalidation must see (CacheLevel::invalidate_above): a dirty

@@ -366,6 +366,7 @@ class CacheLevelImpl final : public CacheLevel {
   // bytes gives it those newer bytes too (see invalidate_above).
   uint64_t fill(uint64_t slot, uint64_t line, const MemRequest& r, uint64_t at) {
     if constexpr (Data) filling_ = InFlight{fill_data(slot), line << line_shift_};
+    if (!read_fills_.empty() && !r.write) [[unlikely]] ++read_fills_[line % sets_];
     const uint64_t done =
         fill_below(MemRequest{line << line_shift_, config_.line, false, r.tensor, r.region, fill_data(slot)}, at);
     if constexpr (Data) filling_ = InFlight{};

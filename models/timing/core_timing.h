@@ -44,9 +44,11 @@ class CorePort {
   // Whether the first cache level holds addr's line now (true when the
   // route has no cache: nothing can have left).
   virtual bool holds(uint64_t addr) const = 0;
-  // The first cache level's ways, and in *set the set addr's line falls
-  // into (line % sets); 0 when the route has no cache level.
-  virtual uint32_t set_of(uint64_t addr, uint64_t* set) const = 0;
+  // The first cache level's ways (0: the route has no cache level), and
+  // the fills of addr's set there by loads and prefetches so far
+  // (CacheLevel::read_fills).
+  virtual uint32_t ways() const = 0;
+  virtual uint64_t load_fills(uint64_t addr) = 0;
 
   uint64_t line = 0;  // the first cache level's line; 0 = sent whole (a scratchpad takes bulk transfers)
   bool reg = false;   // a register file

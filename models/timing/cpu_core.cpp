@@ -16,7 +16,6 @@ class CpuCore final : public CoreTiming {
  public:
   CpuCore(const CoreConfig& config, double period_fs, uint32_t cores) : config_(config), period_fs_(period_fs) {
     waiting_.resize(cores);
-    fills_.resize(cores);
     for (uint32_t i = 0; i < cores; ++i) {
       pipes_.push_back(std::make_unique<CpuPipeline>(config, period_fs));
       // A store drained from the queue: its piece goes to its route now.
@@ -43,14 +42,16 @@ class CpuCore final : public CoreTiming {
         if (q.empty() || q.front().id != id) throw std::logic_error("cpu core: stores drained out of order");
         Waiting w = std::move(q.front());
         q.pop_front();
-        // Gone from the exact cache, and the loads alone filled its set at
-        // least a set's worth of times since it was requested: a set's
+        // Gone from the exact cache, and the loads (and their prefetches)
+        // alone filled its set at least a set's worth of times since it was
+        // requested: a set's
         // fills land in the order sent and the store at the head commits
         // when its line lands, so the other stores' lines, sent after it,
         // land after it; the loads running ahead are what evicts it
         // natively (bench/fidelity/probes.py, lsk: load hits in the set
         // cost little, load fills much, store-only columns nothing).
-        if (!w.ways || w.kept->holds(w.addr) || fills(i, w.set) - w.fills < w.ways) return CpuPipeline::kLineThere;
+        if (!w.ways || w.kept->holds(w.addr) || w.kept->load_fills(w.addr) - w.fills < w.ways)
+          return CpuPipeline::kLineThere;
         ++w.clock->line_requests;
         return w.kept->send(w.addr, w.bytes, &t);
       });
@@ -75,7 +76,6 @@ class CpuCore final : public CoreTiming {
     for_each_piece(a, port, [&](uint64_t addr, uint64_t bytes) {
       auto mem = [&](uint64_t t) {
         ++k.line_requests;
-        if (rfo) count_fill(k.id, port, addr);
         return port.send(addr, bytes, &t);
       };
       if (write) {
@@ -91,8 +91,8 @@ class CpuCore final : public CoreTiming {
           kept = port.retain(false);
         Waiting w{id, addr, bytes, &k, &port, std::move(kept)};
         if (rfo) {
-          w.ways = port.set_of(addr, &w.set);
-          if (w.ways) w.fills = fills(k.id, w.set);
+          w.ways = port.ways();
+          if (w.ways) w.fills = port.load_fills(addr);
         }
         waiting_[k.id].push_back(std::move(w));
         p.store(k, seq, a.dep, addr, bytes, id);
@@ -137,20 +137,9 @@ class CpuCore final : public CoreTiming {
     CoreClock* clock;
     CorePort* port;                   // the access's own, while it lasts
     std::unique_ptr<CorePort> kept;   // a copy for a store written later
-    uint64_t set = 0, fills = 0;      // rfo: its first-level set, the loads' fills there at dispatch
+    uint64_t fills = 0;               // rfo: the loads' fills of its first-level set at dispatch
     uint32_t ways = 0;                // rfo: that level's ways (0: no cache level)
   };
-  // rfo: per core and first-level set, the loads that missed there so far.
-  std::vector<std::vector<uint64_t>> fills_;
-  uint64_t& fills(uint32_t core, uint64_t set) {
-    std::vector<uint64_t>& f = fills_[core];
-    if (set >= f.size()) f.resize(set + 1, 0);
-    return f[set];
-  }
-  void count_fill(uint32_t core, const CorePort& port, uint64_t addr) {
-    uint64_t set;
-    if (port.set_of(addr, &set) && !port.holds(addr)) ++fills(core, set);
-  }
   std::vector<std::deque<Waiting>> waiting_;  // per core: stores in the queue, oldest first
   uint64_t next_id_ = 0;
 };

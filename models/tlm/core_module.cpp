@@ -274,14 +274,12 @@ class CoreModule::RoutePort final : public CorePort {
 
   std::unique_ptr<CorePort> retain(bool with_bytes) const override;
   bool holds(uint64_t addr) const override { return !r_.cache || r_.cache->contains(addr); }
-  uint32_t set_of(uint64_t addr, uint64_t* set) const override {
+  uint32_t ways() const override {
     if (!r_.cache) return 0;
     const CacheConfig& c = r_.cache->config();
-    const uint64_t ways = c.ways ? c.ways : c.size / c.line;  // 0 ways: fully associative
-    const uint64_t sets = std::max<uint64_t>(1, c.size / (ways * c.line));
-    *set = (addr / c.line) % sets;
-    return uint32_t(ways);
+    return uint32_t(c.ways ? c.ways : c.size / c.line);  // 0 ways: fully associative
   }
+  uint64_t load_fills(uint64_t addr) override { return r_.cache ? r_.cache->read_fills(addr) : 0; }
 
  private:
   class Retained;
@@ -308,7 +306,8 @@ class CoreModule::RoutePort::Retained final : public CorePort {
   void count_only(uint64_t t) override { port_.count_only(t); }
   std::unique_ptr<CorePort> retain(bool with_bytes) const override { return port_.retain(with_bytes); }
   bool holds(uint64_t addr) const override { return port_.holds(addr); }
-  uint32_t set_of(uint64_t addr, uint64_t* set) const override { return port_.set_of(addr, set); }
+  uint32_t ways() const override { return port_.ways(); }
+  uint64_t load_fills(uint64_t addr) override { return port_.load_fills(addr); }
 
  private:
   const Access a_;
