@@ -203,15 +203,21 @@ TEST(CpuCore, ALoopIterationDispatchesLoopUopsAndOneAStreamPastTheFirst) {
 // for a chain of adds has its line requested at dispatch; accesses running
 // ahead into the same L1 set (4 ways) evict it before the store queue
 // drains it. The drain requests it again (a second write access, a
-// refetch) only if the loads alone filled the set at least 4 times since:
+// refetch) only if the loads (and their prefetches) alone filled the set
+// at least its ways' times since:
 // the other stores' lines land after it natively (a set's fills arrive in
 // order). Into other sets, nothing is fetched again.
 struct After {
   uint64_t addr;
   bool write;
 };
-void rfo_store_then(const std::vector<After>& after, uint64_t refetches) {
-  System sys(parse_config(yaml(", store_request: rfo, sq_entries: 16", 256), "test"));
+void rfo_store_then(const std::vector<After>& after, uint64_t refetches, const std::string& l1_line = "") {
+  std::string config = yaml(", store_request: rfo, sq_entries: 16", 256);
+  if (!l1_line.empty()) {  // another L1 (its config line)
+    const size_t a = config.find("  - {name: L1"), b = config.find('\n', a);
+    config.replace(a, b - a, l1_line);
+  }
+  System sys(parse_config(config, "test"));
   const StatsNode root = sys.run(
       [&](EventSink& s) {
         uint32_t seq = 0;
@@ -249,6 +255,17 @@ TEST(CpuCore, RfoAStoreWhoseLineLoadsEvictedFetchesItAgain) { rfo_store_then(lin
 TEST(CpuCore, RfoAStoreWhoseLineStayedIsNotFetchedAgain) { rfo_store_then(lines(8, 64, false), 0); }
 
 TEST(CpuCore, RfoAStoreWhoseLineOtherStoresEvictedIsNotFetchedAgain) { rfo_store_then(lines(8, 16384, true), 0); }
+
+// A 2 KiB 8-way L1 (4 sets: the store's set every 256 B) with a stride
+// prefetcher: seven loads down the set fill it four times, and from the
+// fourth (the stride confirmed twice) each prefetches the next line there,
+// which the next load hits: 4 demand and 4 prefetch fills, the ways' 8
+// (without the prefetches' fills counted: none fetched again).
+TEST(CpuCore, RfoThePrefetchesFillsCountWithTheLoads) {
+  rfo_store_then(lines(7, 256, false), 1,
+                 "  - {name: L1, size: 2 KiB, ways: 8, line: 64 B, latency: 4 cycles, bandwidth: 64 B/cycle, "
+                 "mshrs: 16, prefetcher: stride, prefetch_distance: 1, prefetch_degree: 1}");
+}
 
 TEST(CpuCore, RfoFewerLoadFillsThanWaysDoNotCountAsTheEviction) {
   std::vector<After> v = lines(3, 16384, false);        // 3 loads' fills: fewer than 4 ways
