@@ -49,6 +49,18 @@
 //   trblk:T:MODE   the blocked transpose of 512x512 with T x T tiles. Unit:
 //                  an element. MODE: copy (the kernel); st (its stores only,
 //                  of a constant).
+//   tst:L:MODE     tr_blk_8's stores alone, generalised: tiles of 8 columns by
+//                  L rows of the 512x512 output (L lines a tile, half a line
+//                  each; L = 8 is trblk:8:st), the L rows round-robin for each
+//                  column, tile after tile down the rows. Unit: a store. MODE:
+//                  seq (rows in order), shuf (the tile's rows in a fixed
+//                  shuffled order: no clean stride from row to row), pf (one
+//                  load from each line of the next tile before the tile: its
+//                  lines fetched a tile ahead), pfshuf (both).
+//   ncol:0:MODE    stores alone down the columns of the 512x512 output, one a
+//                  row (every 16th column's stores to lines not touched for
+//                  16 columns: L2 hits), rows in order (seq: a clean 2 KiB
+//                  stride) or in a fixed shuffled order (shuf). Unit: a store.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -179,6 +191,41 @@ __attribute__((noinline)) void transpose(int N, int T, const float* in, float* o
     for (int jj = 0; jj < N; jj += T)
       for (int i = ii; i < ii + T; ++i)
         for (int j = jj; j < jj + T; ++j) AT(out, j, i, N) = StoresOnly ? 1.0f : AT(in, i, j, N);
+}
+
+// Mode bit 0: prefetch the next tile's lines by a load; the row order is
+// the table `rows` (identity or shuffled) in every mode, so the modes differ
+// only in the addresses.
+template <int Mode>
+__attribute__((noinline)) void tile_stores(int N, int L, const int* rows, float* out) {
+  uint32_t x = 0;
+  for (int ii = 0; ii < N; ii += 8)
+    for (int jj = 0; jj < N; jj += L) {
+      if (Mode & 1) {
+        const int nj = jj + L < N ? jj + L : 0, ni = jj + L < N ? ii : ii + 8;
+        if (ni < N)
+          for (int r = 0; r < L; ++r) {
+            uint32_t w;
+            __builtin_memcpy(&w, &AT(out, nj + r, ni, N), 4);
+            x += w;
+          }
+      }
+      for (int i = ii; i < ii + 8; ++i)
+        for (int r = 0; r < L; ++r) AT(out, jj + rows[r], i, N) = 1.0f;
+    }
+  g_sink = x;
+}
+
+__attribute__((noinline)) void column_stores(int N, const int* rows, float* out) {
+  for (int j = 0; j < N; ++j)
+    for (int r = 0; r < N; ++r) AT(out, rows[r], j, N) = 1.0f;
+}
+
+std::vector<int> row_order(int n, bool shuffled) {
+  std::vector<int> r(static_cast<size_t>(n));
+  std::iota(r.begin(), r.end(), 0);
+  if (shuffled) std::shuffle(r.begin(), r.end(), std::mt19937(5));
+  return r;
 }
 
 std::vector<std::string> split(const std::string& s) {
@@ -315,6 +362,20 @@ int main(int argc, char** argv) {
         seconds = best_of([&] { transpose<false>(N, int(p), in, out); });
       else if (mode == "st")
         seconds = best_of([&] { transpose<true>(N, int(p), in, out); });
+      units = double(n);
+    } else if (f[0] == "tst" && p > 0 && p <= 64 && N % p == 0 &&
+               (mode == "seq" || mode == "shuf" || mode == "pf" || mode == "pfshuf")) {
+      float* out = reinterpret_cast<float*>(out_buf + 64);
+      const std::vector<int> rows = row_order(int(p), mode == "shuf" || mode == "pfshuf");
+      if (mode == "pf" || mode == "pfshuf")
+        seconds = best_of([&] { tile_stores<1>(N, int(p), rows.data(), out); });
+      else
+        seconds = best_of([&] { tile_stores<0>(N, int(p), rows.data(), out); });
+      units = double(n);
+    } else if (f[0] == "ncol" && p == 0 && (mode == "seq" || mode == "shuf")) {
+      float* out = reinterpret_cast<float*>(out_buf + 64);
+      const std::vector<int> rows = row_order(N, mode == "shuf");
+      seconds = best_of([&] { column_stores(N, rows.data(), out); });
       units = double(n);
     }
     if (seconds == 0) {

@@ -36,7 +36,21 @@ DEFAULT = (
     + [f"{k}:{r}:{m}" for k in ("ls4k", "ls2k") for r in (128, 512) for m in ("l", "s", "ls", "ls64")]
     + ["spair:2048:lines", "spair:2048:pairs", "spair:64:lines", "spair:64:pairs"]
     + [f"trblk:{t}:{m}" for t in (8, 32) for m in ("copy", "st")]
+    + [f"tst:{l}:seq" for l in (1, 2, 4, 8, 16, 32)]
+    + [f"tst:{l}:{m}" for l in (4, 8, 16) for m in ("shuf", "pf", "pfshuf")]
+    + ["ncol:0:seq", "ncol:0:shuf"]
 )
+
+
+def row_order(n, shuffled):
+    """probes.cpp's row_order: identity, or a fixed shuffle (the native one
+    is std::shuffle with mt19937(5), not reproducible here: any fixed
+    permutation breaks the stride alike)."""
+    import random
+    r = list(range(n))
+    if shuffled:
+        random.Random(5).shuffle(r)
+    return r
 
 
 def twin(probe):
@@ -91,6 +105,23 @@ def twin(probe):
                 + f"for rep in range(REPS):\n    for ii in range(0, 512, {p}):\n        for jj in range(0, 512, {p}):\n"
                 + f"            for i in range(ii, ii + {p}):\n                for j in range(jj, jj + {p}):\n"
                 + f"                    Y[j, i] = {src}\n")
+    if kind == "tst":
+        rows = row_order(p, mode.endswith("shuf"))
+        pf = ""
+        if mode.startswith("pf"):
+            pf = (f"            nj = jj + {p} if jj + {p} < 512 else 0\n"
+                  f"            ni = ii if jj + {p} < 512 else ii + 8\n"
+                  "            if ni < 512:\n"
+                  f"                for r in range({p}):\n                    t = Y[nj + r, ni]\n")
+        body = "".join(f"                Y[jj + {r}, i] = 1.0\n" for r in rows) if p <= 16 else (
+            f"                for r in range({p}):\n                    Y[jj + r, i] = 1.0\n")
+        return (head + "Y = pto.tensor([512, 512], pto.float32)\n"
+                + f"for rep in range(REPS):\n    for ii in range(0, 512, 8):\n        for jj in range(0, 512, {p}):\n"
+                + pf + "            for i in range(ii, ii + 8):\n" + body)
+    if kind == "ncol" and mode == "seq":
+        return (head + "Y = pto.tensor([512, 512], pto.float32)\n"
+                + "for rep in range(REPS):\n    for j in range(512):\n        for r in range(512):\n"
+                + "            Y[r, j] = 1.0\n")
     return None
 
 
@@ -98,7 +129,7 @@ def units(probe):
     kind, p, mode = probe.split(":")
     if kind == "lsk":
         return 16 * int(re.match(r"\d+", mode).group())
-    return {"spair": 200000 * 8, "scol": 32 * 16 * int(p), "stcol": 510 * 510, "trblk": 512 * 512, "ls2k": 16 * int(p),
+    return {"spair": 200000 * 8, "scol": 32 * 16 * int(p), "stcol": 510 * 510, "trblk": 512 * 512, "tst": 512 * 512, "ncol": 512 * 512, "ls2k": 16 * int(p),
             "ls4k": 16 * int(p)}[kind]
 
 
