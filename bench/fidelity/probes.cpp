@@ -56,7 +56,8 @@
 //                  seq (rows in order), shuf (the tile's rows in a fixed
 //                  shuffled order: no clean stride from row to row), pf (one
 //                  load from each line of the next tile before the tile: its
-//                  lines fetched a tile ahead), pfshuf (both).
+//                  lines fetched a tile ahead), pfshuf (both), wW (tiles W
+//                  columns wide, W of 1, 2, 4, 8, 16: W stores a line).
 //   ncol:0:MODE    stores alone down the columns of the 512x512 output, one a
 //                  row (every 16th column's stores to lines not touched for
 //                  16 columns: L2 hits), rows in order (seq: a clean 2 KiB
@@ -197,12 +198,12 @@ __attribute__((noinline)) void transpose(int N, int T, const float* in, float* o
 // the table `rows` (identity or shuffled) in every mode, so the modes differ
 // only in the addresses.
 template <int Mode>
-__attribute__((noinline)) void tile_stores(int N, int L, const int* rows, float* out) {
+__attribute__((noinline)) void tile_stores(int N, int L, const int* rows, float* out, int W = 8) {
   uint32_t x = 0;
-  for (int ii = 0; ii < N; ii += 8)
+  for (int ii = 0; ii < N; ii += W)
     for (int jj = 0; jj < N; jj += L) {
       if (Mode & 1) {
-        const int nj = jj + L < N ? jj + L : 0, ni = jj + L < N ? ii : ii + 8;
+        const int nj = jj + L < N ? jj + L : 0, ni = jj + L < N ? ii : ii + W;
         if (ni < N)
           for (int r = 0; r < L; ++r) {
             uint32_t w;
@@ -210,7 +211,7 @@ __attribute__((noinline)) void tile_stores(int N, int L, const int* rows, float*
             x += w;
           }
       }
-      for (int i = ii; i < ii + 8; ++i)
+      for (int i = ii; i < ii + W; ++i)
         for (int r = 0; r < L; ++r) AT(out, jj + rows[r], i, N) = 1.0f;
     }
   g_sink = x;
@@ -364,10 +365,13 @@ int main(int argc, char** argv) {
         seconds = best_of([&] { transpose<true>(N, int(p), in, out); });
       units = double(n);
     } else if (f[0] == "tst" && p > 0 && p <= 64 && N % p == 0 &&
-               (mode == "seq" || mode == "shuf" || mode == "pf" || mode == "pfshuf")) {
+               (mode == "seq" || mode == "shuf" || mode == "pf" || mode == "pfshuf" || mode == "w1" ||
+                mode == "w2" || mode == "w4" || mode == "w8" || mode == "w16")) {
       float* out = reinterpret_cast<float*>(out_buf + 64);
       const std::vector<int> rows = row_order(int(p), mode == "shuf" || mode == "pfshuf");
-      if (mode == "pf" || mode == "pfshuf")
+      if (mode[0] == 'w')
+        seconds = best_of([&] { tile_stores<0>(N, int(p), rows.data(), out, std::atoi(mode.c_str() + 1)); });
+      else if (mode == "pf" || mode == "pfshuf")
         seconds = best_of([&] { tile_stores<1>(N, int(p), rows.data(), out); });
       else
         seconds = best_of([&] { tile_stores<0>(N, int(p), rows.data(), out); });

@@ -38,6 +38,7 @@ DEFAULT = (
     + [f"trblk:{t}:{m}" for t in (8, 32) for m in ("copy", "st")]
     + [f"tst:{l}:seq" for l in (1, 2, 4, 8, 16, 32)]
     + [f"tst:{l}:{m}" for l in (4, 8, 16) for m in ("shuf", "pf", "pfshuf")]
+    + [f"tst:8:w{w}" for w in (1, 2, 4, 16)]
     + ["ncol:0:seq", "ncol:0:shuf"]
 )
 
@@ -107,6 +108,7 @@ def twin(probe):
                 + f"                    Y[j, i] = {src}\n")
     if kind == "tst":
         rows = row_order(p, mode.endswith("shuf"))
+        w = int(mode[1:]) if mode.startswith("w") else 8
         pf = ""
         if mode.startswith("pf"):
             pf = (f"            nj = jj + {p} if jj + {p} < 512 else 0\n"
@@ -116,8 +118,8 @@ def twin(probe):
         body = "".join(f"                Y[jj + {r}, i] = 1.0\n" for r in rows) if p <= 16 else (
             f"                for r in range({p}):\n                    Y[jj + r, i] = 1.0\n")
         return (head + "Y = pto.tensor([512, 512], pto.float32)\n"
-                + f"for rep in range(REPS):\n    for ii in range(0, 512, 8):\n        for jj in range(0, 512, {p}):\n"
-                + pf + "            for i in range(ii, ii + 8):\n" + body)
+                + f"for rep in range(REPS):\n    for ii in range(0, 512, {w}):\n        for jj in range(0, 512, {p}):\n"
+                + pf + f"            for i in range(ii, ii + {w}):\n" + body)
     if kind == "ncol" and mode == "seq":
         return (head + "Y = pto.tensor([512, 512], pto.float32)\n"
                 + "for rep in range(REPS):\n    for j in range(512):\n        for r in range(512):\n"
