@@ -22,20 +22,25 @@ double now_s() {
 // 1-cycle dependent adds the compiler cannot fold (the asm hides the value);
 // the best of many short runs (a few ms each: on a shared machine a short
 // run is more likely to have the core to itself for its whole length).
+// Register + register adds: Intel's Golden Cove and later cores fold an add
+// of a small immediate into the renamer, so `add $1` chains ran 3.7x faster
+// than the clock on a Sapphire Rapids VM (10.8 GHz "measured", 2.9 by this
+// chain, by an imul chain at 3 cycles and by an xor chain alike).
 double measure_clock_hz() {
   const uint64_t n = 8'000'000;
   double best = 1e30;
   for (int r = 0; r < 40; ++r) {
-    uint64_t x = 0;
+    uint64_t x = 0, one = 1;
     const double t0 = now_s();
     for (uint64_t i = 0; i < n; i += 8) {
 #if defined(__x86_64__)
       // One statement: the eight adds stay back to back whatever the compiler does around them.
-      asm volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
-                   "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0"
-                   : "+r"(x));
+      asm volatile("add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
+                   "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0"
+                   : "+r"(x)
+                   : "r"(one));
 #else
-      for (int k = 0; k < 8; ++k) asm volatile("" : "+r"(x)), ++x;
+      for (int k = 0; k < 8; ++k) asm volatile("" : "+r"(x)), x += one;
 #endif
     }
     best = std::min(best, now_s() - t0);
@@ -43,6 +48,74 @@ double measure_clock_hz() {
   }
   return double(n) / best;
 }
+
+#if defined(__x86_64__)
+namespace {
+#define PTO_X8(s) s s s s s s s s
+// Seconds per step of `step(n)` (n steps), the best of many short runs.
+template <class Step>
+double best_per_step(Step step, uint64_t n) {
+  double best = 1e30;
+  for (int r = 0; r < 20; ++r) {
+    const double t0 = now_s();
+    step(n);
+    best = std::min(best, now_s() - t0);
+  }
+  return best / double(n);
+}
+}  // namespace
+
+// Each a chain of eight dependent scalar single-precision instructions a
+// statement (what the calibration kernels compile to: -fno-tree-vectorize,
+// no FMA contraction), so a step takes the instruction's latency. Operands
+// keep the value normal (x + 1e-9, x * 1, sqrt of a value near 1): no
+// denormal assists.
+OpLatencies measure_op_latencies(double clock_hz) {
+  OpLatencies o;
+  const uint64_t n = 2'000'000;
+  const float tiny = 1e-9f, unit = 1.0f, zero = 0.0f;
+  auto cycles = [&](double s) { return s * clock_hz; };
+  o.add = cycles(best_per_step([&](uint64_t n) {
+    float x = 1;
+    for (uint64_t i = 0; i < n; i += 8) asm volatile(PTO_X8("addss %1, %0\n\t") : "+x"(x) : "x"(tiny));
+  }, n));
+  o.mul = cycles(best_per_step([&](uint64_t n) {
+    float x = 1;
+    for (uint64_t i = 0; i < n; i += 8) asm volatile(PTO_X8("mulss %1, %0\n\t") : "+x"(x) : "x"(unit));
+  }, n));
+  o.div = cycles(best_per_step([&](uint64_t n) {
+    float x = 1;
+    for (uint64_t i = 0; i < n; i += 8) asm volatile(PTO_X8("divss %1, %0\n\t") : "+x"(x) : "x"(unit));
+  }, n / 4));
+  o.sqrt = cycles(best_per_step([&](uint64_t n) {
+    float x = 2;
+    for (uint64_t i = 0; i < n; i += 8) asm volatile(PTO_X8("sqrtss %0, %0\n\t") : "+x"(x));
+  }, n / 4));
+  if (__builtin_cpu_supports("fma"))
+    o.fma = cycles(best_per_step([&](uint64_t n) {
+      float x = 1;
+      for (uint64_t i = 0; i < n; i += 8)
+        asm volatile(PTO_X8("vfmadd231ss %1, %2, %0\n\t") : "+x"(x) : "x"(unit), "x"(zero));
+    }, n));
+  // A value stored and loaded back, then added to: the load waits for the
+  // store queue to forward it (no memory renaming of xmm registers on the
+  // Golden Cove measured: 8 cycles a step, 2 of them the add).
+  static float cell[16] = {1};
+  const double chain = cycles(best_per_step([&](uint64_t n) {
+    float t;
+    for (uint64_t i = 0; i < n; i += 8)
+      asm volatile(PTO_X8("movss (%1), %0\n\taddss %2, %0\n\tmovss %0, (%1)\n\t")
+                   : "=&x"(t)
+                   : "r"(cell), "x"(tiny)
+                   : "memory");
+  }, n));
+  o.forward = std::max(0.0, chain - o.add);
+  return o;
+}
+#undef PTO_X8
+#else
+OpLatencies measure_op_latencies(double) { return {}; }
+#endif
 
 // One pointer per line, the lines in one random cycle: every load waits
 // for the one before and misses wherever the footprint does not fit.
@@ -170,11 +243,15 @@ HostProbe probe_host(const std::vector<uint64_t>& footprints, uint64_t stream_by
                      uint64_t l1_line, const std::vector<std::vector<uint32_t>>& l1_patterns) {
   HostProbe h;
   h.clock_hz = measure_clock_hz();
+  h.ops = measure_op_latencies(h.clock_hz);
   for (uint64_t f : footprints) h.latency.push_back({f, chase_ns(f)});
   h.stream_bytes_per_s = stream_bytes_per_s(stream_bytes);
   if (l1_way) {  // 512 rows: every set of one column sees many more lines than it has ways
     h.one_set_ns = column_walk_ns(512, l1_way);
     h.spread_ns = column_walk_ns(512, l1_way + l1_line);
+    // 512 rows 256 B apart, 16 sets of an L1D of 8 or 12 ways: every load
+    // misses it and hits L2 (128 KiB), as a matrix column walks do.
+    h.l2_miss_ns = column_walk_ns(512, std::max<uint64_t>(l1_way / 16, l1_line));
     // What a dirty victim adds is a difference of two noisy walks (2 to 10
     // cycles from single pairs at load 3-4; the medians of 7 pairs 6.6-8.2):
     // the difference of the minima over 7 interleaved pairs (5.0-7.3 in five

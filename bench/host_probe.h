@@ -1,7 +1,7 @@
 #pragma once
 // Microbenchmarks of the machine pto-sim runs on, for `pto-sim config host
 // --measure`: the core clock (a chain of dependent integer adds, one cycle
-// each), load-to-use latency at a set of footprints (a dependent chase
+// each), float op latencies (chains of each), load-to-use latency at a set of footprints (a dependent chase
 // through randomly permuted cache lines) and read bandwidth (a streaming
 // sum over a buffer much larger than the last cache). A few seconds in all.
 #include <cstdint>
@@ -21,10 +21,22 @@ struct SetProbe {
   std::vector<double> cycles;
 };
 
+// Latencies in cycles of scalar float instructions, each a dependent chain
+// of it (0 = not measured: fma without the FMA extension), and what a
+// store-to-load forward adds to a chain through one memory word.
+struct OpLatencies {
+  double add = 0, mul = 0, fma = 0, div = 0, sqrt = 0, forward = 0;
+};
+
 struct HostProbe {
   double clock_hz = 0;
+  OpLatencies ops;
   std::vector<LatencyPoint> latency;
   double stream_bytes_per_s = 0;
+  // A column walk whose every load misses L1D and hits L2 (16 sets, a row
+  // pitch of a power of two), ns a load: how many misses the L1D keeps in
+  // flight, with the L2's latency. 0: not measured.
+  double l2_miss_ns = 0;
   // A column walk (column_walk_ns) whose lines all fall into one L1D set,
   // and the same walk shifted a line a row (a new set every row).
   double one_set_ns = 0, spread_ns = 0;
@@ -33,6 +45,7 @@ struct HostProbe {
 };
 
 double measure_clock_hz();
+OpLatencies measure_op_latencies(double clock_hz);
 double chase_ns(uint64_t footprint, uint64_t line = 64);
 // by_page: the lines of one page before the next (a TLB miss once a page);
 // else all lines in one random order (a TLB miss on most loads once the

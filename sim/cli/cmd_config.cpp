@@ -37,8 +37,15 @@ void add_config(CLI::App& app, Action& action) {
             bench::probe_host(host_probe_footprints(f), 512ull << 20, l1.size / ways, l1.line, patterns);
         m.valid = true;
         m.clock_hz = p.clock_hz;
+        m.add = p.ops.add;
+        m.mul = p.ops.mul;
+        m.fma = p.ops.fma;
+        m.div = p.ops.div;
+        m.sqrt = p.ops.sqrt;
+        m.forward = p.ops.forward;
         for (auto& l : p.latency) m.level_ns.push_back(l.ns);
         m.stream_bytes_per_s = p.stream_bytes_per_s;
+        m.l2_miss_ns = p.l2_miss_ns;
         m.one_set_ns = p.one_set_ns;
         m.spread_ns = p.spread_ns;
         m.one_set_store_ns = p.one_set_store_ns;

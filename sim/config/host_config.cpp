@@ -48,7 +48,9 @@ struct LevelPrefetch {
   unsigned distance, degree, table;
 };
 struct VendorCore {
+  const char* name;  // whose figures, for the config's comment
   unsigned issue_width, rob, lq, sq, load_ports, store_ports, forward;
+  unsigned l1_mshrs;  // L1D miss buffers (fill buffers)
   double add[2], mul[2], fma[2], div[2], sqrt[2];
   unsigned cache_latency[3];  // L1 L2 L3 cycles when not measured
   LevelPrefetch prefetch[3];  // L1 L2 L3
@@ -71,11 +73,36 @@ struct VendorCore {
   // 1.1 cycles RMS, random 2.7, LRU 3.8, FIFO 4.3, SRRIP 4.4).
   // Intel: not measured, lru.
   const char* l1_replacement;
+  bool rfo;              // store_request: rfo (else drain)
+  unsigned store_lines;  // store_lines_per_cycle (0: no bound)
 };
-const VendorCore kAmd{6,          320,         88,          64, 3, 2, 0, {3, 2}, {3, 2}, {4, 2}, {10, 0.28}, {14, 0.2},
-                      {4, 14, 47}, {{"stride", 4, 2, 16}, {"stream", 16, 4, 16}, {nullptr, 0, 0, 0}}, 11, 5, "plru"};
-const VendorCore kIntel{4,          224,         72,          56, 2, 1, 5, {4, 2}, {4, 2}, {4, 2}, {11, 0.33}, {12, 0.33},
-                        {5, 14, 60}, {{"stride", 4, 2, 16}, {"stream", 20, 4, 32}, {nullptr, 0, 0, 0}}, 0, 0, "lru"};
+const VendorCore kAmd{"AMD Zen 3/4", 6, 320, 88, 64, 3, 2, 0, 24, {3, 2}, {3, 2}, {4, 2}, {10, 0.28}, {14, 0.2},
+                      {4, 14, 47}, {{"stride", 4, 2, 16}, {"stream", 16, 4, 16}, {nullptr, 0, 0, 0}}, 11, 5, "plru", true, 1};
+const VendorCore kIntel{"Intel Skylake-class", 4, 224, 72, 56, 2, 1, 5, 12, {4, 2}, {4, 2}, {4, 2}, {11, 0.33}, {12, 0.33},
+                        {5, 14, 60}, {{"stride", 4, 2, 16}, {"stream", 20, 4, 32}, {nullptr, 0, 0, 0}}, 0, 0, "lru", false, 0};
+// Golden Cove and its successors (Alder / Raptor / Meteor Lake P-cores,
+// Sapphire / Emerald / Granite Rapids): 6-wide, 512-entry ROB, 192 loads and
+// 114 stores in flight, three load and two store ports, 16 fill buffers, a
+// 2-cycle FP add (the fast adders of ports 1 and 5; 1.92 cycles measured on
+// an Emerald Rapids VM by bench/host_probe, which also measured mul 4, FMA 4,
+// div 10.6, sqrt 11.6). Told apart from Skylake-class cores by the cpuid
+// model (golden_cove_class).
+const VendorCore kGoldenCove{"Intel Golden Cove-class", 6, 512, 192, 114, 3, 2, 0, 16, {2, 2}, {4, 2}, {4, 2},
+                             {11, 0.33}, {12, 0.33}, {5, 16, 75},
+                             {{"stride", 4, 2, 16}, {"stream", 20, 4, 32}, {nullptr, 0, 0, 0}}, 0, 0, "lru", true, 1};
+
+// Intel family 6 models with Golden Cove-class P-cores: Alder Lake (0x97,
+// 0x9A), Raptor Lake (0xB7, 0xBA, 0xBF), Meteor Lake (0xAA, 0xAC), Sapphire
+// Rapids (0x8F), Emerald Rapids (0xCF), Granite Rapids (0xAD, 0xAE).
+bool golden_cove_class(const HostFacts& f) {
+  static const int models[] = {0x97, 0x9A, 0xB7, 0xBA, 0xBF, 0xAA, 0xAC, 0x8F, 0xCF, 0xAD, 0xAE};
+  return f.family == 6 && std::find(std::begin(models), std::end(models), f.model_number) != std::end(models);
+}
+
+const VendorCore& vendor_core(const HostFacts& f) {
+  if (f.vendor.find("AMD") != std::string::npos) return kAmd;
+  return golden_cove_class(f) ? kGoldenCove : kIntel;
+}
 
 }  // namespace
 
@@ -112,6 +139,8 @@ HostFacts read_host_facts(const std::string& root) {
     if (key == "model name" && f.model.empty()) f.model = val;
     if (key == "vendor_id" && f.vendor.empty()) f.vendor = val;
     if (key == "cpu MHz" && f.mhz == 0) f.mhz = std::atof(val.c_str());
+    if (key == "cpu family" && f.family == 0) f.family = std::atoi(val.c_str());
+    if (key == "model" && f.model_number == 0) f.model_number = std::atoi(val.c_str());
     if (key == "flags" && !f.avx2) {
       std::istringstream in(val);
       std::string flag;
@@ -137,17 +166,31 @@ std::vector<uint64_t> host_probe_footprints(const HostFacts& f) {
 }
 
 std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
-  const bool amd = f.vendor.find("AMD") != std::string::npos;
-  const VendorCore& k = amd ? kAmd : kIntel;
+  const VendorCore& k = vendor_core(f);
   const double clock = m.valid && m.clock_hz > 0 ? m.clock_hz : (f.mhz > 0 ? f.mhz * 1e6 : 2e9);
   const unsigned vec = f.avx512 ? 64 : f.avx2 ? 32 : 16;
   using units::format_number;
   auto cycles_of = [&](double ns) { return std::max(1.0, std::round(ns * clock / 1e9)); };
+  // Measured: the misses the L1D keeps in flight are an L2 hit's latency
+  // (the model's: L1D's and L2's, as written below) over the spacing of the
+  // misses of a column walk that hits L2, at most the vendor's fill buffers.
+  // The Emerald Rapids VM: 3.4-3.8 cycles between misses at a power-of-two
+  // row pitch (random lines 2.2-3.3), so 6 of its 16 fill buffers; the
+  // calibration suite's column walks (mm_jki, mm_ijk_acc) were 0.51-0.67 of
+  // native with 16, 0.94-1.46 with 6-8 (docs/PERFORMANCE.md).
+  unsigned l1_mshrs = k.l1_mshrs;
+  std::string mshr_note;
+  if (m.valid && m.l2_miss_ns > 0 && m.level_ns.size() > 1) {
+    const double spacing = m.l2_miss_ns * clock / 1e9, hit = std::max(1.0, cycles_of(m.level_ns[1]));
+    l1_mshrs = unsigned(std::clamp(std::round(hit / spacing), 1.0, double(k.l1_mshrs)));
+    mshr_note = " in use (measured: an L2 hit's " + format_number(hit) + " cycles / " +
+                format_number(std::round(spacing * 10) / 10) + " between a column walk's misses)";
+  }
   std::ostringstream o;
   o << "# Written by `pto-sim config host`" << (m.valid ? " --measure" : "") << " on " << f.model << " ("
     << f.vendor << ", " << f.cpus << " CPUs).\n"
     << "# Caches from /sys/devices/system/cpu/cpu0/cache; core timings are "
-    << (amd ? "AMD Zen 3/4" : "Intel Skylake-class") << " figures\n"
+    << k.name << " figures\n"
     << "# (vendor optimisation guides, Agner Fog's tables); "
     << (m.valid ? "clock, cache and DRAM latencies and\n# bandwidth measured by bench/host_probe (dependent add chain, pointer chase, stream).\n"
                 : "clock from /proc/cpuinfo, latencies are\n# typical figures (run with --measure to measure them).\n");
@@ -156,25 +199,36 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
   o << "core:\n"
     << "  model: cpu\n"
     << "  issue_width: " << k.issue_width << "\n"
-    << "  max_outstanding: " << (amd ? 24 : 12) << "      # L1D miss buffers\n"
+    << "  max_outstanding: " << l1_mshrs << "      # L1D miss buffers" << mshr_note << "\n"
     << "  rob_entries: " << k.rob << "\n"
     << "  lq_entries: " << k.lq << "\n"
     << "  sq_entries: " << k.sq << "\n"
     << "  load_ports: " << k.load_ports << "\n"
     << "  store_ports: " << k.store_ports << "\n"
-    << "  forward_latency: " << k.forward << "\n";
-  // Zen 4, measured (bench/fidelity/probes.py, stcol / ls2k / lsk, and the
-  // calibration suite): a store's line is fetched early but lost to the
-  // loads running ahead into its L1D set, and fetched again as the store
-  // commits (docs/TIMING.md, "Stores"). Intel: not measured, drain.
-  if (amd)
+    << "  forward_latency: " << k.forward;
+  // A compiled loop keeps a value it stores in a register rather than load it
+  // back (GCC -O2 keeps mm_ijk's C[i][j] in a register across k, storing it
+  // each iteration): a .pto twin's reload is that register, whatever the
+  // store queue's own forward costs (measured here, for the record).
+  if (m.valid && m.forward >= 0)
+    o << "    # the store queue's own forward measured " << format_number(std::round(m.forward))
+      << " cycles (a float stored and loaded back); compiled loops keep such values in registers";
+  o << "\n";
+  // Measured (bench/fidelity/probes.py, stcol / ls2k / lsk, and the
+  // calibration suite) on a Zen 4 and on a Golden Cove-class Emerald Rapids:
+  // a store's line is fetched early but lost to the loads running ahead into
+  // its L1D set, and fetched again as the store commits (docs/TIMING.md,
+  // "Stores"; st_col 0.41 -> 1.09 of native on the Zen 4, 0.57 -> 1.20 on
+  // the Emerald Rapids). Skylake-class: not measured, drain.
+  if (k.rfo)
     o << "  store_request: rfo      # a store's line at dispatch, again at commit if the loads evicted it (docs/TIMING.md, \"Stores\")\n";
   else
     o << "  store_request: drain    # a store requests its line as the store queue drains it (docs/TIMING.md, \"Stores\")\n";
-  // Zen 4, measured (bench/fidelity/probes.py, `spair`): L1D-hit stores to
-  // eight different lines take 1.00 cycle each, in pairs to one line 0.75;
-  // Intel: not measured, no bound.
-  if (amd) o << "  store_lines_per_cycle: 1   # the store queue writes one line a cycle\n";
+  // Measured (bench/fidelity/probes.py, `spair`): L1D-hit stores to eight
+  // different lines take 1.00 cycle each on the Zen 4 (in pairs to one line
+  // 0.75), 1.29-1.33 on the Emerald Rapids (pairs 0.77-0.84); Skylake-class:
+  // not measured, no bound.
+  if (k.store_lines) o << "  store_lines_per_cycle: " << k.store_lines << "   # the store queue writes one line a cycle\n";
   o
     << "  vector_bytes: " << vec << " B\n"
     << "  flops_per_cycle:        # 2 FMA pipes x lanes x 2\n"
@@ -184,14 +238,18 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
     << "    int32: " << 2 * (vec / 4) << "\n"
     << "    int8: " << 2 * vec * 2 << "\n"
     << "  op_timing:\n";
-  auto op = [&](const char* name, const double* t) {
-    o << "    " << name << ": {latency: " << format_number(t[0]) << ", throughput: " << format_number(t[1]) << "}\n";
+  // A measured latency (a chain of the instruction) replaces the table's;
+  // throughputs stay the table's.
+  auto op = [&](const char* name, const double* t, double measured) {
+    const double latency = m.valid && measured > 0 ? std::max(1.0, std::round(measured)) : t[0];
+    o << "    " << name << ": {latency: " << format_number(latency) << ", throughput: " << format_number(t[1]) << "}"
+      << (m.valid && measured > 0 ? "   # latency measured" : "") << "\n";
   };
-  op("add", k.add);
-  op("mul", k.mul);
-  op("fma", k.fma);
-  op("div", k.div);
-  op("sqrt", k.sqrt);
+  op("add", k.add, m.add);
+  op("mul", k.mul, m.mul);
+  op("fma", k.fma, m.fma);
+  op("div", k.div, m.div);
+  op("sqrt", k.sqrt, m.sqrt);
   o << "memories:\n"
     << "  - {name: register, size: " << units::format_bytes(32ull * vec) << ", latency: 0 cycles, bandwidth: "
     << 3 * vec << " B/cycle}\n";
@@ -210,7 +268,7 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
     }
     o << "  - {name: " << name << ", size: " << units::format_bytes(c.size) << ", ways: " << c.ways
       << ", line: " << c.line << " B, latency: " << format_number(lat) << " cycles, bandwidth: " << (i == 0 ? 2 * vec : vec)
-      << " B/cycle, mshrs: " << (i == 0 ? (amd ? 24 : 12) : 48);
+      << " B/cycle, mshrs: " << (i == 0 ? l1_mshrs : 48);
     if (i == 0) {
       // Measured: a column walk within one set at least twice as slow as
       // the same walk spread over the sets takes that long a fill; else none.

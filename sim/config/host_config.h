@@ -21,6 +21,7 @@ struct HostCache {
 struct HostFacts {
   std::string model, vendor;
   double mhz = 0;
+  int family = 0, model_number = 0;  // /proc/cpuinfo "cpu family", "model"
   bool avx512 = false, avx2 = false;
   unsigned cpus = 1;
   std::vector<HostCache> caches;  // data and unified levels, L1 first
@@ -35,6 +36,7 @@ struct HostMeasured {
   double clock_hz = 0;
   std::vector<double> level_ns;  // per cache level, then DRAM: dependent-load latency at a footprint in it
   double stream_bytes_per_s = 0;
+  double l2_miss_ns = 0;  // independent L1D misses that hit L2: ns apart (0 = not measured)
   // A column walk at an L1D way's stride (one set) and a line more (a new
   // set each row), ns a load; 0 = not measured.
   double one_set_ns = 0, spread_ns = 0;
@@ -43,6 +45,9 @@ struct HostMeasured {
   // best (models/cache/replacement_fit.h), and a comment on the fit
   // (its residual and the runner-up's); empty = not measured.
   std::string l1_replacement, l1_replacement_fit;
+  // Scalar float latencies in cycles (chains of each; 0 = not measured),
+  // and the store-to-load forward of a chain through memory.
+  double add = 0, mul = 0, fma = 0, div = 0, sqrt = 0, forward = -1;  // forward -1: not measured
 };
 
 // The footprints `--measure` chases at: half of each cache level (past L2 at

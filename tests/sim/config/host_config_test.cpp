@@ -4,6 +4,10 @@
 // shows it, else the vendor's figure.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
 #include "sim/config/config_loader.h"
 #include "sim/config/host_config.h"
 
@@ -108,6 +112,85 @@ TEST(HostConfig, AMeasuredReplacementIsWrittenWithItsFit) {
             std::string::npos);
   m.l1_replacement = "lru";  // measured LRU on an AMD: no key, the default
   EXPECT_EQ(written(facts("AuthenticAMD"), m).caches[0].replacement, "lru");
+}
+
+TEST(HostConfig, CpuinfoGivesTheFamilyAndModelNumber) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("pto-host-facts-" + std::to_string(getpid()));
+  const fs::path l1 = root / "sys/devices/system/cpu/cpu0/cache/index0";
+  fs::create_directories(l1);
+  fs::create_directories(root / "proc");
+  auto put = [](const fs::path& p, const std::string& text) { std::ofstream(p) << text << "\n"; };
+  put(l1 / "level", "1");
+  put(l1 / "type", "Data");
+  put(l1 / "size", "48K");
+  put(l1 / "ways_of_associativity", "12");
+  put(l1 / "coherency_line_size", "64");
+  put(l1 / "shared_cpu_list", "0");
+  put(root / "proc/cpuinfo",
+      "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 207\n"
+      "model name\t: Intel(R) Xeon(R) Processor\ncpu MHz\t\t: 2900.000");
+  const HostFacts f = read_host_facts(root.string());
+  fs::remove_all(root);
+  EXPECT_EQ(f.family, 6);
+  EXPECT_EQ(f.model_number, 207);
+  EXPECT_EQ(f.model, "Intel(R) Xeon(R) Processor");
+  ASSERT_EQ(f.caches.size(), 1u);
+  EXPECT_EQ(f.caches[0].ways, 12u);
+  EXPECT_EQ(written(f).core.rob_entries, 512u);  // Golden Cove-class
+}
+
+TEST(HostConfig, AGoldenCoveClassModelGetsItsOwnCore) {
+  HostFacts f = facts("GenuineIntel");
+  f.family = 6;
+  f.model_number = 0xCF;  // Emerald Rapids
+  const HwConfig c = written(f);
+  EXPECT_EQ(c.core.issue_width, 6u);
+  EXPECT_EQ(c.core.rob_entries, 512u);
+  EXPECT_EQ(c.core.sq_entries, 114u);
+  EXPECT_EQ(c.core.load_ports, 3u);
+  EXPECT_EQ(c.core.store_ports, 2u);
+  EXPECT_EQ(c.core.max_outstanding, 16u);
+  EXPECT_EQ(c.core.forward_latency, 0u);  // compiled loops keep a stored value in a register
+  EXPECT_EQ(c.core.store_request, StoreRequest::Rfo);  // measured on an Emerald Rapids
+  EXPECT_EQ(c.core.store_lines_per_cycle, 1u);
+  EXPECT_DOUBLE_EQ(c.core.op_timing.at(OpClass::Add, 0).latency, 2);
+  f.model_number = 0x55;  // Skylake-SP / Cascade Lake: the Skylake-class table
+  const HwConfig old = written(f);
+  EXPECT_EQ(old.core.issue_width, 4u);
+  EXPECT_EQ(old.core.store_request, StoreRequest::Drain);
+  EXPECT_DOUBLE_EQ(old.core.op_timing.at(OpClass::Add, 0).latency, 4);
+}
+
+TEST(HostConfig, MeasuredLatenciesReplaceTheTablesAndTheForwardIsOnlyNoted) {
+  HostMeasured m = measured(2.5, 0.5);
+  m.add = 1.92;
+  m.mul = 4.0;
+  m.div = 10.63;
+  m.sqrt = 11.6;
+  m.forward = 6.1;
+  const std::string yaml = host_config_yaml(facts("AuthenticAMD"), m);
+  const HwConfig c = parse_config(yaml, "<host>");
+  EXPECT_DOUBLE_EQ(c.core.op_timing.at(OpClass::Add, 0).latency, 2);
+  EXPECT_DOUBLE_EQ(c.core.op_timing.at(OpClass::Mul, 0).latency, 4);
+  EXPECT_DOUBLE_EQ(c.core.op_timing.at(OpClass::Div, 0).latency, 11);
+  EXPECT_DOUBLE_EQ(c.core.op_timing.at(OpClass::Sqrt, 0).latency, 12);
+  EXPECT_DOUBLE_EQ(c.core.op_timing.at(OpClass::Fma, 0).latency, 4);  // not measured (no FMA): the table's
+  EXPECT_EQ(c.core.forward_latency, 0u);
+  EXPECT_NE(yaml.find("forward measured 6 cycles"), std::string::npos);
+}
+
+TEST(HostConfig, TheL1MissesInFlightAreTheL2LatencyOverTheMissSpacing) {
+  HostMeasured m = measured(2.5, 0.5);  // 4 GHz; an L2 hit 4 ns: 16 cycles
+  m.l2_miss_ns = 0.5;                   // 2 cycles apart: 8 in flight
+  HwConfig c = written(facts("AuthenticAMD"), m);
+  EXPECT_EQ(c.core.max_outstanding, 8u);
+  EXPECT_EQ(c.caches[0].mshrs, 8u);
+  EXPECT_EQ(c.caches[1].mshrs, 48u);
+  m.l2_miss_ns = 0.1;  // 0.4 cycles: 40, more than the vendor's 24 fill buffers
+  EXPECT_EQ(written(facts("AuthenticAMD"), m).core.max_outstanding, 24u);
+  m.l2_miss_ns = 0;  // not measured: the vendor's
+  EXPECT_EQ(written(facts("AuthenticAMD"), m).core.max_outstanding, 24u);
 }
 
 }  // namespace
