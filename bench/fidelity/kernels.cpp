@@ -205,6 +205,37 @@ double now_s() {
   return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
 }
 
+// A canary timed in every round next to the kernels: a chain of dependent
+// register adds (one a cycle: the clock) and the same adds as four
+// independent chains (adds per cycle). On a VM whose core another tenant's
+// thread shares, the second drops (2.2-3.8 on the Emerald Rapids VM within
+// a minute) while the first does not, and compute-bound kernels measure up
+// to 1.7x slower than minutes before (docs/PERFORMANCE.md, calibration).
+struct Canary {
+  double chain_s = 0, spread_s = 0;
+};
+Canary canary() {
+  const uint64_t n = 1'000'000;
+  Canary c;
+  uint64_t x = 0, a = 0, b = 0, d = 0, e = 0, one = 1;
+  double t0 = now_s();
+  for (uint64_t i = 0; i < n; i += 8)
+    asm volatile("add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
+                 "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0"
+                 : "+r"(x)
+                 : "r"(one));
+  c.chain_s = now_s() - t0;
+  t0 = now_s();
+  for (uint64_t i = 0; i < n; i += 8)
+    asm volatile("add %4, %0\n\tadd %4, %1\n\tadd %4, %2\n\tadd %4, %3\n\t"
+                 "add %4, %0\n\tadd %4, %1\n\tadd %4, %2\n\tadd %4, %3"
+                 : "+r"(a), "+r"(b), "+r"(d), "+r"(e)
+                 : "r"(one));
+  c.spread_s = now_s() - t0;
+  asm volatile("" ::"r"(x), "r"(a), "r"(b), "r"(d), "r"(e));
+  return c;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -267,7 +298,11 @@ int main(int argc, char** argv) {
     }
     best[n] = 1e30;
   }
+  std::vector<double> chain, per_cycle;
   for (int r = 0; r < rounds; ++r) {
+    const Canary c = canary();
+    chain.push_back(c.chain_s);
+    per_cycle.push_back(c.chain_s / c.spread_s);
     for (size_t q = 0; q < names.size(); ++q) {
       const std::string& n = names[(q + size_t(r)) % names.size()];
       v[n].reset();
@@ -279,5 +314,10 @@ int main(int argc, char** argv) {
     }
   }
   for (auto& n : names) std::printf("%s %.9f\n", n.c_str(), best[n]);
+  if (!chain.empty()) {  // "#canary clock_mhz best_adds_per_cycle median_adds_per_cycle"
+    std::sort(per_cycle.begin(), per_cycle.end());
+    std::printf("#canary %.0f %.2f %.2f\n", 1e-6 / (*std::min_element(chain.begin(), chain.end()) / 1e6),
+                per_cycle.back(), per_cycle[per_cycle.size() / 2]);
+  }
   return 0;
 }

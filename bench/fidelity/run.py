@@ -10,7 +10,10 @@ simulated time of two calls (-D REPS=2) minus that of one, the same warm
 call. With --cold, one call from cold caches on both sides. Prints a table (measured,
 predicted, predicted/measured), the Spearman rank correlation, how many
 ratios lie within [0.67, 1.5] and whether the fastest measured variant is
-among the predicted top 3 (the targets of issue 12; docs/PERFORMANCE.md).
+among the predicted top 3 (the targets of issue 12; docs/PERFORMANCE.md),
+and the core's state while measuring: a canary timed in every round (the
+clock by a dependent add chain, and independent adds per cycle, which drop
+when another tenant's thread shares the core).
 
     python3 bench/fidelity/run.py BUILD_DIR [--rounds 7] [--config FILE] [--only a,b] [--json OUT]
     python3 bench/fidelity/run.py BUILD_DIR --measured OLD.json [--config FILE]   # predictions only
@@ -26,6 +29,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -94,7 +98,11 @@ def main():
     def measure():
         out = subprocess.run([exe, "--rounds", str(a.rounds)] + (["--cold"] if a.cold else []) + variants,
                              capture_output=True, text=True, check=True)
-        return {l.split()[0]: float(l.split()[1]) for l in out.stdout.splitlines()}
+        lines = out.stdout.splitlines()
+        canaries.append([float(x) for l in lines if l.startswith("#canary") for x in l.split()[1:]])
+        return {l.split()[0]: float(l.split()[1]) for l in lines if not l.startswith("#")}
+
+    canaries = []
 
     if a.measured:
         with open(a.measured) as f:
@@ -103,6 +111,7 @@ def main():
         if missing:
             sys.exit(f"{a.measured}: no measurement of {', '.join(missing)}")
         first, second, loads = old["first"], old["second"], old["load"]
+        canaries = old.get("canary", [])
     else:
         loads = [load_average()]
         # Two measurements, each the minimum over its interleaved rounds: their
@@ -149,11 +158,20 @@ def main():
     rounds = f"measured earlier ({a.measured})" if a.measured else f"{a.rounds} interleaved rounds each"
     print(f"The two measured orders agree at Spearman {agree:.3f}; {rounds}; "
           f"load average {loads[0]} before, {loads[1]} after measuring")
+    with open(cfg) as f:
+        cm = re.search(r"^clock:\s*([0-9.]+)\s*MHz", f.read(), re.M)
+    for i, c in enumerate(canaries):
+        if len(c) == 3:
+            print(f"Core while measuring ({'1st' if i == 0 else '2nd'}): clock {c[0]:.0f} MHz (the config "
+                  f"predicts at {cm.group(1) if cm else '?'}), independent adds per cycle best {c[1]:.2f}, median "
+                  f"{c[2]:.2f} (the canary of kernels.cpp: fewer than on an idle core, another thread shares "
+                  f"its issue slots and compute-bound variants measure slow)")
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"measured": measured, "first": first, "second": second, "predicted": predicted,
                        "spearman": rho, "measured_agreement": agree, "within": len(within),
-                       "variants": len(variants), "fastest_in_top3": fastest in top3, "load": loads}, f, indent=1)
+                       "variants": len(variants), "fastest_in_top3": fastest in top3, "load": loads,
+                       "canary": canaries}, f, indent=1)
 
 
 if __name__ == "__main__":

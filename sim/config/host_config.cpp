@@ -171,19 +171,20 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
   const unsigned vec = f.avx512 ? 64 : f.avx2 ? 32 : 16;
   using units::format_number;
   auto cycles_of = [&](double ns) { return std::max(1.0, std::round(ns * clock / 1e9)); };
-  // Measured: the misses the L1D keeps in flight are an L2 hit's latency
-  // (the model's: L1D's and L2's, as written below) over the spacing of the
-  // misses of a column walk that hits L2, at most the vendor's fill buffers.
-  // The Emerald Rapids VM: 3.4-3.8 cycles between misses at a power-of-two
-  // row pitch (random lines 2.2-3.3), so 6 of its 16 fill buffers; the
-  // calibration suite's column walks (mm_jki, mm_ijk_acc) were 0.51-0.67 of
-  // native with 16, 0.94-1.46 with 6-8 (docs/PERFORMANCE.md).
+  // Measured: the misses the L1D keeps in flight are what makes the model's
+  // column walk as fast as the measured one: a miss holds its buffer for
+  // the L2's own latency (as written below), so the L2 latency over the
+  // spacing of the walk's misses, at most the vendor's fill buffers. The
+  // Emerald Rapids VM: 16 fill buffers; a 128-row column walk 2.0-2.1 cycles
+  // a miss, an L2 latency of 15-17: 7-8 in use. With 16 the calibration
+  // suite's column walks (mm_jki, mm_ijk_acc) were 0.51-0.67 of native, with
+  // 8 0.94-1.37 (docs/PERFORMANCE.md).
   unsigned l1_mshrs = k.l1_mshrs;
   std::string mshr_note;
   if (m.valid && m.l2_miss_ns > 0 && m.level_ns.size() > 1) {
-    const double spacing = m.l2_miss_ns * clock / 1e9, hit = std::max(1.0, cycles_of(m.level_ns[1]));
-    l1_mshrs = unsigned(std::clamp(std::round(hit / spacing), 1.0, double(k.l1_mshrs)));
-    mshr_note = " in use (measured: an L2 hit's " + format_number(hit) + " cycles / " +
+    const double spacing = m.l2_miss_ns * clock / 1e9, l2 = std::max(1.0, cycles_of(m.level_ns[1] - m.level_ns[0]));
+    l1_mshrs = unsigned(std::clamp(std::round(l2 / spacing), 1.0, double(k.l1_mshrs)));
+    mshr_note = " in use (measured: the L2's " + format_number(l2) + " cycles / " +
                 format_number(std::round(spacing * 10) / 10) + " between a column walk's misses)";
   }
   std::ostringstream o;

@@ -181,13 +181,13 @@ TEST(HostConfig, MeasuredLatenciesReplaceTheTablesAndTheForwardIsOnlyNoted) {
 }
 
 TEST(HostConfig, TheL1MissesInFlightAreTheL2LatencyOverTheMissSpacing) {
-  HostMeasured m = measured(2.5, 0.5);  // 4 GHz; an L2 hit 4 ns: 16 cycles
-  m.l2_miss_ns = 0.5;                   // 2 cycles apart: 8 in flight
+  HostMeasured m = measured(2.5, 0.5);  // 4 GHz; L2 3 ns past L1D: its latency 12 cycles
+  m.l2_miss_ns = 0.375;                 // 1.5 cycles apart: 8 in flight
   HwConfig c = written(facts("AuthenticAMD"), m);
   EXPECT_EQ(c.core.max_outstanding, 8u);
   EXPECT_EQ(c.caches[0].mshrs, 8u);
   EXPECT_EQ(c.caches[1].mshrs, 48u);
-  m.l2_miss_ns = 0.1;  // 0.4 cycles: 40, more than the vendor's 24 fill buffers
+  m.l2_miss_ns = 0.1;  // 0.4 cycles: 30, more than the vendor's 24 fill buffers
   EXPECT_EQ(written(facts("AuthenticAMD"), m).core.max_outstanding, 24u);
   m.l2_miss_ns = 0;  // not measured: the vendor's
   EXPECT_EQ(written(facts("AuthenticAMD"), m).core.max_outstanding, 24u);
