@@ -117,6 +117,40 @@ OpLatencies measure_op_latencies(double clock_hz) {
 OpLatencies measure_op_latencies(double) { return {}; }
 #endif
 
+double independent_adds_per_cycle() {
+  const uint64_t n = 4'000'000;
+  double chain = 1e30, spread = 1e30;
+  for (int r = 0; r < 20; ++r) {
+    uint64_t x = 0, a = 0, b = 0, c = 0, d = 0, one = 1;
+    double t0 = now_s();
+    for (uint64_t i = 0; i < n; i += 8) {
+#if defined(__x86_64__)
+      asm volatile("add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
+                   "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0"
+                   : "+r"(x)
+                   : "r"(one));
+#else
+      for (int k = 0; k < 8; ++k) asm volatile("" : "+r"(x)), x += one;
+#endif
+    }
+    chain = std::min(chain, now_s() - t0);
+    t0 = now_s();
+    for (uint64_t i = 0; i < n; i += 8) {
+#if defined(__x86_64__)
+      asm volatile("add %4, %0\n\tadd %4, %1\n\tadd %4, %2\n\tadd %4, %3\n\t"
+                   "add %4, %0\n\tadd %4, %1\n\tadd %4, %2\n\tadd %4, %3"
+                   : "+r"(a), "+r"(b), "+r"(c), "+r"(d)
+                   : "r"(one));
+#else
+      for (int k = 0; k < 2; ++k) asm volatile("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d)), a += one, b += one, c += one, d += one;
+#endif
+    }
+    spread = std::min(spread, now_s() - t0);
+    asm volatile("" ::"r"(x), "r"(a), "r"(b), "r"(c), "r"(d));
+  }
+  return chain / spread;
+}
+
 // One pointer per line, the lines in one random cycle: every load waits
 // for the one before and misses wherever the footprint does not fit.
 double chase_ns(uint64_t footprint, uint64_t line) { return chase_ns(footprint, line, footprint > (8ull << 20)); }
@@ -244,6 +278,7 @@ HostProbe probe_host(const std::vector<uint64_t>& footprints, uint64_t stream_by
   HostProbe h;
   h.clock_hz = measure_clock_hz();
   h.ops = measure_op_latencies(h.clock_hz);
+  h.adds_per_cycle = independent_adds_per_cycle();
   for (uint64_t f : footprints) h.latency.push_back({f, chase_ns(f)});
   h.stream_bytes_per_s = stream_bytes_per_s(stream_bytes);
   if (l1_way) {  // 512 rows: every set of one column sees many more lines than it has ways

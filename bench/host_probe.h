@@ -30,6 +30,10 @@ struct OpLatencies {
 
 struct HostProbe {
   double clock_hz = 0;
+  // Four independent add chains against one, adds a cycle: below ~3 on a
+  // core of four or more ALUs, another thread shares the core's issue
+  // slots and throughput figures measured now are slow.
+  double adds_per_cycle = 0;
   OpLatencies ops;
   std::vector<LatencyPoint> latency;
   double stream_bytes_per_s = 0;
@@ -46,6 +50,7 @@ struct HostProbe {
 
 double measure_clock_hz();
 OpLatencies measure_op_latencies(double clock_hz);
+double independent_adds_per_cycle();
 double chase_ns(uint64_t footprint, uint64_t line = 64);
 // by_page: the lines of one page before the next (a TLB miss once a page);
 // else all lines in one random order (a TLB miss on most loads once the

@@ -37,6 +37,7 @@ void add_config(CLI::App& app, Action& action) {
             bench::probe_host(host_probe_footprints(f), 512ull << 20, l1.size / ways, l1.line, patterns);
         m.valid = true;
         m.clock_hz = p.clock_hz;
+        m.adds_per_cycle = p.adds_per_cycle;
         m.add = p.ops.add;
         m.mul = p.ops.mul;
         m.fma = p.ops.fma;

@@ -195,6 +195,18 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
     << "# (vendor optimisation guides, Agner Fog's tables); "
     << (m.valid ? "clock, cache and DRAM latencies and\n# bandwidth measured by bench/host_probe (dependent add chain, pointer chase, stream).\n"
                 : "clock from /proc/cpuinfo, latencies are\n# typical figures (run with --measure to measure them).\n");
+  // On a shared VM another tenant's thread may share the core: dependent
+  // chains (the clock, latencies) measure right, throughput (the column
+  // walks, so the misses in flight) slow. Said where the user reads it
+  // (the Emerald Rapids VM: 3.5-3.8 independent adds a cycle idle, 2.0-2.3
+  // when shared, and 5 misses in flight measured then against 7-8).
+  if (m.valid && m.adds_per_cycle > 0)
+    o << "# While measuring: " << format_number(std::round(m.adds_per_cycle * 100) / 100)
+      << " independent adds a cycle (another thread sharing the core lowers it).\n";
+  if (m.valid && m.adds_per_cycle > 0 && m.adds_per_cycle < 3)
+    o << "# WARNING: measured while another thread shared this core (" << format_number(std::round(m.adds_per_cycle * 100) / 100)
+      << " independent adds a cycle, 3.5 or more when idle):\n# throughput figures (max_outstanding, set spacings) "
+         "may be slow; measure again when the machine is quiet.\n";
   o << "name: host\n";
   o << "clock: " << format_number(std::round(clock / 1e6)) << " MHz\n";
   o << "core:\n"

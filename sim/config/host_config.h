@@ -34,6 +34,7 @@ HostFacts read_host_facts(const std::string& root = "");
 struct HostMeasured {
   bool valid = false;
   double clock_hz = 0;
+  double adds_per_cycle = 0;  // independent integer adds a cycle (0 = not measured)
   std::vector<double> level_ns;  // per cache level, then DRAM: dependent-load latency at a footprint in it
   double stream_bytes_per_s = 0;
   double l2_miss_ns = 0;  // independent L1D misses that hit L2: ns apart (0 = not measured)

@@ -193,5 +193,14 @@ TEST(HostConfig, TheL1MissesInFlightAreTheL2LatencyOverTheMissSpacing) {
   EXPECT_EQ(written(facts("AuthenticAMD"), m).core.max_outstanding, 24u);
 }
 
+TEST(HostConfig, ASharedCoreIsSaidInTheConfig) {
+  HostMeasured m = measured(2.5, 0.5);
+  m.adds_per_cycle = 2.1;
+  EXPECT_NE(host_config_yaml(facts("GenuineIntel"), m).find("WARNING: measured while another thread shared this core (2.1"),
+            std::string::npos);
+  m.adds_per_cycle = 3.6;
+  EXPECT_EQ(host_config_yaml(facts("GenuineIntel"), m).find("WARNING"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ptosim
