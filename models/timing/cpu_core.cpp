@@ -14,8 +14,10 @@ namespace {
 
 class CpuCore final : public CoreTiming {
  public:
-  CpuCore(const CoreConfig& config, double period_fs, uint32_t cores) : config_(config), period_fs_(period_fs) {
+  CpuCore(const CoreConfig& config, double period_fs, uint32_t cores)
+      : config_(config), period_fs_(period_fs), track_fills_(config.store_fill_cycles > 0) {
     waiting_.resize(cores);
+    if (track_fills_) fills_.assign(cores, std::vector<Fill>(kFills));
     for (uint32_t i = 0; i < cores; ++i) {
       pipes_.push_back(std::make_unique<CpuPipeline>(config, period_fs));
       // A store drained from the queue: its piece goes to its route now.
@@ -27,13 +29,20 @@ class CpuCore final : public CoreTiming {
           if (q.empty() || q.back().id != id) throw std::logic_error("cpu core: a store sent out of order");
           Waiting& w = q.back();
           ++w.clock->line_requests;
-          return w.port->send(w.addr, w.bytes, &t);
+          const bool miss = track_fills_ && !w.port->holds(w.addr);
+          const uint64_t there = w.port->send(w.addr, w.bytes, &t);
+          if (miss) fills_[i][(w.addr >> 6) % kFills] = Fill{w.addr >> 6, there};
+          return there;
         }
         if (q.empty() || q.front().id != id) throw std::logic_error("cpu core: stores drained out of order");
         Waiting w = std::move(q.front());
         q.pop_front();
         ++w.clock->line_requests;
         return (w.kept ? w.kept.get() : w.port)->send(w.addr, w.bytes, &t);
+      });
+      pipes_.back()->set_fill_clock([this, i](uint64_t addr) {
+        const Fill& f = fills_[i][(addr >> 6) % kFills];
+        return f.line == addr >> 6 ? f.at : 0;
       });
       // rfo: the store leaves the queue; its line again if it has gone (a
       // write without bytes: they were written at dispatch).
@@ -76,7 +85,10 @@ class CpuCore final : public CoreTiming {
     for_each_piece(a, port, [&](uint64_t addr, uint64_t bytes) {
       auto mem = [&](uint64_t t) {
         ++k.line_requests;
-        return port.send(addr, bytes, &t);
+        const bool miss = track_fills_ && !port.holds(addr);
+        const uint64_t there = port.send(addr, bytes, &t);
+        if (miss) fills_[k.id][(addr >> 6) % kFills] = Fill{addr >> 6, there};
+        return there;
       };
       if (write) {
         // The line goes out when the store queue drains the store (the
@@ -118,6 +130,7 @@ class CpuCore final : public CoreTiming {
       t.lq_stall_fs += x.lq_stall_fs;
       t.sq_stall_fs += x.sq_stall_fs;
       t.store_refetches += x.store_refetches;
+      t.fill_stores += x.fill_stores;
       t.dep_wait_fs += x.dep_wait_fs;
     }
     n.set("instructions", t.uops).set("forwarded_loads", t.forwarded);
@@ -125,6 +138,7 @@ class CpuCore final : public CoreTiming {
     n.set("lq_stall_cycles", double(t.lq_stall_fs) / period_fs_);
     n.set("sq_stall_cycles", double(t.sq_stall_fs) / period_fs_);
     if (config_.store_request == StoreRequest::Rfo) n.set("store_refetches", t.store_refetches);
+    if (track_fills_) n.set("fill_stores", t.fill_stores);
     n.set("operand_wait_cycles", double(t.dep_wait_fs) / period_fs_);
   }
 
@@ -141,6 +155,14 @@ class CpuCore final : public CoreTiming {
     uint32_t ways = 0;                // rfo: that level's ways (0: no cache level)
   };
   std::vector<std::deque<Waiting>> waiting_;  // per core: stores in the queue, oldest first
+  // store_fill_cycles: per core, when lines last arrived in the first level
+  // by a miss (a load's, or a store's sent at dispatch), by line hash.
+  struct Fill {
+    uint64_t line = ~0ull, at = 0;
+  };
+  static constexpr size_t kFills = 4096;
+  bool track_fills_;
+  std::vector<std::vector<Fill>> fills_;
   uint64_t next_id_ = 0;
 };
 

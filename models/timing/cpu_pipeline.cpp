@@ -23,6 +23,8 @@ CpuPipeline::CpuPipeline(const CoreConfig& core, double period_fs)
       drain_fs_(uint64_t(std::llround(period_fs / std::max(1u, core.store_ports)))),
       line_fs_(core.store_lines_per_cycle ? uint64_t(std::llround(period_fs / core.store_lines_per_cycle)) : 0) {
   units_.resize(size_t(OpClass::Count) * kTimedDtypes);
+  fill_fs_ = uint64_t(std::llround(period_fs * core.store_fill_cycles));
+  fill_window_fs_ = uint64_t(std::llround(period_fs * core.store_fill_window));
 }
 
 CpuPipeline::Slots& CpuPipeline::unit(OpClass cls, size_t dtype) {

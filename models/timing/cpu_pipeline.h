@@ -39,6 +39,7 @@ struct CpuStats {
   uint64_t loads = 0, stores = 0, forwarded = 0, register_moves = 0;
   uint64_t rob_stall_fs = 0, lq_stall_fs = 0, sq_stall_fs = 0;
   uint64_t store_refetches = 0;  // rfo: stores whose line had left when the queue drained them
+  uint64_t fill_stores = 0;      // store_fill_cycles: stores that drained at that cost
   uint64_t dep_wait_fs = 0;  // operands not ready at dispatch, summed over instructions
   uint64_t unit_busy_fs = 0; // arithmetic unit occupancy
 };
@@ -67,6 +68,10 @@ class CpuPipeline {
   static constexpr uint64_t kLineThere = ~0ull;
   using StoreRefetcher = std::function<uint64_t(uint64_t id, uint64_t t)>;
   void set_store_refetcher(StoreRefetcher r) { refetcher_ = std::move(r); }
+  // store_fill_cycles: when addr's line last arrived in the first level by
+  // a miss (0: not known to have), asked as a store enters the queue.
+  using FillClock = std::function<uint64_t(uint64_t addr)>;
+  void set_fill_clock(FillClock c) { fill_clock_ = std::move(c); }
   // Drains every store still in the queue (before a barrier, a cache
   // control record, the end of the run).
   void settle() { drain_through(pending_.size()); }
@@ -154,6 +159,9 @@ class CpuPipeline {
   CoreClock* clock_ = nullptr;       // this pipeline's core
   StoreWriter writer_;
   StoreRefetcher refetcher_;
+  FillClock fill_clock_;
+  uint64_t fill_fs_ = 0, fill_window_fs_ = 0;  // store_fill_cycles / _window
+  uint64_t fill_prev_line_ = ~0ull;             // the line of the store before
   CpuStats stats_;
 };
 
@@ -277,6 +285,20 @@ inline void CpuPipeline::store(CoreClock& k, uint32_t seq, uint32_t dep, uint64_
   // waits a cycle after that line began to drain (Zen 4 writes one line a
   // cycle: eight stores to eight lines take 8 cycles, in pairs 6).
   uint64_t at = last_drain_ + drain_fs_;
+  if (fill_fs_ && fill_clock_ && (addr >> 6) != fill_prev_line_) {
+    // A store that turns to another line, one that came by a miss a short
+    // while ago, drains slower than one to a line long resident
+    // (bench/fidelity/probes.py tst: 1.7-3.2 cycles a store round-robin
+    // over 8 such lines on the Emerald Rapids VM, spair's hits 1.1-1.3;
+    // stores along a line, as a row's, pay once a line).
+    const uint64_t filled = fill_clock_(addr);
+    const uint64_t slow = last_drain_ + fill_fs_;
+    if (filled && (r > slow ? r : slow) < filled + fill_window_fs_) {
+      at = slow;
+      ++stats_.fill_stores;
+    }
+  }
+  fill_prev_line_ = addr >> 6;
   if (line_fs_ && (addr >> 6) != drain_line_) {
     if (drain_line_ != ~0ull && drain_line_at_ + line_fs_ > at) at = drain_line_at_ + line_fs_;
     if (r > at) at = r;

@@ -318,6 +318,8 @@ void parse_core(Section& sec, CoreConfig& core, const std::string& file, double 
   sec.read_int("loop_uops", core.loop_uops, 0, 64);
   sec.read_enum("store_request", core.store_request, kStoreRequests);
   sec.read_int("store_lines_per_cycle", core.store_lines_per_cycle, 0, 64);
+  sec.read_int("store_fill_cycles", core.store_fill_cycles, 0, 64);
+  sec.read_int("store_fill_window", core.store_fill_window, 0, 1u << 20);
   parse_op_timing(sec, core, file);
   sec.reject_unknown();
   if (core.count > kMaxCores)

@@ -107,6 +107,8 @@ std::string to_yaml(const HwConfig& c) {
       << "  loop_uops: " << k.loop_uops << "\n"
       << "  store_request: " << kStoreRequests.name(k.store_request) << "\n";
     if (k.store_lines_per_cycle) o << "  store_lines_per_cycle: " << k.store_lines_per_cycle << "\n";
+    if (k.store_fill_cycles)
+      o << "  store_fill_cycles: " << k.store_fill_cycles << "\n  store_fill_window: " << k.store_fill_window << "\n";
     o << "  op_timing:\n";
     auto entry = [&](const std::string& key, const OpTiming& t) {
       o << "    " << key << ": {latency: " << format_number(t.latency)

@@ -45,6 +45,11 @@ struct CoreConfig {
   // cycle, a store to another line waits a cycle after that line's first
   // (0: store_ports a cycle whatever the lines; docs/TIMING.md, "Stores").
   uint32_t store_lines_per_cycle = 0;
+  // With store_request: drain or rfo, a store whose line arrived by a miss
+  // less than store_fill_window cycles before the store drains takes
+  // store_fill_cycles to drain instead of a port's cycle (0: no such cost;
+  // docs/TIMING.md, "Stores").
+  uint32_t store_fill_cycles = 0, store_fill_window = 0;
   uint32_t loop_uops = 2;          // instructions per loop iteration (counter, compare-and-branch)
   OpTimingTable op_timing;         // latency / throughput per op class and dtype
 

@@ -60,6 +60,10 @@ const std::vector<ReportKey> kKeys = {
      "cpu model, store_request: rfo: stores whose line had left the first cache level when the store queue "
      "drained them, so they requested it again",
      lo},
+    {"core.fill_stores", C, "",
+     "cpu model, store_fill_cycles: stores to another line than the store before, one that arrived by a miss "
+     "within store_fill_window cycles, so they drained at store_fill_cycles",
+     lo},
     {"core.operand_wait_cycles", R, "cycles", "cpu model: cycles waiting for operands", lo},
     {"core.barriers", C, "", "barriers seen (2 per parallel loop)", no},
     {"core.per_core", L, "", "with cores > 1: the counters above per core, named core0, core1, ...", no},

@@ -114,6 +114,56 @@ TEST(CpuStoreQueue, OneLineACycleWithStoreLinesPerCycle) {
   }
 }
 
+// store_fill_cycles: 3, store_fill_window: 400 (the Emerald Rapids VM's
+// figures): a store that turns to another line, one that arrived by a miss
+// within the window, drains 3 cycles after the store before; stores along
+// one line, and stores to lines that arrived long ago, at the ports' pace.
+TEST(CpuStoreQueue, StoresTurningToFreshlyMissedLinesDrainSlower) {
+  for (uint32_t fill : {0u, 3u}) {
+    SCOPED_TRACE(fill);
+    Harness h(16, 2);
+    h.core.store_fill_cycles = fill;
+    h.core.store_fill_window = 400;
+    h.p = std::make_unique<CpuPipeline>(h.core, double(kCycle));
+    h.p->set_store_writer([&h](uint64_t id, uint64_t t) {
+      h.log.push_back({"store " + std::to_string(id), t / kCycle});
+      return t;
+    });
+    // Lines 0x1000 and 0x1040 arrived by a miss at cycle 0; 0x2000 long before
+    // the window (it never missed as far as the clock knows).
+    h.p->set_fill_clock([](uint64_t addr) -> uint64_t { return (addr >> 6) == 0x1000 >> 6 || (addr >> 6) == 0x1040 >> 6 ? 1 : 0; });
+    const uint64_t addr[] = {0x1000, 0x1040, 0x1000, 0x1004, 0x2000, 0x2040};
+    for (uint32_t i = 0; i < 6; ++i) h.p->store(h.k, i + 1, 0, addr[i], 4, i);
+    h.p->settle();
+    if (fill == 0)  // two ports: two a cycle from cycle 1
+      EXPECT_EQ(h.log, (std::vector<Sent>{{"store 0", 1}, {"store 1", 1}, {"store 2", 2}, {"store 3", 2},
+                                          {"store 4", 3}, {"store 5", 3}}));
+    else  // 0: a turn to a fresh line (3 after the queue's last drain, at 0), 1 and 2 turns again; 3 along
+          // 2's line; 4 and 5 to lines that did not come by a miss
+      EXPECT_EQ(h.log, (std::vector<Sent>{{"store 0", 3}, {"store 1", 6}, {"store 2", 9}, {"store 3", 9},
+                                          {"store 4", 10}, {"store 5", 10}}));
+    EXPECT_EQ(h.p->stats().fill_stores, fill ? 3u : 0u);
+  }
+}
+
+TEST(CpuStoreQueue, AFreshlyMissedLineIsOrdinaryOnceTheWindowHasPassed) {
+  Harness h(16, 1);
+  h.core.store_fill_cycles = 3;
+  h.core.store_fill_window = 400;
+  h.p = std::make_unique<CpuPipeline>(h.core, double(kCycle));
+  h.p->set_store_writer([&h](uint64_t id, uint64_t t) {
+    h.log.push_back({"store " + std::to_string(id), t / kCycle});
+    return t;
+  });
+  h.p->set_fill_clock([](uint64_t) -> uint64_t { return 1; });  // every line arrived at fs 1
+  h.value(1, 500);                                              // data ready at 500: past the window
+  h.p->store(h.k, 2, 1, 0x1000, 4, 0);
+  h.p->store(h.k, 3, 1, 0x1040, 4, 1);
+  h.p->settle();
+  EXPECT_EQ(h.log, (std::vector<Sent>{{"store 0", 501}, {"store 1", 502}}));
+  EXPECT_EQ(h.p->stats().fill_stores, 0u);
+}
+
 TEST(CpuStoreQueue, ALoadRunningAheadGoesToMemoryBeforeAStoreNotYetDrained) {
   Harness h;
   h.value(1, 30);

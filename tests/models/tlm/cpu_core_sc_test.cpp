@@ -153,6 +153,51 @@ TEST(CpuCore, AnAddWaitingForAMissDoesNotHoldBackLaterAdds) {
   EXPECT_NEAR(c, 104 + 4 + 100 / 4.0, 3);
 }
 
+// store_fill_cycles through the real hierarchy: stores round-robin over 8
+// lines that miss (a tile of the 8x8 blocked transpose: 8 stores a line),
+// the core's fill clock told by the L1 (holds) and the miss's arrival. With
+// the rule every store turns to a line that just came by a miss and drains
+// 3 cycles apart; without it two a cycle. Stores along one fresh line pay
+// once a line (the turn).
+StatsNode store_tile(uint32_t fill_cycles, bool along) {
+  std::string config = yaml(", store_request: rfo, store_ports: 2, sq_entries: 64" +
+                                (fill_cycles ? ", store_fill_cycles: " + std::to_string(fill_cycles) +
+                                                   ", store_fill_window: 400"
+                                             : std::string()),
+                            256);
+  System sys(parse_config(config, "test"));
+  return sys.run(
+      [&](EventSink& s) {
+        for (uint64_t k = 0; k < 64; ++k) {
+          const uint64_t line = along ? k / 8 : k % 8, word = along ? k % 8 : k / 8;
+          s.access(Access{0x10000 + line * 2048 + word * 4, 4, AccessKind::Write, kGlobalSpace, 0, 0});
+        }
+      },
+      RunOptions{});
+}
+
+// (One System a test.) The queue's drain slots 3 cycles apart from the
+// start, the lines there by ~104 cycles: the last store at ~3 x 64; two a
+// cycle, the tile ends with its lines, ~104 + a few.
+TEST(CpuCore, StoresTurningToFreshlyMissedLinesDrainAtStoreFillCycles) {
+  const StatsNode with = store_tile(3, false);
+  EXPECT_EQ(with.find_child("core")->u64("fill_stores"), 64u);
+  EXPECT_GE(with.num("cycles"), 3 * 63.0);
+  EXPECT_LE(with.num("cycles"), 3 * 64.0 + 8);
+}
+
+TEST(CpuCore, WithoutStoreFillCyclesTheTileDrainsTwoACycle) {
+  const StatsNode without = store_tile(0, false);
+  EXPECT_EQ(without.find_child("core")->find_child("fill_stores"), nullptr);
+  EXPECT_LE(without.num("cycles"), 104 + 40.0);
+}
+
+TEST(CpuCore, StoresAlongOneFreshLinePayStoreFillCyclesOnceALine) {
+  const StatsNode along = store_tile(3, true);
+  EXPECT_EQ(along.find_child("core")->u64("fill_stores"), 8u);
+  EXPECT_LE(along.num("cycles"), 104 + 3 * 8 + 32 + 8.0);
+}
+
 TEST(CpuCore, AStoreForwardsToTheLoadAfterIt) {
   // x = load; x = x + 1; store x; repeated on one address: the chain is
   // forwarding + add per iteration, the cache sees no load after the first.

@@ -147,6 +147,8 @@ TEST(Config, Errors) {
                "cfg.yaml:2: core.issue_width: expected a whole number from 1 to 1024, got '0'");
   expect_error("caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B}]\ncore: {store_lines_per_cycle: 65}\n",
                "cfg.yaml:2: core.store_lines_per_cycle: expected a whole number from 0 to 64, got '65'");
+  expect_error("caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B}]\ncore: {store_fill_cycles: 65}\n",
+               "cfg.yaml:2: core.store_fill_cycles: expected a whole number from 0 to 64, got '65'");
   expect_error("caches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B}]\ncore: {cores: 300}\n",
                "cfg.yaml:2: core.cores: at most 256 cores");
   expect_error("caches: [{name: L1, size: 32 KiB\n", "cfg.yaml:2:1: YAML syntax: end of map flow not found");

@@ -155,10 +155,13 @@ TEST(HostConfig, AGoldenCoveClassModelGetsItsOwnCore) {
   EXPECT_EQ(c.core.store_request, StoreRequest::Rfo);  // measured on an Emerald Rapids
   EXPECT_EQ(c.core.store_lines_per_cycle, 1u);
   EXPECT_DOUBLE_EQ(c.core.op_timing.at(OpClass::Add, 0).latency, 2);
+  EXPECT_EQ(c.core.store_fill_cycles, 3u);  // measured on an Emerald Rapids (host_config.cpp)
+  EXPECT_EQ(c.core.store_fill_window, 400u);
   f.model_number = 0x55;  // Skylake-SP / Cascade Lake: the Skylake-class table
   const HwConfig old = written(f);
   EXPECT_EQ(old.core.issue_width, 4u);
   EXPECT_EQ(old.core.store_request, StoreRequest::Drain);
+  EXPECT_EQ(old.core.store_fill_cycles, 0u);
   EXPECT_DOUBLE_EQ(old.core.op_timing.at(OpClass::Add, 0).latency, 4);
 }
 
