@@ -19,33 +19,39 @@ double now_s() {
 }
 }  // namespace
 
-// 1-cycle dependent adds the compiler cannot fold (the asm hides the value);
-// the best of many short runs (a few ms each: on a shared machine a short
+namespace {
+// n 1-cycle dependent adds the compiler cannot fold (the asm hides the
+// value), seconds. Register + register adds: Intel's Golden Cove and later
+// cores fold an add of a small immediate into the renamer, so `add $1`
+// chains ran 3.7x faster than the clock on an Emerald Rapids VM (10.8 GHz
+// "measured", 2.9 by this chain, by an imul chain at 3 cycles and by an
+// xor chain alike).
+double add_chain_s(uint64_t n) {
+  uint64_t x = 0, one = 1;
+  const double t0 = now_s();
+  for (uint64_t i = 0; i < n; i += 8) {
+#if defined(__x86_64__)
+    // One statement: the eight adds stay back to back whatever the compiler does around them.
+    asm volatile("add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
+                 "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0"
+                 : "+r"(x)
+                 : "r"(one));
+#else
+    for (int k = 0; k < 8; ++k) asm volatile("" : "+r"(x)), x += one;
+#endif
+  }
+  const double s = now_s() - t0;
+  asm volatile("" ::"r"(x));
+  return s;
+}
+}  // namespace
+
+// The best of many short runs (a few ms each: on a shared machine a short
 // run is more likely to have the core to itself for its whole length).
-// Register + register adds: Intel's Golden Cove and later cores fold an add
-// of a small immediate into the renamer, so `add $1` chains ran 3.7x faster
-// than the clock on a Sapphire Rapids VM (10.8 GHz "measured", 2.9 by this
-// chain, by an imul chain at 3 cycles and by an xor chain alike).
 double measure_clock_hz() {
   const uint64_t n = 8'000'000;
   double best = 1e30;
-  for (int r = 0; r < 40; ++r) {
-    uint64_t x = 0, one = 1;
-    const double t0 = now_s();
-    for (uint64_t i = 0; i < n; i += 8) {
-#if defined(__x86_64__)
-      // One statement: the eight adds stay back to back whatever the compiler does around them.
-      asm volatile("add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
-                   "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0"
-                   : "+r"(x)
-                   : "r"(one));
-#else
-      for (int k = 0; k < 8; ++k) asm volatile("" : "+r"(x)), x += one;
-#endif
-    }
-    best = std::min(best, now_s() - t0);
-    asm volatile("" ::"r"(x));
-  }
+  for (int r = 0; r < 40; ++r) best = std::min(best, add_chain_s(n));
   return double(n) / best;
 }
 
@@ -121,20 +127,9 @@ double independent_adds_per_cycle() {
   const uint64_t n = 4'000'000;
   double chain = 1e30, spread = 1e30;
   for (int r = 0; r < 20; ++r) {
-    uint64_t x = 0, a = 0, b = 0, c = 0, d = 0, one = 1;
-    double t0 = now_s();
-    for (uint64_t i = 0; i < n; i += 8) {
-#if defined(__x86_64__)
-      asm volatile("add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
-                   "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0"
-                   : "+r"(x)
-                   : "r"(one));
-#else
-      for (int k = 0; k < 8; ++k) asm volatile("" : "+r"(x)), x += one;
-#endif
-    }
-    chain = std::min(chain, now_s() - t0);
-    t0 = now_s();
+    chain = std::min(chain, add_chain_s(n));
+    uint64_t a = 0, b = 0, c = 0, d = 0, one = 1;
+    const double t0 = now_s();
     for (uint64_t i = 0; i < n; i += 8) {
 #if defined(__x86_64__)
       asm volatile("add %4, %0\n\tadd %4, %1\n\tadd %4, %2\n\tadd %4, %3\n\t"
@@ -146,7 +141,7 @@ double independent_adds_per_cycle() {
 #endif
     }
     spread = std::min(spread, now_s() - t0);
-    asm volatile("" ::"r"(x), "r"(a), "r"(b), "r"(c), "r"(d));
+    asm volatile("" ::"r"(a), "r"(b), "r"(c), "r"(d));
   }
   return chain / spread;
 }
