@@ -29,10 +29,7 @@ class CpuCore final : public CoreTiming {
           if (q.empty() || q.back().id != id) throw std::logic_error("cpu core: a store sent out of order");
           Waiting& w = q.back();
           ++w.clock->line_requests;
-          const bool miss = track_fills_ && !w.port->holds(w.addr);
-          const uint64_t there = w.port->send(w.addr, w.bytes, &t);
-          if (miss) fills_[i][(w.addr >> 6) % kFills] = Fill{w.addr >> 6, there};
-          return there;
+          return send_noting_fill(i, *w.port, w.addr, w.bytes, t);
         }
         if (q.empty() || q.front().id != id) throw std::logic_error("cpu core: stores drained out of order");
         Waiting w = std::move(q.front());
@@ -85,10 +82,7 @@ class CpuCore final : public CoreTiming {
     for_each_piece(a, port, [&](uint64_t addr, uint64_t bytes) {
       auto mem = [&](uint64_t t) {
         ++k.line_requests;
-        const bool miss = track_fills_ && !port.holds(addr);
-        const uint64_t there = port.send(addr, bytes, &t);
-        if (miss) fills_[k.id][(addr >> 6) % kFills] = Fill{addr >> 6, there};
-        return there;
+        return send_noting_fill(k.id, port, addr, bytes, t);
       };
       if (write) {
         // The line goes out when the store queue drains the store (the
@@ -143,6 +137,15 @@ class CpuCore final : public CoreTiming {
   }
 
  private:
+  // Sends a line at t; with store_fill_cycles, a miss's arrival is noted
+  // for the core's fill clock.
+  uint64_t send_noting_fill(uint32_t core, CorePort& port, uint64_t addr, uint64_t bytes, uint64_t t) {
+    const bool miss = track_fills_ && !port.holds(addr);
+    const uint64_t there = port.send(addr, bytes, &t);
+    if (miss) fills_[core][(addr >> 6) % kFills] = Fill{addr >> 6, there};
+    return there;
+  }
+
   const CoreConfig& config_;
   double period_fs_;
   std::vector<std::unique_ptr<CpuPipeline>> pipes_;  // one per core
