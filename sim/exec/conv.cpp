@@ -1,6 +1,8 @@
 #include <algorithm>
 
+#include "sim/exec/conv_vector.h"
 #include "sim/exec/emission.h"
+#include "sim/exec/register_block.h"
 #include "sim/exec/tiling.h"
 #include "sim/exec/matmul_internal.h"
 
@@ -124,11 +126,18 @@ Tensor conv2d(ExecContext& c, const Tensor& in, const Tensor& w, int64_t stride,
   const TileDirective* td = c.tile();
   bool tiled = td && (td->sizes.count("N") || td->sizes.count("F") || td->sizes.count("H") ||
                       td->sizes.count("W") || td->sizes.count("C"));
+  const ConvShape g{p.N, p.C, p.H, p.W, p.F, p.KH, p.KW, p.OH, p.OW, p.s, p.p};
   if (tiled) {
-    conv_tiled_events(c, p, in, w, out);
+    const uint64_t acc = uint64_t(td->get("N", p.N) * td->get("F", p.F)) * uint64_t(td->get("H", p.OH) * td->get("W", p.OW));
+    if (cpu_tile_lowering(c, acc * out.elem_size()) && conv_vector_ok(in)) conv_tiled_cpu_events(c, g, in, w, out);
+    else conv_tiled_events(c, p, in, w, out);
     return out;
   }
   Mode mi = natural_mode(c, in), mw = natural_mode(c, w), mo = natural_mode(c, out);
+  if (mi == Mode::Element && mw == Mode::Element && mo == Mode::Element && conv_vector_ok(in)) {
+    conv_vector_events(c, g, in, w, out);
+    return out;
+  }
   for (int64_t n = 0; n < p.N; ++n) {
     Tensor inn = in.index({IndexItem::at(n)});
     if (mi != Mode::Element) emit_bulk(c, inn, AccessKind::Read, ceil_div(uint64_t(p.F), kMR));

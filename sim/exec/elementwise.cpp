@@ -107,7 +107,7 @@ void elementwise_events(ExecContext& c, OpKind op, const std::vector<Tensor>& in
 }
 
 void all_events(ExecContext& c, OpKind op, const std::vector<Tensor>& ins, const Tensor& out) {
-  if (dim_tiling(c) && !c.fusing()) tiled_elementwise_events(c, op, ins, out);
+  if (dim_tiling(c) && !c.fusing()) tiled_elementwise_events(c, op, ins, out, elementwise_events);
   else elementwise_events(c, op, ins, out);
 }
 

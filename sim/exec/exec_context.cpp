@@ -111,7 +111,7 @@ Tensor ExecContext::alloc(const Shape& shape, DType dtype, SpaceId space, const 
   st->bytes = uint64_t(phys) * dtype_size(dtype);
   st->name = name;
   auto& al = allocators_.at(space);
-  st->base = al->allocate(st->bytes, name);
+  st->base = allocate_range(*al, space, st->bytes, name);
   st->allocator = al;
   memory_budget::charge(uint64_t(phys) * sizeof(double));  // before the values take the memory
   st->charged = uint64_t(phys) * sizeof(double);
@@ -125,6 +125,19 @@ Tensor ExecContext::alloc(const Shape& shape, DType dtype, SpaceId space, const 
   note_alloc(st);
   if (hot_) hot_->note_alloc(st, tname);
   return Tensor(st, shape, std::move(dims), 0);
+}
+
+uint64_t ExecContext::allocate_range(SpaceAllocator& al, SpaceId space, uint64_t bytes, const std::string& name) {
+  try {
+    return al.allocate(bytes, name);
+  } catch (const OpError&) {
+    std::shared_ptr<Storage> old = rebind_.lock();
+    if (!old || old->space != space || old->freed || !old->allocator) throw;
+    rebind_.reset();
+    old->allocator->release(old->base);
+    old->allocator = nullptr;  // its range is the new buffer's now: not released again
+    return al.allocate(bytes, name);
+  }
 }
 
 void ExecContext::note_alloc(const std::shared_ptr<Storage>& st) {

@@ -37,6 +37,7 @@ enum class SpaceKind : uint8_t {
 struct TileDirective {
   std::map<std::string, int64_t> sizes;  // "M","N","K" | "N","F","H","W","C" | "dim_0",...
   std::string into;                      // "" = "shared"
+  std::string into_name() const { return into.empty() ? "shared" : into; }
   int64_t get(const std::string& dim, int64_t full) const {
     auto it = sizes.find(dim);
     return it == sizes.end() || it->second <= 0 ? full : std::min(it->second, full);
@@ -78,6 +79,7 @@ class ExecContext {
   SpaceKind space_kind(SpaceId id) const { return kinds_.at(id); }
   bool read_only(SpaceId id) const { return read_only_.at(id); }
   SpaceId register_space() const;  // OpError when the config has none
+  uint64_t free_bytes(SpaceId id) const { return allocators_.at(id)->free_bytes(); }  // UINT64_MAX: unbounded
   SpaceId shared_space() const;
   SpaceId constant_space() const;
   // Space for results of compute ops: innermost pto.memory, else the first
@@ -96,6 +98,11 @@ class ExecContext {
   // The interpreter may say "the statement being evaluated assigns to C" so
   // that temporaries it allocates are named (and tagged) "C". "" = auto names.
   void set_result_name(const std::string& name) { result_name_ = name; }
+  // The interpreter may also say "the statement rebinds the name that holds
+  // the last reference to `old`": an allocation that does not fit otherwise
+  // then takes old's place first (`acc = acc + x` updating acc's buffer, as
+  // compiled code reuses it), instead of failing while both are live.
+  void set_rebind(std::weak_ptr<Storage> old) { rebind_ = std::move(old); }
   const std::string& result_name() const { return result_name_; }
   TagId tensor_tag(const std::string& name);  // registers with the sink once
 
@@ -343,6 +350,8 @@ class ExecContext {
   int fuse_depth_ = 0;
   std::vector<std::unique_ptr<AutoReuseState>> auto_reuses_;
   std::string result_name_;
+  std::weak_ptr<Storage> rebind_;
+  uint64_t allocate_range(SpaceAllocator& al, SpaceId space, uint64_t bytes, const std::string& name);
   uint64_t serial_ = 0;
   uint64_t anon_ = 0;
   std::vector<CoreId> saved_cores_;  // of the enclosing pto.parallel loops

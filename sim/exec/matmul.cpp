@@ -2,6 +2,7 @@
 
 #include "sim/exec/emission.h"
 #include "sim/exec/matmul_internal.h"
+#include "sim/exec/matmul_vector.h"
 
 namespace ptosim::exec {
 
@@ -116,6 +117,7 @@ void matmul_events(ExecContext& c, const MatmulPlan& p, const Tensor& out, bool 
   uint64_t vb = vector_bytes(c);
   int64_t M = p.M, N = p.N, K = p.K;
   bool ea = ma == Mode::Element, eb = mb == Mode::Element, ec = mc == Mode::Element;
+  if (ea && eb && ec) return matmul_vector_events(c, p, out, accumulate);
   for_each_batch(p.batch, [&](const std::vector<int64_t>& bi) {
     Tensor av = batch_view(p.a, p.batch.size(), bi), bv = batch_view(p.b, p.batch.size(), bi);
     Tensor cv = batch_view(out, p.batch.size(), bi);

@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "sim/exec/emission.h"
+#include "sim/exec/register_block.h"
 #include "sim/exec/tiling.h"
 
 namespace ptosim::exec {
@@ -69,7 +70,7 @@ Tensor reduce(ExecContext& c, OpKind op, const Tensor& x, std::optional<int> axi
     }
   }
   // Events.
-  if (dim_tiling(c) && !c.fusing()) {
+  if (dim_tiling(c) && !c.fusing() && !cpu_tile_lowering(c, 0)) {
     tiled_reduce_events(c, op, x, axis, keepdims, out);
     return out;
   }
@@ -117,7 +118,7 @@ Tensor softmax(ExecContext& c, const Tensor& x, int axis_in) {
     }
     ot.from_vector(o);
   }
-  if (dim_tiling(c) && !c.fusing()) {
+  if (dim_tiling(c) && !c.fusing() && !cpu_tile_lowering(c, 0)) {
     tiled_softmax_events(c, x, axis, out);
     return out;
   }

@@ -7,6 +7,8 @@
 #include "sim/exec/emission.h"
 #include "sim/exec/tiling.h"
 #include "sim/exec/matmul_internal.h"
+#include "sim/exec/matmul_vector.h"
+#include "sim/exec/register_block.h"
 
 namespace ptosim::exec::detail {
 
@@ -22,6 +24,16 @@ int64_t tile_at(const Shape& shape, const Shape& tile, const std::vector<int64_t
   return elems;
 }
 
+std::string what_fits(const ExecContext& c, uint64_t room, int64_t TM, int64_t TN, int64_t TK, uint32_t esa,
+                      uint32_t esb) {
+  int64_t t = std::max(TM, TN);
+  auto need = [&](int64_t x) { return uint64_t(x) * uint64_t(TK) * (esa + esb); };
+  while (t > 1 && need(t) > room) t /= 2;
+  std::string h = "; the largest square tile whose A and B tiles fit in '" + c.tile()->into_name() + "' is ";
+  if (need(t) > room) return h + "none (smaller K tiles: TK), or into= another space";
+  return h + "M=N=" + std::to_string(t) + " with K=" + std::to_string(TK) + " (or into= another space)";
+}
+
 bool dim_tiling(const ExecContext& c) {
   const TileDirective* t = c.tile();
   if (!t) return false;
@@ -35,12 +47,19 @@ void matmul_tiled_events(ExecContext& c, const MatmulPlan& p, const Tensor& out,
   int64_t M = p.M, N = p.N, K = p.K;
   int64_t TM = td.get("M", M), TN = td.get("N", N), TK = td.get("K", K);
   if (M == 0 || N == 0) return;
+  if (cpu_tile_lowering(c, uint64_t(TM) * uint64_t(TN) * out.elem_size())) return matmul_tiled_cpu_events(c, p, out, accumulate);
   SpaceId into = c.space_id(td.into);
   SpaceId reg = c.register_space();
   bool la = needs_load(c, p.a), lb = needs_load(c, p.b);
   Tensor bufA, bufB;
-  if (la && K > 0) bufA = c.alloc({TM, TK}, p.a.dtype(), into, {}, p.a.name() + ".tile", p.a.name() + ".tile");
-  if (lb && K > 0) bufB = c.alloc({TK, TN}, p.b.dtype(), into, {}, p.b.name() + ".tile", p.b.name() + ".tile");
+  const uint64_t room = c.free_bytes(into);
+  try {
+    if (la && K > 0) bufA = c.alloc({TM, TK}, p.a.dtype(), into, {}, p.a.name() + ".tile", p.a.name() + ".tile");
+    if (lb && K > 0) bufB = c.alloc({TK, TN}, p.b.dtype(), into, {}, p.b.name() + ".tile", p.b.name() + ".tile");
+  } catch (const OpError& e) {
+    throw OpError(std::string(e.what()) + what_fits(c, room, TM, TN, TK, la ? p.a.elem_size() : 0,
+                                                    lb ? p.b.elem_size() : 0));
+  }
   Tensor acc = c.alloc({TM, TN}, out.dtype(), reg, {}, out.name() + ".acc", out.name() + ".acc");
   double cost = op_cost(c.config(), OpKind::Matmul);
   for_each_batch(p.batch, [&](const std::vector<int64_t>& bi) {
@@ -75,7 +94,8 @@ void matmul_tiled_events(ExecContext& c, const MatmulPlan& p, const Tensor& out,
 // Elementwise ops under pto.tile(dim_0=.., dim_1=..): for each tile of the
 // output, cached inputs are loaded into `into`, the result tile is computed
 // into registers and stored back.
-void tiled_elementwise_events(ExecContext& c, OpKind op, const std::vector<Tensor>& ins, const Tensor& out) {
+void tiled_elementwise_events(ExecContext& c, OpKind op, const std::vector<Tensor>& ins, const Tensor& out,
+                              ElementwiseEvents in_place) {
   const TileDirective& td = *c.tile();
   const Shape& shape = out.shape();
   int r = int(shape.size());
@@ -84,7 +104,7 @@ void tiled_elementwise_events(ExecContext& c, OpKind op, const std::vector<Tenso
   Shape tile(static_cast<size_t>(r));
   for (int d = 0; d < r; ++d) tile[size_t(d)] = td.get("dim_" + std::to_string(d), shape[size_t(d)]);
   SpaceId into = c.space_id(td.into);
-  SpaceId reg = c.register_space();
+  const bool cpu = cpu_tile_lowering(c, uint64_t(numel(tile)) * out.elem_size());
   std::vector<Tensor> bins, bufs;
   for (auto& t : ins) {
     // Broadcast inputs to the output's rank (stride-0 dims) so that tiles slice uniformly.
@@ -105,25 +125,33 @@ void tiled_elementwise_events(ExecContext& c, OpKind op, const std::vector<Tenso
       b = Tensor(t.storage(), shape, dims, t.offset() + extra);
     }
     bins.push_back(b);
+    if (cpu) continue;
     Tensor buf;
     if (needs_load(c, t)) buf = c.alloc(tile, t.dtype(), into, {}, t.name() + ".tile", t.name() + ".tile");
     bufs.push_back(buf);
   }
-  Tensor acc = c.alloc(tile, out.dtype(), reg, {}, out.name() + ".acc", out.name() + ".acc");
+  Tensor acc = cpu ? Tensor() : c.alloc(tile, out.dtype(), c.register_space(), {}, out.name() + ".acc", out.name() + ".acc");
   double cost = op_cost(c.config(), op);
   std::vector<int64_t> t0(static_cast<size_t>(r), 0);
   while (true) {
     std::vector<IndexItem> view, local;
     const int64_t elems = tile_at(shape, tile, t0, &view, &local);
-    for (size_t i = 0; i < bins.size(); ++i) {
+    if (cpu) {
+      std::vector<Tensor> views;
+      for (auto& b : bins) views.push_back(b.index(view));
+      in_place(c, op, views, out.index(view));
+    }
+    for (size_t i = 0; i < bins.size() && !cpu; ++i) {
       Tensor v = bins[i].index(view);
       if (bufs[i].valid()) v = tile_load(c, v, bufs[i].index(local));
       emit_bulk(c, v, AccessKind::Read, 1);
     }
-    Tensor at = acc.index(local);
-    emit_bulk(c, at, AccessKind::Write, 1);
-    if (elems * cost > 0) c.compute(op, double(elems) * cost);
-    move_events(c, at, out.index(view));
+    if (!cpu) {
+      Tensor at = acc.index(local);
+      emit_bulk(c, at, AccessKind::Write, 1);
+      if (elems * cost > 0) c.compute(op, double(elems) * cost);
+      move_events(c, at, out.index(view));
+    }
     int d = r - 1;
     for (; d >= 0; --d) {
       t0[size_t(d)] += tile[size_t(d)];

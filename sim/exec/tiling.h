@@ -2,6 +2,7 @@
 // Tile lowering (tiling.cpp, tiled_reductions.cpp): the tiles of a shape and
 // the tiled schedules of elementwise ops, reductions and softmax under pto.tile.
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "sim/exec/emission.h"
@@ -20,13 +21,23 @@ int64_t tile_at(const Shape& shape, const Shape& tile, const std::vector<int64_t
 // `buffer` is a scratch view of the same shape in the tile space.
 Tensor tile_load(ExecContext& c, const Tensor& view, const Tensor& buffer);
 
+// The hint appended to a matmul tile buffer that does not fit: the largest
+// square tile (halving M = N, K kept) whose A and B tiles fit `room` bytes of
+// the tile space, or another space.
+std::string what_fits(const ExecContext& c, uint64_t room, int64_t TM, int64_t TN, int64_t TK, uint32_t esa,
+                      uint32_t esb);
+
 // True when the innermost pto.tile names dim_* sizes: elementwise ops,
 // reductions and softmax then use their tiled schedules (outside pto.fuse).
 bool dim_tiling(const ExecContext& c);
 
 // Elementwise / reduction / softmax lowering under pto.tile (events only;
 // values are computed by the untiled kernel so they are identical).
-void tiled_elementwise_events(ExecContext& c, OpKind op, const std::vector<Tensor>& inputs, const Tensor& out);
+// On a CPU (cpu_tile_lowering) a tile is only loop blocking: `in_place`
+// (the untiled element-mode events) runs on each tile's views, no buffer.
+using ElementwiseEvents = void (*)(ExecContext&, OpKind, const std::vector<Tensor>&, const Tensor&);
+void tiled_elementwise_events(ExecContext& c, OpKind op, const std::vector<Tensor>& inputs, const Tensor& out,
+                              ElementwiseEvents in_place);
 void tiled_reduce_events(ExecContext& c, OpKind op, const Tensor& x, std::optional<int> axis, bool keepdims,
                          const Tensor& out);
 void tiled_softmax_events(ExecContext& c, const Tensor& x, int axis, const Tensor& out);

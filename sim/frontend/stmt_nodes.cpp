@@ -60,10 +60,28 @@ void TupleTarget::assign(Frame& f, Value v) {
   for (size_t k = 0; k < items.size(); ++k) items[k]->assign(f, std::move(vals[k]));
 }
 
+namespace {
+// While the right-hand side runs: the buffer the assignment will drop (the
+// target variable holds its last reference), which an allocation that does
+// not fit may take over (ExecContext::set_rebind).
+struct RebindScope {
+  exec::ExecContext& ctx;
+  RebindScope(exec::ExecContext& c, const Value* var) : ctx(c) {
+    if (var && var->tag == VT::Tensor && var->o->refs == 1 && var->as_tensor().storage().use_count() == 1)
+      ctx.set_rebind(var->as_tensor().storage());
+  }
+  ~RebindScope() { ctx.set_rebind({}); }
+};
+}  // namespace
+
 Flow AssignStmt::exec(Frame& f) {
   exec::ExecContext& ctx = f.in->ctx;
   if (!result_name.empty()) ctx.set_result_name(result_name);
-  Value v = value->eval(f);
+  Value v;
+  {
+    RebindScope rebind(ctx, targets.size() == 1 ? targets[0]->variable(f) : nullptr);
+    v = value->eval(f);
+  }
   if (!result_name.empty()) ctx.set_result_name("");
   for (size_t k = 0; k + 1 < targets.size(); ++k) targets[k]->assign(f, v);
   targets.back()->assign(f, std::move(v));

@@ -13,6 +13,8 @@ struct Target {
   explicit Target(Pos p) : pos(p) {}
   virtual ~Target() = default;
   virtual void assign(Frame& f, Value v) = 0;
+  // The variable a plain name target rebinds (null for other targets).
+  virtual Value* variable(Frame&) { return nullptr; }
 };
 using TargetP = std::unique_ptr<Target>;
 
@@ -21,6 +23,7 @@ struct NameTarget : Target {
   int slot;
   NameTarget(Pos p, int s) : Target(p), slot(s) {}
   void assign(Frame& f, Value v) override { (Local ? f.locals : f.globals)[slot] = std::move(v); }
+  Value* variable(Frame& f) override { return &(Local ? f.locals : f.globals)[slot]; }
 };
 
 struct SubscriptTarget : Target {
