@@ -92,8 +92,11 @@ std::vector<Row> align(const std::vector<json>& reps, std::vector<std::vector<Me
   return rows;
 }
 
+// A metric in only one of the two reports: "added" in the later one, or "removed" from it.
+const char* presence(const json* a, const json* b) { return a && !b ? "removed" : b && !a ? "added" : nullptr; }
+
 std::string delta_text(const json* a, const json* b, bool relative) {
-  if (!a || !b) return a ? "(gone)" : "(new)";
+  if (!a || !b) return relative || !presence(a, b) ? "" : presence(a, b);
   if (!a->is_number() || !b->is_number()) return *a == *b ? "" : "changed";
   const double x = a->get<double>(), y = b->get<double>();
   if (relative) {
@@ -120,10 +123,13 @@ int print_table(const CompareArgs& a, const std::vector<json>& reps) {
   if (a.format == "json") {
     json out = {{"reports", a.reports}, {"metrics", json::array()}};
     for (const Row& r : rows) {
-      json m = {{"name", r.name}, {"values", json::array()}, {"delta", json::array()}, {"relative", json::array()}};
+      json m = {{"name", r.name}, {"values", json::array()}, {"delta", json::array()}, {"relative", json::array()},
+                {"change", json::array()}};
       for (size_t i = 0; i < n; ++i) m["values"].push_back(r.values[i] ? *r.values[i] : json());
       for (size_t i = 1; i < n; ++i) {
         const json *x = r.values[0], *y = r.values[i];
+        const char* p = presence(x, y);
+        m["change"].push_back(p ? json(p) : json());
         if (x && y && x->is_number() && y->is_number()) {
           const double d = y->get<double>() - x->get<double>();
           m["delta"].push_back(d);
@@ -263,13 +269,17 @@ int baseline(const CompareArgs& a, const json& golden, const json& run) {
     for (const Row& r : rows) t.used = t.used || glob(t.pattern, r.name);
   for (const Tolerance& t : tol)
     if (!t.used) throw InputError({"--tolerance", 0, 0}, t.pattern, "matches no metric of the two reports");
-  std::vector<std::string> moved;
+  std::vector<std::string> moved, added;
   size_t checked = 0;
   for (const Row& r : rows) {
-    ++checked;
     const json *g = r.values[0], *v = r.values[1];
-    if (!g || !v) {
-      moved.push_back(r.name + ": " + (g ? "missing in the run" : "not in the baseline") + " (" + val(g) + " -> " + val(v) + ")");
+    if (!g) {  // a metric the baseline's pto-sim (or run) did not have: nothing to regress from
+      added.push_back(r.name + " = " + val(v));
+      continue;
+    }
+    ++checked;
+    if (!v) {
+      moved.push_back(r.name + ": removed (was " + val(g) + ")");
       continue;
     }
     if (!g->is_number() || !v->is_number() || g->is_boolean() || v->is_boolean()) {
@@ -304,6 +314,7 @@ int baseline(const CompareArgs& a, const json& golden, const json& run) {
               << ", this run's " << hash_algorithm(rh) << " (another hash algorithm; refresh the baseline to check it)\n";
   if (golden.value("config_hash", "") != run.value("config_hash", ""))
     std::cout << "note: configs differ (" << golden.value("config_hash", "") << " vs " << run.value("config_hash", "") << ")\n";
+  for (auto& m : added) std::cout << "added: " << m << " (not in the baseline)\n";
   if (moved.empty()) {
     std::cout << "ok: " << checked << " metrics of " << a.reports[1] << " match " << a.baseline << "\n";
     return 0;

@@ -146,7 +146,8 @@ void add_run(CLI::App& app, Action& action) {
       spdlog::info("simulated {} events ({} accesses) in {:.3f} s", run_control::counters().events.load(),
                    run_control::counters().accesses.load(), wall);
       const int sig = run_control::stop_signal();
-      if (!sig) write_insight_files(system, root, a.insight, options.source, a.program);
+      // An interrupted run's timeline and epochs cover what was simulated, as its report does.
+      write_insight_files(system, root, a.insight, sig ? options.source + " (interrupted)" : options.source, a.program);
       RunInputs in;
       in.source = options.source;
       in.source_hash = source_hash;

@@ -16,7 +16,7 @@ struct SweepArgs {
   unsigned jobs = 0;
   double timeout = 0;
   uint64_t max_events = 0;
-  bool flush = false, precheck = false;
+  bool flush = false, precheck = false, no_retry_failed = false;
   size_t top = 5;
 };
 
@@ -54,8 +54,17 @@ int run(const SweepArgs& a, const CLI::App& cmd) {
   if (!a.trace.empty()) spec.trace = a.trace, spec.program.clear();
   if (spec.program.empty() == spec.trace.empty())
     throw InputError({"pto-sim sweep", 0, 0}, "", "give a PROGRAM.pto, a sweep file (.yaml) with program: or trace:, or --trace FILE");
-  for (const std::string& d : a.defines) put_axis(spec.params, parse_axis(d, "-D"));
-  for (const std::string& s : a.sets) put_axis(spec.sets, parse_axis(s, "--set"));
+  std::vector<std::pair<std::string, std::string>> defines, sets;  // command-line axes: each name once
+  for (const std::string& d : a.defines) {
+    put_axis(spec.params, parse_axis(d, "-D"));
+    defines.emplace_back(d.substr(0, d.find('=')), d);
+  }
+  for (const std::string& s : a.sets) {
+    put_axis(spec.sets, parse_axis(s, "--set"));
+    sets.emplace_back(s.substr(0, s.find('=')), s);
+  }
+  refuse_given_twice("-D", defines);
+  refuse_given_twice("--set", sets);
   if (!a.configs.empty()) spec.configs.clear();
   for (const std::string& c : a.configs)
     for (const std::string& one : expand_values(c, {"--config", 0, 0}, "")) spec.configs.push_back(one);
@@ -65,6 +74,7 @@ int run(const SweepArgs& a, const CLI::App& cmd) {
   if (cmd.count("--max-events")) spec.max_events = a.max_events;
   if (a.flush) spec.flush = true;
   if (a.precheck) spec.precheck = true;
+  if (a.no_retry_failed) spec.retry_failed = false;
   if (!a.output.empty()) spec.output = a.output;
   if (!a.json_dir.empty()) spec.json_dir = a.json_dir;
   if (!a.emit_jobs.empty()) return emit_jobs(spec, a.emit_jobs);
@@ -97,6 +107,8 @@ void add_sweep(CLI::App& app, Action& action) {
   s->add_flag("--flush", a.flush, "Passed to each run");
   s->add_flag("--precheck", a.precheck,
               "Run each point functionally first (pto-sim check): infeasible points are marked without simulating");
+  s->add_flag("--no-retry-failed", a.no_retry_failed,
+              "On resume, keep the rows of failed points instead of running them again");
   s->add_option("--emit-jobs", a.emit_jobs, "Write one shell command per point to FILE instead of running them");
   s->add_option("--merge", a.merge, "Collect the results of emitted jobs from DIR into -o");
   s->add_option("--best", a.best, "Print the best points by a column (KEY, KEY:min or KEY:max)");

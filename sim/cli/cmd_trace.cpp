@@ -1,10 +1,39 @@
+#include <csignal>
+#include <cstdlib>
 #include <iostream>
 
 #include "sim/cli/commands.h"
 #include "sim/cli/program_runner.h"
+#include "sim/common/run_control.h"
+#include "sim/trace/batch_sink.h"
 #include "sim/trace/trace_format.h"
 
 namespace ptosim::cli {
+namespace {
+
+// Writes a trace as `run` simulates one: events reach the writer in batches
+// that look at run_control's stop flag first, so a SIGINT/SIGTERM unwinds
+// the producer (pipe::Abandoned), the unfinished writer removes its
+// temporary file, and the process ends 128 + signal with no output left.
+template <class Produce>
+int write_trace(std::unique_ptr<TraceWriter> writer, Produce produce) {
+  int status = 0;
+  try {
+    BatchSink batch(*writer, run_control::stop_requested);
+    status = produce(static_cast<EventSink&>(batch));
+    batch.flush();
+  } catch (const pipe::Abandoned&) {
+  }
+  if (const int sig = run_control::stop_signal()) {
+    writer.reset();  // without close(): the temporary goes, nothing is renamed
+    std::cerr << "pto-sim: stopped by " << (sig == SIGINT ? "SIGINT" : "SIGTERM") << "; no trace written\n";
+    return 128 + sig;
+  }
+  writer->close();
+  return status;
+}
+
+}  // namespace
 
 void add_trace(CLI::App& app, Action& action) {
   static std::string in, out, to, program, config;
@@ -25,13 +54,19 @@ void add_trace(CLI::App& app, Action& action) {
   auto format = [] { return to.empty() ? format_for_path(out) : (to == "din" ? TraceFormat::Din : TraceFormat::Native); };
   convert->callback([&action, format] {
     action = [format] {
+      run_control::install_signal_handlers();
       refuse_overwriting_inputs(out, {in});
       auto writer = TraceWriter::open(out, format());
-      TraceCounts c = replay_trace(in, *writer);
-      writer->close();
+      TraceWriter& w = *writer;
+      TraceCounts c;
+      const int status = write_trace(std::move(writer), [&](EventSink& sink) {
+        c = replay_trace(in, sink);
+        return 0;
+      });
+      if (status) return status;
       std::cerr << "converted " << c.records << " accesses";
-      if (writer->counts().dropped_non_global)
-        std::cerr << " (" << writer->counts().dropped_non_global << " non-global accesses have no din form and were dropped)";
+      if (w.counts().dropped_non_global)
+        std::cerr << " (" << w.counts().dropped_non_global << " non-global accesses have no din form and were dropped)";
       std::cerr << "\n";
       return 0;
     };
@@ -43,12 +78,12 @@ void add_trace(CLI::App& app, Action& action) {
         std::cerr << "pto-sim trace: give PROGRAM and -o FILE (or use `trace convert IN OUT`)\n";
         return 2;
       }
+      run_control::install_signal_handlers();
       refuse_overwriting_inputs(out, {program, config});
       HwConfig cfg = load_config_or_default(config, parse_overrides(sets));
-      auto writer = TraceWriter::open(out, format());
-      const int status = trace_program(cfg, program, defines, max_events, *writer);
-      writer->close();
-      return status;
+      return write_trace(TraceWriter::open(out, format()), [&](EventSink& sink) {
+        return trace_program(cfg, program, defines, max_events, sink);
+      });
     };
   });
 }

@@ -28,6 +28,9 @@ void add_set_option(CLI::App& cmd, std::vector<std::string>& sets);
 // --config FILE or the built-in default, with the --set overrides applied.
 HwConfig load_config_or_default(const std::string& path, const std::vector<ConfigOverride>& overrides = {});
 std::vector<ConfigOverride> parse_overrides(const std::vector<std::string>& sets);
+// Throws InputError "FLAG: NAME: given twice (SPEC and SPEC)" when two of
+// `given` (name, as given) share a name: -D M=1 -D M=2 used to let the last win.
+void refuse_given_twice(const std::string& flag, const std::vector<std::pair<std::string, std::string>>& given);
 // -o,--output FILE: an empty name is refused (it used to mean stdout).
 CLI::Option* add_output_option(CLI::App& cmd, std::string& path, const std::string& help);
 // Writes `text` to `path` ("-" or empty = stdout) without leaving a partial file.

@@ -24,8 +24,21 @@ CLI::Option* add_output_option(CLI::App& cmd, std::string& path, const std::stri
 
 std::vector<ConfigOverride> parse_overrides(const std::vector<std::string>& sets) {
   std::vector<ConfigOverride> o;
-  for (const std::string& spec : sets) o.push_back(parse_override(spec));
+  std::vector<std::pair<std::string, std::string>> given;
+  for (const std::string& spec : sets) {
+    o.push_back(parse_override(spec));
+    given.emplace_back(o.back().path, spec);
+  }
+  refuse_given_twice("--set", given);
   return o;
+}
+
+void refuse_given_twice(const std::string& flag, const std::vector<std::pair<std::string, std::string>>& given) {
+  for (size_t i = 0; i < given.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (given[i].first == given[j].first)
+        throw InputError({flag, 0, 0}, given[i].first,
+                         "given twice (" + given[j].second + " and " + given[i].second + "); give it once");
 }
 
 void write_output(const std::string& path, const std::string& text) {

@@ -1,5 +1,8 @@
 #include "sim/cli/program_runner.h"
 
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
 #include <iostream>
 
 #include "sim/cli/commands.h"
@@ -14,15 +17,36 @@ namespace {
 // --max-memory: one per process, whichever subcommand was given it.
 uint64_t g_max_memory = 0;
 
+// An integer literal the program would read (strtoll, any base) that does
+// not fit its 64-bit integers: the program would take it for a real and fail
+// at a line that is not the mistake.
+bool integer_out_of_range(const std::string& v) {
+  if (v.empty()) return false;
+  size_t i = v[0] == '-' || v[0] == '+' ? 1 : 0;
+  const bool hex = v.compare(i, 2, "0x") == 0 || v.compare(i, 2, "0X") == 0;
+  if (hex) i += 2;
+  if (i >= v.size()) return false;
+  for (; i < v.size(); ++i)
+    if (!(hex ? std::isxdigit((unsigned char)v[i]) : std::isdigit((unsigned char)v[i]))) return false;
+  errno = 0;
+  std::strtoll(v.c_str(), nullptr, 0);
+  return errno == ERANGE;
+}
+
 ProgramOptions program_options(const std::vector<std::string>& defines, uint64_t max_events) {
   ProgramOptions o;
   o.max_memory = g_max_memory;
+  std::vector<std::pair<std::string, std::string>> given;
   for (auto& d : defines) {
     const size_t eq = d.find('=');
     if (eq == std::string::npos || eq == 0)
       throw InputError({"-D", 0, 0}, d, "expected NAME=VALUE");
     o.defines.emplace_back(d.substr(0, eq), d.substr(eq + 1));
+    if (integer_out_of_range(o.defines.back().second))
+      throw InputError({"-D", 0, 0}, d, "the integer is out of range (-2^63 .. 2^63-1)");
+    given.emplace_back(o.defines.back().first, d);
   }
+  refuse_given_twice("-D", given);
   if (max_events) o.max_events = max_events;
   return o;
 }

@@ -4,6 +4,7 @@
 #include "sim/common/read_file.h"
 #include "sim/common/units.h"
 #include "sim/report/report.h"
+#include "sim/report/report_check.h"
 
 namespace ptosim::cli {
 namespace {
@@ -74,6 +75,7 @@ json load_report(const std::string& path) {
     throw InputError({path, 1, 1}, "schema_version",
                      "is " + r["schema_version"].dump() + ", this pto-sim reads " + std::to_string(kReportSchemaVersion) +
                          " (re-run the report with this pto-sim)");
+  check_report_types(r, path);
   return r;
 }
 

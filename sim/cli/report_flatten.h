@@ -19,7 +19,8 @@ struct Metric {
 };
 
 // Reads a report; InputError "path:line:col: ..." on bad JSON, on a report of
-// another schema_version and on JSON that is not a pto-sim report.
+// another schema_version and on JSON that is not a pto-sim report;
+// "path: key: ..." on a value of another type than `pto-sim schema` gives it.
 nlohmann::json load_report(const std::string& path);
 // Parses JSON text with positions in errors (sweep results, tolerance files).
 nlohmann::json parse_json(const std::string& text, const std::string& file);

@@ -41,8 +41,9 @@ const char* kManifest = "sweep.json";
 }  // namespace
 
 int emit_jobs(const SweepSpec& spec, const std::string& jobs_file) {
-  const std::vector<SweepPoint> points = expand_points(spec);
+  std::vector<SweepPoint> points = expand_points(spec);
   const SweepTable table = plan_table(spec, points);
+  name_points(table, points);
   const std::string dir = absolute_path(spec.json_dir.empty() ? jobs_file + ".d" : spec.json_dir);
   refuse_overwriting_inputs(jobs_file, {spec.program, spec.trace, spec.file});
   make_dir(dir);

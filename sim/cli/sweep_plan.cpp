@@ -193,13 +193,14 @@ std::vector<SweepPoint> expand_points(const SweepSpec& spec) {
       rest /= axes[k]->values.size();
     }
     p.config = spec.configs[rest];
-    p.key = "config=" + (p.config.empty() ? std::string("<default>") : p.config);
+    p.spelled = "config=" + (p.config.empty() ? std::string("<default>") : p.config);
     for (size_t k = 0; k < axes.size(); ++k) {
       const bool is_set = k < spec.sets.size();
       auto& list = is_set ? p.sets : p.params;
       list.emplace_back(axes[k]->name, axes[k]->values[at[k]]);
-      p.key += std::string(" ") + (is_set ? "set." : "") + axes[k]->name + "=" + axes[k]->values[at[k]];
+      p.spelled += std::string(" ") + (is_set ? "set." : "") + axes[k]->name + "=" + axes[k]->values[at[k]];
     }
+    p.key = p.spelled;  // until name_points resolves it
     points.push_back(std::move(p));
   }
   return points;

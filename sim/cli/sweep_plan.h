@@ -30,6 +30,8 @@ struct SweepSpec {
   // model): points that cannot run (capacity, assert) are marked without
   // being simulated; feasible points pay the functional part twice.
   bool precheck = false;
+  // Resume runs the points whose row in -o failed again (--no-retry-failed: keeps them).
+  bool retry_failed = true;
   std::string output, json_dir;
 };
 
@@ -37,7 +39,12 @@ struct SweepPoint {
   size_t index = 0;                 // 0-based, in cross-product order
   std::string config;               // "" = built in
   std::vector<std::pair<std::string, std::string>> sets, params;
-  std::string key;                  // identifies the point in the CSV: resume matches on it
+  // Identifies the point in the CSV (its `point` cell), resume matches on
+  // it: the resolved config's hash and every parameter's value after
+  // defaults, however the command line spelled them (name_points).
+  std::string key;
+  std::string spelled;              // the axes as given: the key of CSVs written before
+
   std::string id() const;           // "p00001": per-point file names
 };
 

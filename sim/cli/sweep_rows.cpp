@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "sim/cli/report_flatten.h"
+#include "sim/cli/run_identity.h"
 #include "sim/common/units.h"
 #include "sim/config/config_override.h"
 #include "sim/frontend/frontend.h"
@@ -37,7 +38,8 @@ std::string first_line(const std::string& path) {
 
 // Validity of each config + overrides combination, loaded once each.
 std::map<std::string, std::string> check_combos(const std::vector<SweepPoint>& points,
-                                                std::vector<std::pair<std::string, std::string>>& levels) {
+                                                std::vector<std::pair<std::string, std::string>>& levels,
+                                                std::map<std::string, std::string>& hashes) {
   std::map<std::string, std::string> invalid;
   std::set<std::string> seen;
   std::string first_error;
@@ -49,6 +51,7 @@ std::map<std::string, std::string> check_combos(const std::vector<SweepPoint>& p
     try {
       for (auto& [n, v] : p.sets) ov.push_back(parse_override(n + "=" + v));
       const HwConfig c = load_config_with_overrides(p.config, ov);
+      hashes[k] = config_hash(c);
       ++valid;
       for (auto& l : c.report_levels())
         if (std::find(levels.begin(), levels.end(), l) == levels.end()) levels.push_back(l);
@@ -166,11 +169,13 @@ std::string csv_line(const SweepTable& t, const Row& r) {
   return line + "\n";
 }
 
-std::string header_line(const SweepTable& t) {
+std::string csv_fields(const std::vector<std::string>& fields) {
   std::string line;
-  for (size_t i = 0; i < t.columns.size(); ++i) line += (i ? "," : "") + csv_quote(t.columns[i]);
+  for (size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + csv_quote(fields[i]);
   return line + "\n";
 }
+
+std::string header_line(const SweepTable& t) { return csv_fields(t.columns); }
 
 
 bool row_ok(const Row& r) { return r.at("status") == "ok"; }
@@ -227,7 +232,12 @@ SweepTable plan_table(const SweepSpec& spec, const std::vector<SweepPoint>& poin
         throw InputError(a.pos, a.name, "not a parameter of " + spec.program + " (it declares: " +
                                             (known.empty() ? std::string("none") : known) + ")");
       }
-    for (auto& n : declared) t.columns.push_back("param." + n);
+    const std::map<std::string, std::string> defaults = literal_param_defaults(spec.program);
+    for (auto& n : declared) {
+      t.columns.push_back("param." + n);
+      const auto d = defaults.find(n);
+      t.params.emplace_back(n, d == defaults.end() ? "" : d->second);
+    }
   } else if (!spec.params.empty()) {
     throw InputError(spec.params[0].pos, spec.params[0].name, "a trace sweep has no program parameters");
   }
@@ -243,7 +253,7 @@ SweepTable plan_table(const SweepSpec& spec, const std::vector<SweepPoint>& poin
   }
   t.columns.push_back("wall_seconds");
   std::vector<std::pair<std::string, std::string>> levels;
-  t.invalid = check_combos(points, levels);
+  t.invalid = check_combos(points, levels, t.config_hash);
   for (auto& [name, kind] : levels)
     for (const ReportKey& k : report_keys()) {
       const std::string p = k.path;

@@ -17,12 +17,29 @@ struct SweepTable {
   // Config + overrides combinations that do not load: their points get an
   // `invalid` row without running. Keyed by combo_key().
   std::map<std::string, std::string> invalid;
+  // The resolved config's hash of each combination that loads (combo_key).
+  std::map<std::string, std::string> config_hash;
+  // The program's parameters in source order with their default's canonical
+  // value ("" when the default is not a literal, so not known before a run).
+  std::vector<std::pair<std::string, std::string>> params;
 };
 
 // Validates the sweep up front (program parameters, configs with their
 // overrides) and lays out its columns. Throws InputError for a sweep that
 // cannot run at all; combinations that are merely invalid become rows.
 SweepTable plan_table(const SweepSpec& spec, const std::vector<SweepPoint>& points);
+
+// Sets each point's key: "config=HASH NAME=VALUE ..." with every parameter
+// (defaults included, values canonical as the program reads them) in source
+// order; a combination that does not load is named by its file and sorted
+// overrides instead of a hash. The spelling and order of -D and --set, and a
+// -D equal to the default, do not change it.
+void name_points(const SweepTable& table, std::vector<SweepPoint>& points);
+// A -D value as the program reads it (int, then real, else the text), in
+// one spelling: "0x10" and "16" are both "16".
+std::string canonical_define(const std::string& value);
+// Defaults of the program's `param` statements that are literals, canonical.
+std::map<std::string, std::string> literal_param_defaults(const std::string& program);
 
 // How a point's process ended.
 struct Outcome {
@@ -50,6 +67,7 @@ Row make_row(const SweepTable& table, const SweepPoint& p, const std::string& js
 bool row_ok(const Row& r);
 std::string csv_line(const SweepTable& t, const Row& r);
 std::string header_line(const SweepTable& t);
+std::string csv_fields(const std::vector<std::string>& fields);  // one CSV line
 
 // A CSV file as rows of fields (RFC 4180 quoting); InputError with line on a
 // malformed file.

@@ -112,30 +112,83 @@ void write_all(int fd, const std::string& s, const std::string& path) {
 }
 
 
+// What the output already holds of this sweep: points with a row are done,
+// except failed ones, which run again (their rows go) unless retry is off.
+struct Previous {
+  std::set<std::string> done;  // keys
+  size_t kept_failures = 0;    // failed points left as they are (--no-retry-failed)
+};
+
+size_t column(const std::vector<std::string>& head, const char* name) {
+  return size_t(std::find(head.begin(), head.end(), name) - head.begin());
+}
+
+// Takes the file's column order when it holds the same columns (--set axes
+// given in another order), else refuses it.
+std::vector<std::vector<std::string>> read_previous_rows(const std::string& path, SweepTable& table) {
+  auto rows = read_csv(path);
+  const std::set<std::string> mine(table.columns.begin(), table.columns.end());
+  if (rows.empty() || std::set<std::string>(rows[0].begin(), rows[0].end()) != mine || rows[0].size() != mine.size())
+    throw InputError({path, 1, 1}, "",
+                     "its columns are not this sweep's (another program, parameters, configs or pto-sim version): "
+                     "remove it or choose another -o");
+  table.columns = rows[0];
+  return rows;
+}
+
+Previous resume_from(const SweepSpec& spec, SweepTable& table, const std::vector<SweepPoint>& points) {
+  auto rows = read_previous_rows(spec.output, table);
+  const size_t point = column(rows[0], "point"), status = column(rows[0], "status");
+  auto cell = [](const std::vector<std::string>& r, size_t i) { return i < r.size() ? r[i] : std::string(); };
+  std::set<std::string> ok, failed;
+  for (size_t i = 1; i < rows.size(); ++i) (cell(rows[i], status) == "ok" ? ok : failed).insert(cell(rows[i], point));
+  Previous prev;
+  std::set<std::string> retry;
+  for (const SweepPoint& p : points) {
+    if (prev.done.count(p.key) || retry.count(p.key)) continue;
+    const bool was_ok = ok.count(p.key) || ok.count(p.spelled);
+    const bool was_failed = failed.count(p.key) || failed.count(p.spelled);
+    if (was_ok || (was_failed && !spec.retry_failed)) prev.done.insert(p.key);
+    if (was_ok || !was_failed) continue;
+    if (!spec.retry_failed) {
+      ++prev.kept_failures;
+      continue;
+    }
+    retry.insert(p.key);
+    retry.insert(p.spelled);
+  }
+  if (!spec.retry_failed || retry.empty()) return prev;
+  // The failed rows of the points run again go, in one atomic rewrite: the
+  // file stays a valid CSV, and a point stays unfinished until its new row.
+  std::string text = csv_fields(rows[0]);
+  for (size_t i = 1; i < rows.size(); ++i)
+    if (cell(rows[i], status) == "ok" || !retry.count(cell(rows[i], point))) text += csv_fields(rows[i]);
+  AtomicFile f(spec.output);
+  f.write(text);
+  f.commit();
+  return prev;
+}
+
 }  // namespace
 
 int run_sweep(const SweepSpec& spec) {
-  const std::vector<SweepPoint> points = expand_points(spec);
-  const SweepTable table = plan_table(spec, points);
+  std::vector<SweepPoint> points = expand_points(spec);
+  SweepTable table = plan_table(spec, points);
+  name_points(table, points);
   refuse_overwriting_inputs(spec.output, {spec.program, spec.trace, spec.file});
   for (const std::string& c : spec.configs) refuse_overwriting_inputs(spec.output, {c});
   // Resume: the rows already in the output are finished points.
-  std::set<std::string> done;
-  const std::string header = header_line(table);
+  Previous prev;
   std::error_code ec;
   const bool resume = fs::exists(spec.output, ec) && fs::file_size(spec.output, ec) > 0;
   if (resume) {
-    const auto rows = read_csv(spec.output);
-    if (rows.empty() || rows[0] != table.columns)
-      throw InputError({spec.output, 1, 1}, "",
-                       "its columns are not this sweep's (another program, parameters, configs or pto-sim version): "
-                       "remove it or choose another -o");
-    for (size_t i = 1; i < rows.size(); ++i) done.insert(rows[i][0]);
+    prev = resume_from(spec, table, points);
   } else {
     AtomicFile f(spec.output);
-    f.write(header);
+    f.write(header_line(table));
     f.commit();
   }
+  std::set<std::string>& done = prev.done;
   const int fd = ::open(spec.output.c_str(), O_WRONLY | O_APPEND);
   if (fd < 0) throw InputError({spec.output, 0, 0}, "", std::string("cannot append: ") + std::strerror(errno));
   struct CloseFd { int fd; ~CloseFd() { ::close(fd); } } close_fd{fd};
@@ -153,8 +206,11 @@ int run_sweep(const SweepSpec& spec) {
   struct RemoveDir { std::string d; bool on; ~RemoveDir() { if (on) { std::error_code e; fs::remove_all(d, e); } } } remove_dir{dir, temp_dir};
 
   std::vector<const SweepPoint*> todo;
+  // Points that are one point to the identity (-D TM=16 and the default 16) run once.
+  std::set<std::string> seen;
   for (const SweepPoint& p : points)
-    if (!done.count(p.key)) todo.push_back(&p);
+    if (seen.insert(p.key).second && !done.count(p.key)) todo.push_back(&p);
+  const size_t distinct = seen.size();
   unsigned jobs = spec.jobs;
   if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
 
@@ -165,7 +221,7 @@ int run_sweep(const SweepSpec& spec) {
   sigaction(SIGTERM, &sa, &old_term);
   g_interrupted = 0;
 
-  Progress progress(points.size(), points.size() - todo.size());
+  Progress progress(distinct, distinct - todo.size());
   std::vector<Child> running;
   size_t next = 0, failed = 0, written = 0;
   auto finish = [&](const SweepPoint&, const Row& r) {
@@ -235,14 +291,16 @@ int run_sweep(const SweepSpec& spec) {
   sigaction(SIGTERM, &old_term, nullptr);
   progress.end();
   if (interrupted) {
-    std::cerr << "pto-sim sweep: interrupted; " << spec.output << " holds " << points.size() - todo.size() + written
-              << " of " << points.size() << " points (run the same command again to resume)\n";
+    std::cerr << "pto-sim sweep: interrupted; " << spec.output << " holds " << distinct - todo.size() + written
+              << " of " << distinct << " points (run the same command again to resume)\n";
     return 130;
   }
-  std::cerr << "pto-sim sweep: " << points.size() << " points, " << todo.size() << " run, "
-            << points.size() - todo.size() << " already in " << spec.output << ", " << failed << " failed; "
-            << fmt_duration(progress.elapsed()) << "\n";
-  return failed ? 1 : 0;
+  std::cerr << "pto-sim sweep: " << distinct << " points, " << todo.size() << " run, " << distinct - todo.size()
+            << " already in " << spec.output << ", " << failed << " failed";
+  if (prev.kept_failures) std::cerr << ", " << prev.kept_failures << " failed before (not retried: --no-retry-failed)";
+  std::cerr << "; " << fmt_duration(progress.elapsed()) << "\n";
+  // The status says what the CSV holds: a failure kept from before counts.
+  return failed + prev.kept_failures ? 1 : 0;
 }
 
 }  // namespace ptosim::cli

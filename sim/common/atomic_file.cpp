@@ -11,8 +11,9 @@
 namespace ptosim {
 namespace {
 
-[[noreturn]] void cannot_write(const std::string& path) {
-  throw InputError({path, 0, 0}, "", std::string("cannot write output file: ") + std::strerror(errno));
+// `err` 0: the stream failed without saying why (errno was reset since).
+[[noreturn]] void cannot_write(const std::string& path, int err = errno) {
+  throw InputError({path, 0, 0}, "", std::string("cannot write output file: ") + (err ? std::strerror(err) : "write error"));
 }
 
 // The file a write to `path` lands in: a symbolic link's target (so that the
@@ -61,18 +62,26 @@ AtomicFile::~AtomicFile() {
   if (!committed_ && !tmp_.empty()) std::remove(tmp_.c_str());
 }
 
-void AtomicFile::write(const std::string& text) { std::fwrite(text.data(), 1, text.size(), f_); }
+// A write that fails here (a full disk: the stream's buffer was flushed by
+// it) is only reported by commit(): keep its reason until then.
+void AtomicFile::write(const std::string& text) {
+  errno = 0;
+  if (std::fwrite(text.data(), 1, text.size(), f_) != text.size() && !write_errno_) write_errno_ = errno;
+}
 
 void AtomicFile::commit() {
   if (f_ == stdout) {
     errno = 0;
-    if (std::fflush(stdout) != 0 || std::ferror(stdout)) cannot_write("<stdout>");
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) cannot_write("<stdout>", write_errno_ ? write_errno_ : errno);
     committed_ = true;
     return;
   }
+  errno = 0;
   const bool ok = std::ferror(f_) == 0 && std::fclose(f_) == 0;
+  const int err = write_errno_ ? write_errno_ : errno;
   f_ = nullptr;
-  if (!ok || (!tmp_.empty() && std::rename(tmp_.c_str(), path_.c_str()) != 0)) cannot_write(path_);
+  if (!ok) cannot_write(path_, err);
+  if (!tmp_.empty() && std::rename(tmp_.c_str(), path_.c_str()) != 0) cannot_write(path_);
   committed_ = true;
 }
 

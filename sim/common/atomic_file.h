@@ -24,6 +24,7 @@ class AtomicFile {
   std::string path_, tmp_;
   FILE* f_ = nullptr;
   bool committed_ = false;
+  int write_errno_ = 0;  // the first failed write's errno
 };
 
 }  // namespace ptosim

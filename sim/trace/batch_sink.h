@@ -51,7 +51,17 @@ class BatchSink final : public EventSink {
   // emptied first: if the consumer throws, nothing is delivered twice.
   void flush() {
     const size_t n = size_t(lane_.next - buf_);
-    if (stop_ && stop_()) throw pipe::Abandoned();
+    // Once: what the producer's destructors send while it unwinds is dropped
+    // (a second throw from a destructor would end the process).
+    if (stopped_) {
+      lane_.next = buf_;
+      return;
+    }
+    if (stop_ && stop_()) {
+      stopped_ = true;
+      lane_.next = buf_;
+      throw pipe::Abandoned();
+    }
     lane_.next = buf_;
     if (n) to_.accesses(buf_, n);
     count(n, n);
@@ -73,6 +83,7 @@ class BatchSink final : public EventSink {
 
   EventSink& to_;
   bool (*stop_)();
+  bool stopped_ = false;
   AccessLane lane_;
   Access buf_[kBatch];
 };

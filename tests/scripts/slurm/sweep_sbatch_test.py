@@ -20,6 +20,11 @@ missing = [n for n in need if not shutil.which(n) and not os.path.exists(f"/usr/
 if missing or os.geteuid() != 0:
     print(f"skipped: {'not root' if os.geteuid() else 'missing ' + ' '.join(missing)}")
     sys.exit(77)
+try:  # the daemons meet at "localhost": a machine where it does not resolve cannot host them
+    socket.gethostbyname("localhost")
+except OSError as e:
+    print(f"skipped: localhost does not resolve here ({e})")
+    sys.exit(77)
 which = lambda n: shutil.which(n) or f"/usr/sbin/{n}"
 
 

@@ -206,6 +206,7 @@ for i, (data, expect) in enumerate(TRACES):
 
 # The command line: (arguments, the whole of stderr)
 prog = write("ok.pto", "x = 1\n")
+pprog = write("param.pto", "param M = 4\nparam TM = 2\nl = [0] * M\n")
 slow_clock = write("slow.yaml", "clock: 1 Hz\n" + C)
 slow_trace = write("slow.din", "".join("r %x 4\n" % (i * 64) for i in range(50000)))
 grow = write("grow.pto", "l = [1]\nfor i in range(64):\n    l = l + l\n")
@@ -230,6 +231,13 @@ CLI = [
     (["run", "--trace", os.path.join(tmp, "none.din")], f"{os.path.join(tmp, 'none.din')}: cannot open trace file"),
     (["run", "--trace", slow_trace, "--config", slow_clock],
      "pto-sim: the simulated time passed 2^63 fs (about 2.56 hours at 1 Hz), the longest the model can count"),
+    (["run", pprog, "-D", "M=99999999999999999999"], "-D: M=99999999999999999999: the integer is out of range (-2^63 .. 2^63-1)"),
+    (["check", pprog, "-D", "M=-0x8000000000000001"], "-D: M=-0x8000000000000001: the integer is out of range (-2^63 .. 2^63-1)"),
+    (["run", pprog, "-D", "M=8", "-D", "M=16"], "-D: M: given twice (M=8 and M=16); give it once"),
+    (["run", prog, "--set", "caches.L1.size=8KiB", "--set", "caches.L1.size=16KiB"],
+     "--set: caches.L1.size: given twice (caches.L1.size=8KiB and caches.L1.size=16KiB); give it once"),
+    (["sweep", pprog, "-D", "TM=8", "-D", "TM=16", "-o", os.path.join(tmp, "dup.csv")],
+     "-D: TM: given twice (TM=8 and TM=16); give it once"),
     (["run", grow, "--max-memory", "16 MiB"],
      f"{grow}:3:5: out of memory: the program's lists, strings and tensors would need more than 16.0 MiB (--max-memory)\n"
      "    l = l + l\n    ^"),
@@ -246,6 +254,14 @@ if os.path.exists("/dev/full"):
         check(f"{args[0]} > /dev/full: exit 2 with a message",
               p.returncode == 2 and ("No space left on device" in p.stderr or "cannot write to standard output" in p.stderr),
               (p.returncode, p.stderr))
+    # A report larger than stdout's buffer fails inside the write: its reason
+    # must survive until the commit (it said "Success").
+    big = write("big.pto", "".join(f"param P{i} = {i}\n" for i in range(3000)))
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([H.pto_sim, "run", big, "--format", "json"], stdout=full, stderr=subprocess.PIPE,
+                           text=True, env=H.env, timeout=60)
+    check("a large report > /dev/full: the real reason", p.returncode == 2 and "No space left on device" in p.stderr and
+          "Success" not in p.stderr, (p.returncode, p.stderr))
 
 print(f"{len(CONFIGS)} configs, {len(TRACES)} traces, {len(CLI)} command lines in the catalogue")
 H.finish()

@@ -11,6 +11,7 @@ class Harness:
         self.pto_sim, self.src = sys.argv[1], sys.argv[2]
         self.env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
         self.passed = self.failed = 0
+        self.skipped = []  # parts this machine cannot run (no pty, ...): exit 77, CTest's SKIP_RETURN_CODE
         self.tmp = tempfile.mkdtemp(prefix=prefix)
 
     def run(self, *args, stdin=None, timeout=120):
@@ -35,9 +36,14 @@ class Harness:
             f.write(text)
         return path
 
+    def skip(self, reason):
+        self.skipped.append(reason)
+        print(f"skipped: {reason}")
+
     def finish(self):
-        print(f"{self.passed} passed, {self.failed} failed")
-        sys.exit(1 if self.failed else 0)
+        print(f"{self.passed} passed, {self.failed} failed" + (f", {len(self.skipped)} part(s) skipped: " +
+                                                           "; ".join(self.skipped) if self.skipped else ""))
+        sys.exit(1 if self.failed else 77 if self.skipped else 0)
 
 
 def level(report, name):

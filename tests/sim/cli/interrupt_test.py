@@ -11,6 +11,7 @@ import os
 import re
 import signal
 import subprocess
+import tempfile
 import time
 
 from harness import Harness
@@ -98,6 +99,63 @@ check("second SIGINT: exit 130", code == 130, (code, err))
 if os.path.exists(outfile):
     check("second SIGINT: a whole report", json.load(open(outfile)).get("interrupted") is True)
 check("second SIGINT: no temporary file", not any(".tmp." in f for f in os.listdir(tmp)), os.listdir(tmp))
+
+# 4b. --check-data interrupted: no whole-image check over events never
+# simulated (it reported data loss that did not happen); the report, the
+# timeline and the epoch CSV of what was simulated are all written.
+rep_f, tl_f, ep_f = (os.path.join(tmp, n) for n in ("cd.json", "cd-timeline.json", "cd-epochs.csv"))
+p = start("run", os.path.join(H.src, "workloads", "matmul_naive.pto"), "-D", "M=512", "-D", "N=512", "-D", "K=512",
+          "--check-data", "--progress", "--epoch", "10000", "--epoch-csv", ep_f, "--timeline", tl_f,
+          "--format", "json", "-o", rep_f)
+first = p.stderr.readline().decode()
+p.send_signal(signal.SIGINT)
+code, out, err = finish(p)
+check("--check-data SIGINT: exit 130, no data loss reported", code == 130 and "data check failed" not in err,
+      (code, first, err[-500:]))
+rep = json.load(open(rep_f)) if os.path.exists(rep_f) else {}
+check("--check-data SIGINT: the report, interrupted", rep.get("interrupted") is True and "data_check" in rep,
+      sorted(rep)[:10])
+try:
+    timeline = json.load(open(tl_f))
+except (OSError, ValueError) as e:
+    timeline = {"error": str(e)}
+check("interrupted run: its timeline, marked", "interrupted" in json.dumps(timeline)[:2000] and
+      len(timeline.get("traceEvents", timeline if isinstance(timeline, list) else [])) > 1, str(timeline)[:300])
+epochs = open(ep_f).read().splitlines() if os.path.exists(ep_f) else []
+check("interrupted run: its epoch CSV", len(epochs) >= 2 and epochs[0].startswith("epoch,"), epochs[:2])
+check("interrupted run: no temporary files", not any(".tmp." in f for f in os.listdir(tmp)), os.listdir(tmp))
+
+
+# 4c. `trace` and `trace convert`: an interrupt removes the temporary output
+# (it used to stay, tens of MB) and exits 128 + signal.
+def feed(proc):
+    # Keeps the converter's stdin busy until it exits.
+    try:
+        while proc.poll() is None:
+            proc.stdin.write(LINES)
+            proc.stdin.flush()
+    except (BrokenPipeError, ValueError, OSError):
+        pass
+
+
+for sig, args in ((signal.SIGINT, ["trace", os.path.join(H.src, "workloads", "matmul_naive.pto"), "-D", "M=256",
+                                   "-D", "N=256", "-D", "K=256", "-o"]),
+                  (signal.SIGTERM, ["trace", "convert", "-"])):
+    d = tempfile.mkdtemp(dir=tmp)
+    target = os.path.join(d, "out.trace")
+    p = start(*args, target)
+    if "convert" in args:
+        import threading
+        threading.Thread(target=feed, args=(p,), daemon=True).start()
+    deadline = time.time() + 30
+    while time.time() < deadline and not os.listdir(d):
+        time.sleep(0.05)
+    time.sleep(0.5)
+    p.send_signal(sig)
+    code, out, err = finish(p)
+    check(f"{' '.join(args[:2])} {sig.name}: exit {128 + sig}", code == 128 + sig and "stopped by " + sig.name in err,
+          (code, err[-300:]))
+    check(f"{' '.join(args[:2])} {sig.name}: no file left", os.listdir(d) == [], os.listdir(d))
 
 # 5. Progress: forced with --progress once the run lasts 2 s; silent when
 # stderr is not a terminal otherwise.

@@ -120,4 +120,60 @@ check("schema 1: exit 2, said so", code == 2 and "schema_version: is 1, this pto
 code, out, err = run("compare", a)
 check("one report: exit 2", code == 2 and "two or more" in err, err)
 
+
+def edited(name, change):
+    r = json.loads(json.dumps(ra))
+    change(r)
+    return write(name, json.dumps(r))
+
+
+# Malformed reports are bad input naming the key (they once escaped as an
+# uncaught JSON type error on stdout, exit 1: "a metric moved" to --baseline).
+def set_level_name(r):
+    r["levels"][1]["name"] = 5
+
+
+def set_misses(r):
+    r["levels"][3]["read_misses"] = "many"
+
+
+for name, change, key in (("levels_ints.json", lambda r: r.update(levels=[1, 2]), "levels[0]: is 1, expected an object"),
+                          ("level_name.json", set_level_name, "levels[1].name: is 5, expected a string"),
+                          ("levels_str.json", lambda r: r.update(levels="nope"), 'levels: is "nope", expected an array'),
+                          ("levels_obj.json", lambda r: r.update(levels={}), "levels: is {}, expected an array"),
+                          ("cycles_null.json", lambda r: r.update(cycles=None), "cycles: is null, expected an integer"),
+                          ("misses.json", set_misses, 'levels[3].read_misses: is "many", expected an integer')):
+    path = edited(name, change)
+    for args in (("compare", a, path), ("compare", "--baseline", a, path), ("compare", "--baseline", path, a)):
+        code, out, err = run(*args)
+        check(f"malformed {name} ({args[1]}): exit 2, file: key: message", code == 2 and out == "" and
+              f"{path}: {key}" in err and "exception" not in err, (code, out[:300], err))
+
+# A metric in one report only: "added" or "removed", and a new key does not fail a baseline.
+def drop_metric(r):
+    del r["levels"][3]["conflict_misses"]
+
+
+def add_metric(r):
+    r["levels"][3]["future_counter"] = 7
+
+
+fewer, more = edited("fewer.json", drop_metric), edited("more.json", add_metric)
+code, out, err = run("compare", a, more)
+row = next((l.split() for l in out.splitlines() if l.startswith("L1.future_counter")), [])
+check("table: a new metric is 'added'", code == 0 and row == ["L1.future_counter", "-", "7", "added"], (row, err))
+code, out, err = run("compare", a, fewer)
+row = next((l.split() for l in out.splitlines() if l.startswith("L1.conflict_misses")), [])
+check("table: a gone metric is 'removed'", code == 0 and row[-1:] == ["removed"], (row, err))
+code, out, err = run("compare", a, fewer, more, "--format", "json")
+m = {x["name"]: x for x in json.loads(out)["metrics"]} if code == 0 else {}
+check("json: change added/removed", m.get("L1.future_counter", {}).get("change") == [None, "added"] and
+      m.get("L1.conflict_misses", {}).get("change") == ["removed", None], (code, err))
+code, out, err = run("compare", "--baseline", a, more)
+check("baseline: a key new in the run is added, not moved", code == 0 and
+      "added: L1.future_counter = 7 (not in the baseline)" in out and "\nok: " in out, (code, out, err))
+code, out, err = run("compare", "--baseline", a, fewer)
+check("baseline: a key gone from the run is removed and moves", code == 1 and
+      "  L1.conflict_misses: removed (was " in out, (code, out, err))
+
 h.finish()
