@@ -389,6 +389,34 @@ def plot_sweep_roofline(args):
     save(fig, args, {"points": [{"label": p[0], "ai": p[1], "flops_per_s": p[2]} for p in points]})
 
 
+def plot_curves(args):
+    """`pto-sim curves --format csv`: miss ratio against size, one line per
+    associativity, the config's own point circled."""
+    rows = load_csv(args.input)
+    sizes, ratios = column(rows, "size", args.input), column(rows, "miss_ratio", args.input)
+    fig, (ax,) = figure(args)
+    data = {}
+    for ways in dict.fromkeys(r["ways"] for r in rows):
+        pts = sorted((s, m) for s, m, r in zip(sizes, ratios, rows) if r["ways"] == ways)
+        label = "fully associative" if ways == "full" else f"{ways}-way"
+        ax.plot([p[0] for p in pts], [100 * p[1] for p in pts], marker="o", label=label)
+        data[label] = pts
+    for s, m, r in zip(sizes, ratios, rows):
+        if r.get("config_point") == "1":
+            ax.plot([s], [100 * m], "o", markersize=16, markerfacecolor="none", markeredgecolor="black",
+                    markeredgewidth=2, label=f"config: {human_bytes(int(s))} {r['ways']}-way")
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(sorted(set(sizes)))
+    ax.set_xticklabels([human_bytes(int(s)) for s in sorted(set(sizes))], rotation=30)
+    ax.set_xlabel(f"{rows[0]['level']} size ({rows[0]['line']} B lines, LRU)")
+    ax.set_ylabel("miss ratio (%)")
+    ax.set_title(f"Miss-ratio curves of {rows[0]['level']}")
+    ax.grid(True, alpha=0.3)
+    ax.legend()
+    fig.subplots_adjust(bottom=0.18)
+    save(fig, args, data)
+
+
 def main(argv):
     p = argparse.ArgumentParser(description="Pictures of pto-sim reports and sweeps")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -404,6 +432,7 @@ def main(argv):
     common(sub.add_parser("heatmap")).add_argument("--metric", choices=["accesses", "misses"], default="accesses")
     common(sub.add_parser("levels"))
     common(sub.add_parser("roofline"))
+    common(sub.add_parser("curves"))
     s = common(sub.add_parser("sweep-rate"))
     s.add_argument("--x", required=True)
     s.add_argument("--x-unit", default="")
@@ -431,7 +460,7 @@ def main(argv):
     args = p.parse_args(argv)
     if args.width < 100 or args.height < 100:
         raise PlotError("--width and --height must be at least 100 pixels")
-    {"heatmap": plot_heatmap, "levels": plot_levels, "roofline": plot_roofline, "sweep-rate": plot_sweep_rate,
+    {"heatmap": plot_heatmap, "levels": plot_levels, "roofline": plot_roofline, "curves": plot_curves, "sweep-rate": plot_sweep_rate,
      "sweep-dram": plot_sweep_dram, "sweep-heatmap": plot_sweep_heatmap,
      "sweep-roofline": plot_sweep_roofline}[args.cmd](args)
 

@@ -70,6 +70,7 @@ int sc_main(int argc, char* argv[]) {
   ptosim::cli::add_schema(app, action);
   ptosim::cli::add_sweep(app, action);
   ptosim::cli::add_compare(app, action);
+  ptosim::cli::add_curves(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
