@@ -215,9 +215,27 @@ void ExecContext::memory_pop() {
   if (!memories_.empty()) memories_.pop_back();
 }
 
+std::optional<std::string> TileDirective::canonical_key(const std::string& key) {
+  static const std::map<std::string, std::string> keys = {
+      {"M", "M"}, {"N", "N"}, {"K", "K"}, {"F", "F"}, {"H", "H"}, {"W", "W"}, {"C", "C"},
+      {"tile_m", "M"}, {"tile_n", "N"}, {"tile_k", "K"}};
+  if (auto it = keys.find(key); it != keys.end()) return it->second;
+  // dim_0 .. dim_7: an axis of an elementwise op, a reduction or a softmax (tensors have at most 8).
+  if (key.size() == 5 && key.compare(0, 4, "dim_") == 0 && key[4] >= '0' && key[4] <= '7') return key;
+  return std::nullopt;
+}
+
+const char* TileDirective::valid_keys() {
+  return "M, N, K (matmul; also tile_m, tile_n, tile_k), N, F, H, W, C (conv2d), dim_0 .. dim_7 (elementwise ops, "
+         "reductions, softmax) and into";
+}
+
 void ExecContext::tile_push(const TileDirective& t) {
-  for (auto& [k, v] : t.sizes)
+  for (auto& [k, v] : t.sizes) {
+    if (TileDirective::canonical_key(k) != k)
+      throw OpError("pto.tile: unknown tile key '" + k + "' (valid: " + TileDirective::valid_keys() + ")");
     if (v <= 0) throw OpError("pto.tile: tile size " + k + "=" + std::to_string(v) + " must be positive");
+  }
   TileDirective d = t;
   if (d.into.empty()) d.into = "shared";
   SpaceId sp = space_id(d.into);

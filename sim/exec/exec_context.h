@@ -42,6 +42,11 @@ struct TileDirective {
     auto it = sizes.find(dim);
     return it == sizes.end() || it->second <= 0 ? full : std::min(it->second, full);
   }
+  // The key a size is kept under: the keys the ops read (above) as they
+  // are, the article's tile_m / tile_n / tile_k as M / N / K; nullopt for a
+  // key no op reads, which would tile nothing.
+  static std::optional<std::string> canonical_key(const std::string& key);
+  static const char* valid_keys();  // for the message that refuses one
 };
 
 // `pto.tensor(shape, dtype, memory=, layout=, init=, seed=)`
@@ -114,14 +119,17 @@ class ExecContext {
 
   void memory_push(const std::string& space);  // validates the name
   void memory_pop();
+  bool in_memory_scope() const { return !memories_.empty(); }
 
-  void tile_push(const TileDirective& t);      // validates into=
+  void tile_push(const TileDirective& t);      // validates into= and the keys
   void tile_pop();
   const TileDirective* tile() const { return tiles_.empty() ? nullptr : &tiles_.back(); }
 
   // scope: "block" -> shared, "thread" -> register, "kernel" -> constant, "global" -> hint only.
   void reuse_begin(const std::string& tensor_name, const std::string& scope);
-  void reuse_end();
+  // Closes the innermost pto.reuse; returns why it served nothing ("" when
+  // it served at least one tile).
+  std::string reuse_end();
 
   void fuse_begin();
   // live_after: tensors still referenced after the block; only those produced

@@ -24,9 +24,28 @@ void ExecContext::reuse_begin(const std::string& tensor_name, const std::string&
   reuses_.push_back(std::move(r));
 }
 
-void ExecContext::reuse_end() {
-  if (reuses_.empty()) return;
+namespace {
+// Why a pto.reuse block served no tile, from what it saw.
+std::string idle_reason(const ExecContext::ReuseState& r, const ProgramResult::Reuse& e) {
+  if (r.hint_only) return "scope=\"global\" is only a hint: it keeps no tile resident (use block, thread or kernel)";
+  if (e.fallbacks)
+    return std::to_string(e.fallbacks) + " tile(s) of '" + r.tensor + "' (" + std::to_string(e.fallback_bytes) +
+           " bytes) did not fit in the reuse space and were loaded as usual";
+  if (r.loads == 0)
+    return "no tile of a tensor named '" + r.tensor + "' was loaded inside the block: pto.reuse serves pto.load / " +
+           "pto.copy of its views and the tiles pto.tile stages, not ops that read it in place";
+  return "each of the " + std::to_string(r.loads) + " tile load(s) of '" + r.tensor +
+         "' inside the block was of a different tile: none was loaded twice";
+}
+}  // namespace
+
+std::string ExecContext::reuse_end() {
+  if (reuses_.empty()) return "";
+  const ReuseState& r = *reuses_.back();
+  const ProgramResult::Reuse& e = result_.reuse[r.result_index];
+  std::string why = e.hits ? std::string() : idle_reason(r, e);
   reuses_.pop_back();  // drops the resident tiles (freed unless still referenced)
+  return why;
 }
 
 ExecContext::ReuseState* ExecContext::reuse_for(const std::string& tensor_name) {
@@ -57,6 +76,7 @@ Tensor tile_load(ExecContext& c, const Tensor& view, const Tensor& buffer_in) {
     return buffer;
   };
   if (!r || r->hint_only) return plain();
+  ++r->loads;
   auto& entry = c.result().reuse[r->result_index];
   std::string key = view_key(view);
   auto it = r->resident.find(key);

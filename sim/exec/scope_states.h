@@ -24,6 +24,7 @@ struct ExecContext::ReuseState {
   bool hint_only = false;
   std::map<std::string, Tensor> resident;  // view key -> resident copy
   size_t result_index = 0;                 // into result().reuse
+  uint64_t loads = 0;                      // tiles of the tensor loaded inside, served or not (why 0 hits)
 };
 
 struct ExecContext::AutoReuseState {

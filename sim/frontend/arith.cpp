@@ -232,6 +232,15 @@ static bool equal(const Value& a, const Value& b) {
       return true;
     }
     case VT::Layout: return a.as_layout().str() == b.as_layout().str();
+    case VT::Dict: {
+      const DictObj &x = as_dict(a), &y = as_dict(b);
+      if (x.entries.size() != y.entries.size()) return false;
+      for (auto& [key, i] : x.index) {
+        const Value* v = y.find(key);
+        if (!v || !equal(x.entries[i].second, *v)) return false;
+      }
+      return true;
+    }
     default: return a.o == b.o;
   }
 }
@@ -282,6 +291,7 @@ bool truthy(const Value& v, Pos pos) {
     case VT::Float: return v.f != 0;
     case VT::Str: return !v.as_str().empty();
     case VT::List: case VT::Tuple: return !v.items().empty();
+    case VT::Dict: return !as_dict(v).entries.empty();
     case VT::Tensor: fail(pos, "the truth value of a tensor is ambiguous");
     default: return true;
   }

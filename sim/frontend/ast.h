@@ -23,10 +23,11 @@ using ExprP = std::unique_ptr<Expr>;
 enum class ExprKind : uint8_t {
   Int, Float, Str, Bool, None, Name, Attribute, Call, Subscript,
   Binary, Unary, Compare, And, Or, List, Tuple, IfElse, Slice,
+  Dict,  // items: key, value, key, value, ...
 };
 
 struct Keyword {
-  std::string name;
+  std::string name;  // "" : `**value`, a dict whose entries are the keywords
   Pos pos;
   ExprP value;
 };
@@ -60,6 +61,8 @@ struct Param {
   std::string name;
   Pos pos;
   ExprP default_value;  // may be null
+  bool keyword_only = false;  // after a bare `*`
+  bool kwargs = false;        // `**name`: the keywords no other parameter takes
 };
 
 struct Stmt {

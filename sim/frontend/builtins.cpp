@@ -1,6 +1,7 @@
 // Python builtins: range min max abs int float len print (+ bool str round).
 #include <cmath>
 #include <cstdlib>
+#include <iostream>
 #include <map>
 
 #include "sim/exec/ops.h"
@@ -101,6 +102,7 @@ Value b_len(Interp&, Args& a) {
   switch (v.tag) {
     case VT::Str: return Value::integer(int64_t(v.as_str().size()));
     case VT::List: case VT::Tuple: return Value::integer(int64_t(v.items().size()));
+    case VT::Dict: return Value::integer(int64_t(as_dict(v).entries.size()));
     case VT::Tensor:
       if (v.as_tensor().rank() == 0) fail(a.at(0), "len() of a 0-dimensional tensor");
       return Value::integer(v.as_tensor().shape()[0]);
@@ -176,6 +178,12 @@ const BuiltinDef* find_builtin(const std::string& name) {
   static const std::map<std::string, BuiltinDef> table = make_table();
   auto it = table.find(name);
   return it == table.end() ? nullptr : &it->second;
+}
+
+void Interp::warn(Pos p, const std::string& message) const {
+  std::ostream& w = warnings ? *warnings : std::cerr;
+  w << src.path() << ":" << p.line << ":" << p.col << ": warning: " << message << "\n";
+  w.flush();
 }
 
 void Interp::step_limit_hit(Pos pos) const {

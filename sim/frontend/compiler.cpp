@@ -134,6 +134,12 @@ class Compiler {
   }
 
   SNodeP assign(const Stmt& s) {
+    if (s.targets.empty() && s.target->kind == ExprKind::Name && s.value->kind == ExprKind::Subscript) {
+      SlotRef r = slot_of(s.target->name, s.target->pos);
+      NodeP v = expr(*s.value);
+      if (r.local) return std::make_unique<AssignSubscriptStmt<true>>(s.pos, r.slot, s.target->name, std::move(v));
+      return std::make_unique<AssignSubscriptStmt<false>>(s.pos, r.slot, s.target->name, std::move(v));
+    }
     if (s.targets.empty() && s.target->kind == ExprKind::Name && !may_allocate(*s.value)) {
       SlotRef r = slot_of(s.target->name, s.target->pos);
       NodeP v = expr(*s.value);
@@ -241,11 +247,17 @@ class Compiler {
     cf->pos = s.pos;
     // Defaults are evaluated in the enclosing (global) scope when `def` runs.
     for (auto& p : s.params) {
+      if (p.kwargs) continue;
       cf->params.push_back(p.name);
       cf->defaults.push_back(p.default_value ? expr(*p.default_value) : nullptr);
+      if (!p.keyword_only) cf->positional = int(cf->params.size());
     }
     std::map<std::string, int> locals;
-    for (auto& p : s.params) locals.emplace(p.name, int(locals.size()));
+    for (auto& p : s.params)
+      if (!p.kwargs) locals.emplace(p.name, int(locals.size()));
+    // `**kwargs` takes the slot after the named parameters, which call_function fills.
+    for (auto& p : s.params)
+      if (p.kwargs) cf->kwargs_slot = locals.emplace(p.name, int(locals.size())).first->second;
     NameSet assigned;
     writes_of(s.body, assigned);
     for (auto& n : assigned) {
@@ -295,6 +307,12 @@ class Compiler {
     return out;
   }
 
+  static bool has_direct_loop(const Block& body) {
+    for (auto& st : body)
+      if (st->kind == StmtKind::For) return true;
+    return false;
+  }
+
   SNodeP with(const Stmt& s) {
     auto n = std::make_unique<WithStmt>(s.pos);
     bool fuse = false, parallel = false;
@@ -308,7 +326,18 @@ class Compiler {
       ScopeItem si;
       si.def = def;
       si.pos = item->pos;
-      bind_call(*item, *def, si.args, si.arg_pos, nullptr, si.extra_kw, si.extra_kw_nodes, si.extra_kw_pos);
+      for (auto& k : item->keywords)
+        if (!k.name.empty() && def->scope->check_keyword) def->scope->check_keyword(k.name, k.pos);
+      if (has_splat(*item)) {
+        si.dynamic = true;
+        for (auto& a : item->items) si.pos_nodes.push_back(expr(*a));
+        si.kw = keywords(*item);
+      } else {
+        bind_call(*item, *def, si.args, si.arg_pos, nullptr, si.extra_kw, si.extra_kw_nodes, si.extra_kw_pos);
+      }
+      if (def->scope->parallel_body && !has_direct_loop(s.body))
+        fail(item->pos, "pto.parallel has no `for` loop directly inside its block: nothing would be spread over "
+                        "the cores (put the loop whose iterations run in parallel directly under the `with`)");
       if (def->scope->needs_live_after) fuse = true;
       if (def->scope->frees_dead_values) n->auto_reuse = true;
       if (def->scope->parallel_body) parallel = true;
@@ -387,6 +416,14 @@ class Compiler {
       }
       case ExprKind::IfElse:
         return std::make_unique<IfElseNode>(e.pos, expr(*e.items[0]), expr(*e.items[1]), expr(*e.items[2]));
+      case ExprKind::Dict: {
+        auto n = std::make_unique<DictNode>(e.pos);
+        for (size_t k = 0; k + 1 < e.items.size(); k += 2) {
+          n->keys.push_back(expr(*e.items[k]));
+          n->values.push_back(expr(*e.items[k + 1]));
+        }
+        return n;
+      }
       case ExprKind::Slice: fail(e.pos, "a slice is only allowed inside [ ]");
     }
     fail(e.pos, "unsupported expression");
@@ -455,23 +492,49 @@ class Compiler {
     }
   }
 
+  static bool has_splat(const Expr& call) {
+    for (auto& k : call.keywords)
+      if (k.name.empty()) return true;
+    return false;
+  }
+  static bool is_module(const NodeP& n) {
+    auto* c = dynamic_cast<ConstNode*>(n.get());
+    return c && c->v.tag == VT::Module;
+  }
+  KeywordNodes keywords(const Expr& call) {
+    KeywordNodes kw;
+    for (auto& k : call.keywords) {
+      kw.names.push_back(k.name);
+      kw.nodes.push_back(expr(*k.value));
+      kw.pos.push_back(k.pos);
+    }
+    return kw;
+  }
+
   NodeP call(const Expr& e) {
+    if (e.object->kind == ExprKind::Attribute) {
+      NodeP obj = expr(*e.object->object);
+      if (!is_module(obj)) {
+        auto n = std::make_unique<MethodCallNode>(e.pos, std::move(obj), e.object->name);
+        for (auto& a : e.items) n->args.push_back(expr(*a));
+        n->kw = keywords(e);
+        return n;
+      }
+    }
     NodeP callee = expr(*e.object);
-    if (auto* c = dynamic_cast<ConstNode*>(callee.get()); c && c->v.tag == VT::Builtin) {
-      const BuiltinDef* def = c->v.b;
-      if (def->scope)
-        fail(e.pos, def->name + "(...) is a scope: use it as `with " + def->name + "(...):`");
+    auto* builtin = dynamic_cast<ConstNode*>(callee.get());
+    if (builtin && builtin->v.tag == VT::Builtin && builtin->v.b->scope)
+      fail(e.pos, builtin->v.b->name + "(...) is a scope: use it as `with " + builtin->v.b->name + "(...):`");
+    // `f(**d)`: the keywords are known only at run time, so they are bound then.
+    if (!has_splat(e) && builtin && builtin->v.tag == VT::Builtin) {
+      const BuiltinDef* def = builtin->v.b;
       auto n = std::make_unique<CallBuiltinNode>(e.pos, def);
       bind_call(e, *def, n->args, n->arg_pos, &n->rest, n->extra_kw, n->extra_kw_nodes, n->extra_kw_pos);
       return n;
     }
     auto n = std::make_unique<CallNode>(e.pos, std::move(callee));
     for (auto& a : e.items) n->args.push_back(expr(*a));
-    for (auto& k : e.keywords) {
-      n->kw_names.push_back(k.name);
-      n->kw_nodes.push_back(expr(*k.value));
-      n->kw_pos.push_back(k.pos);
-    }
+    n->kw = keywords(e);
     return n;
   }
 

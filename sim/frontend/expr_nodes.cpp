@@ -49,8 +49,10 @@ Value CallNode::eval(Frame& f) {
   std::vector<Value> pos_args;
   pos_args.reserve(args.size());
   for (auto& n : args) pos_args.push_back(n->eval(f));
+  std::vector<std::string> kw_names;
   std::vector<Value> kw_vals;
-  for (auto& n : kw_nodes) kw_vals.push_back(n->eval(f));
+  std::vector<Pos> kw_pos;
+  kw.eval(f, kw_names, kw_vals, kw_pos);
   return call_value(*f.in, c, pos_args, kw_names, kw_vals, kw_pos, pos);
 }
 
@@ -89,17 +91,12 @@ ArgBinding bind_args(const BuiltinDef& def, int npos, const std::vector<std::str
   return b;
 }
 
-Value call_value(Interp& in, const Value& callee, std::vector<Value>& pos_args,
-                 const std::vector<std::string>& kw_names, std::vector<Value>& kw_vals,
-                 const std::vector<Pos>& kw_pos, Pos call_pos) {
-  if (callee.tag == VT::Func) return call_function(in, callee.as_func(), pos_args, kw_names, kw_vals, call_pos);
-  if (callee.tag != VT::Builtin) fail(call_pos, std::string("'") + type_name(callee) + "' object is not callable");
-  const BuiltinDef& def = *callee.b;
-  if (def.scope)
-    fail(call_pos, def.name + "(...) is a scope: use it as `with " + def.name + "(...):`");
+Args bind_values(const BuiltinDef& def, std::vector<Value>& pos_args, const std::vector<std::string>& kw_names,
+                 std::vector<Value>& kw_vals, const std::vector<Pos>& kw_pos, Pos call_pos, std::vector<Value>& vals,
+                 std::vector<Pos>& apos) {
   ArgBinding b = bind_args(def, int(pos_args.size()), kw_names, kw_pos, call_pos);
-  std::vector<Value> vals(def.params.size());
-  std::vector<Pos> apos(def.params.size(), call_pos);
+  vals.assign(def.params.size(), Value());
+  apos.assign(def.params.size(), call_pos);
   Args a;
   a.pos = call_pos;
   for (int k = 0; k < b.npos; ++k) vals[size_t(k)] = std::move(pos_args[size_t(k)]);
@@ -116,32 +113,65 @@ Value call_value(Interp& in, const Value& callee, std::vector<Value>& pos_args,
   a.v = vals.data();
   a.arg_pos = apos.data();
   a.n = int(vals.size());
-  return at_pos(call_pos, [&] { return def.fn(in, a); });
+  return a;
+}
+
+Value call_value(Interp& in, const Value& callee, std::vector<Value>& pos_args,
+                 const std::vector<std::string>& kw_names, std::vector<Value>& kw_vals,
+                 const std::vector<Pos>& kw_pos, Pos call_pos) {
+  if (callee.tag == VT::Func) return call_function(in, callee.as_func(), pos_args, kw_names, kw_vals, call_pos);
+  if (callee.tag != VT::Builtin) fail(call_pos, std::string("'") + type_name(callee) + "' object is not callable");
+  const BuiltinDef& def = *callee.b;
+  if (def.scope)
+    fail(call_pos, def.name + "(...) is a scope: use it as `with " + def.name + "(...):`");
+  std::vector<Value> vals;
+  std::vector<Pos> apos;
+  Args a = bind_values(def, pos_args, kw_names, kw_vals, kw_pos, call_pos, vals, apos);
+  // An op called through a value (`f = pto.exp`, `pto.relu(**kw)`) is still
+  // an op of the timeline, as CallBuiltinNode makes it.
+  return at_pos(call_pos, [&] {
+    exec::ExecContext::OpCall call(in.ctx, def.op ? &def.name : nullptr);
+    return def.fn(in, a);
+  });
+}
+
+// The parameter of a user function a keyword names, or -1.
+static int param_slot(const CompiledFunction& fn, const std::string& name) {
+  auto it = std::find(fn.params.begin(), fn.params.end(), name);
+  return it == fn.params.end() ? -1 : int(it - fn.params.begin());
 }
 
 Value call_function(Interp& in, FuncObj* fo, std::vector<Value>& pos_args, const std::vector<std::string>& kw_names,
                     std::vector<Value>& kw_vals, Pos call_pos) {
   const CompiledFunction& fn = *fo->fn;
-  size_t np = fn.params.size();
-  if (pos_args.size() > np)
-    fail(call_pos, fn.name + "() takes " + std::to_string(np) + " positional argument" + (np == 1 ? "" : "s") +
+  size_t np = fn.params.size(), npos = size_t(fn.positional);
+  if (pos_args.size() > npos)
+    fail(call_pos, fn.name + "() takes " + std::to_string(npos) + " positional argument" + (npos == 1 ? "" : "s") +
                        " but " + std::to_string(pos_args.size()) + " were given");
   if (in.depth >= 100) fail(call_pos, "recursion depth limit exceeded (100 nested calls) in " + fn.name + "()");
   std::vector<Value> locals(size_t(fn.nlocals));
   for (size_t k = 0; k < pos_args.size(); ++k) locals[k] = std::move(pos_args[k]);
+  Value extra;
+  if (fn.kwargs_slot >= 0) extra = new_dict();
   for (size_t k = 0; k < kw_names.size(); ++k) {
-    auto it = std::find(fn.params.begin(), fn.params.end(), kw_names[k]);
-    if (it == fn.params.end()) fail(call_pos, fn.name + "() got an unexpected keyword argument '" + kw_names[k] + "'");
-    size_t slot = size_t(it - fn.params.begin());
-    if (locals[slot].defined()) fail(call_pos, fn.name + "() got multiple values for argument '" + kw_names[k] + "'");
-    locals[slot] = std::move(kw_vals[k]);
+    int slot = param_slot(fn, kw_names[k]);
+    if (slot < 0 && fn.kwargs_slot >= 0) {
+      as_dict(extra).set(dict_key(Value::str(kw_names[k]), call_pos), Value::str(kw_names[k]), std::move(kw_vals[k]));
+      continue;
+    }
+    if (slot < 0) fail(call_pos, fn.name + "() got an unexpected keyword argument '" + kw_names[k] + "'");
+    if (locals[size_t(slot)].defined())
+      fail(call_pos, fn.name + "() got multiple values for argument '" + kw_names[k] + "'");
+    locals[size_t(slot)] = std::move(kw_vals[k]);
   }
   for (size_t k = 0; k < np; ++k) {
     if (locals[k].defined()) continue;
     if (!fo->defaults[k].defined())
-      fail(call_pos, fn.name + "() missing required argument '" + fn.params[k] + "'");
+      fail(call_pos, fn.name + "() missing required " + (k >= npos ? "keyword-only " : "") + "argument '" +
+                         fn.params[k] + "'");
     locals[k] = fo->defaults[k];
   }
+  if (fn.kwargs_slot >= 0) locals[size_t(fn.kwargs_slot)] = std::move(extra);
   Frame fr{&in, in.globals.data(), locals.data(), Value()};
   ++in.depth;
   if (++in.steps > in.step_limit) in.step_limit_hit(call_pos);
@@ -336,9 +366,22 @@ Value Subscript::read(Frame& f, const Value& o) const {
       if (is_str) return Value::str(std::string(1, o.as_str()[size_t(i)]));
       return o.items()[size_t(i)];
     }
+    case VT::Dict: {
+      const Value key = dict_index(f);
+      if (const Value* v = as_dict(o).find(dict_key(key, idx[0].pos))) return *v;
+      fail(idx[0].pos, "key " + to_repr(key) + " is not in the dict");
+    }
     default:
       fail(pos, std::string("'") + type_name(o) + "' object is not subscriptable");
   }
+}
+
+Value Subscript::dict_index(Frame& f) const {
+  if (has_slice) fail(pos, "a dict cannot be sliced");
+  if (idx.size() == 1) return idx[0].node->eval(f);
+  std::vector<Value> key;  // d[2, 3] is d[(2, 3)], as in Python
+  for (const IndexSrc& i : idx) key.push_back(i.node->eval(f));
+  return Value::tuple(std::move(key));
 }
 
 static exec::Operand to_operand(const Value& v, Pos pos) {
@@ -411,6 +454,12 @@ void Subscript::write(Frame& f, const Value& o, Value v) const {
     o.items()[size_t(i)] = std::move(v);
     return;
   }
+  if (o.tag == VT::Dict) {
+    Value key = dict_index(f);
+    std::string text = dict_key(key, idx[0].pos);
+    as_dict(o).set(text, std::move(key), std::move(v));
+    return;
+  }
   fail(pos, std::string("'") + type_name(o) + "' object does not support item assignment");
 }
 
@@ -458,6 +507,16 @@ void Subscript::augment(Frame& f, const Value& o, BinOp op, Node& rhs) const {
     int64_t i = seq_index(*this, f, o.items().size(), "list");
     Value r = rhs.eval(f);
     o.items()[size_t(i)] = binary_op(*f.in, op, o.items()[size_t(i)], r, pos);
+    return;
+  }
+  if (o.tag == VT::Dict) {
+    Value key = dict_index(f);
+    std::string text = dict_key(key, idx[0].pos);
+    const Value* old = as_dict(o).find(text);
+    if (!old) fail(idx[0].pos, "key " + to_repr(key) + " is not in the dict");
+    Value cur = *old;
+    Value r = rhs.eval(f);
+    as_dict(o).set(text, std::move(key), binary_op(*f.in, op, cur, r, pos));
     return;
   }
   fail(pos, std::string("'") + type_name(o) + "' object does not support item assignment");

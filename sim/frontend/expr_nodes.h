@@ -157,13 +157,40 @@ struct CallBuiltinNode : Node {
   Value eval(Frame& f) override;
 };
 
+// The keywords of a call as written; an empty name is a `**d`.
+struct KeywordNodes {
+  std::vector<std::string> names;
+  std::vector<NodeP> nodes;
+  std::vector<Pos> pos;
+  bool empty() const { return names.empty(); }
+  // Evaluated, each `**d` expanded into d's entries (string keys, none
+  // given twice), appended to the out vectors.
+  void eval(Frame& f, std::vector<std::string>& out_names, std::vector<Value>& vals, std::vector<Pos>& out_pos) const;
+};
+
 struct CallNode : Node {
   NodeP callee;
   std::vector<NodeP> args;
-  std::vector<std::string> kw_names;
-  std::vector<NodeP> kw_nodes;
-  std::vector<Pos> kw_pos;
+  KeywordNodes kw;
   CallNode(Pos p, NodeP c) : Node(p), callee(std::move(c)) {}
+  Value eval(Frame& f) override;
+};
+
+// `{k: v, ...}`
+struct DictNode : Node {
+  std::vector<NodeP> keys, values;
+  explicit DictNode(Pos p) : Node(p) {}
+  Value eval(Frame& f) override;
+};
+
+// `obj.name(...)` where obj is not the pto module: a method of a dict, a
+// list or a tensor (methods.cpp), else the attribute called.
+struct MethodCallNode : Node {
+  NodeP obj;
+  std::string name;
+  std::vector<NodeP> args;
+  KeywordNodes kw;
+  MethodCallNode(Pos p, NodeP o, std::string n) : Node(p), obj(std::move(o)), name(std::move(n)) {}
   Value eval(Frame& f) override;
 };
 
@@ -276,6 +303,7 @@ struct Subscript {
   void write(Frame& f, const Value& o, Value v) const;  // `o[idx] = v`
   void augment(Frame& f, const Value& o, BinOp op, Node& rhs) const;  // `o[idx] op= rhs`
   std::vector<int64_t> int_indices(Frame& f) const;  // every index, evaluated (no slices)
+  Value dict_index(Frame& f) const;                  // the one key of `d[key]`
 };
 
 inline double elem_value(const exec::Storage& st, int64_t phys) { return st.values[size_t(phys)]; }

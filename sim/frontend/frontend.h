@@ -18,6 +18,7 @@ struct ProgramOptions {
   uint64_t max_events = 2'000'000'000ull;  // guard against runaway loops
   uint64_t max_memory = 0;                 // bytes of lists, strings, tensors; 0 = a quarter of the machine's memory
   std::ostream* print_stream = nullptr;    // where pto `print` writes; null = stdout
+  std::ostream* warning_stream = nullptr;  // `file:line:col: warning: ...` lines; null = stderr
   // --hot-spots: tag accesses by tensor tile; hot_tile = the last dims' tile
   // sizes (empty: the program's first pto.tile, else 32 x 32).
   bool hot_spots = false;

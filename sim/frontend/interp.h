@@ -60,7 +60,9 @@ struct BlockNode {
 struct CompiledFunction {
   std::string name;
   Pos pos;
-  std::vector<std::string> params;
+  std::vector<std::string> params;  // named parameters (not the `**kwargs` one), in order
+  int positional = 0;               // params[0..positional) may be given by position; the rest are keyword-only
+  int kwargs_slot = -1;             // local slot of `**kwargs`, or -1
   std::vector<NodeP> defaults;  // one per param; null when required
   int nlocals = 0;
   std::vector<std::string> local_names;
@@ -139,7 +141,11 @@ struct Interp {
   InductionProbe* learning_loop = nullptr;
   std::vector<uint64_t> capture[2];
 
+  std::ostream* warnings = nullptr;  // `file:line:col: warning: ...` lines; null = std::cerr
+
   Interp(exec::ExecContext& c, const Source& s, std::ostream& o) : ctx(c), src(s), out(o) {}
+  // A construct that ran but did nothing it asked for (a pto.reuse with no hit).
+  void warn(Pos p, const std::string& message) const;
   [[noreturn]] void step_limit_hit(Pos pos) const;
   SourcePos source_pos(Pos p) const { return SourcePos{src.path(), p.line, p.col}; }
 };
@@ -153,6 +159,18 @@ Value binary_op(Interp& in, BinOp op, const Value& a, const Value& b, Pos pos);
 Value unary_op(Interp& in, UnOp op, const Value& a, Pos pos);
 bool compare_op(CmpOp op, const Value& a, const Value& b, Pos pos);
 bool truthy(const Value& v, Pos pos);
+// Binds evaluated arguments to def's parameters (as bind_args does at
+// compile time); the Args point into vals and apos.
+Args bind_values(const BuiltinDef& def, std::vector<Value>& pos_args, const std::vector<std::string>& kw_names,
+                 std::vector<Value>& kw_vals, const std::vector<Pos>& kw_pos, Pos call_pos, std::vector<Value>& vals,
+                 std::vector<Pos>& apos);
+// The canonical text of a dict key (1, 1.0 and True are one key, as in
+// Python); an unhashable key (list, dict, tensor) is an error at pos.
+std::string dict_key(const Value& key, Pos pos);
+// `obj.name(args)` for dicts (get, items, keys, values), lists (append) and
+// tensors (assign); false when obj has no such method.
+bool call_method(Interp& in, const Value& obj, const std::string& name, std::vector<Value>& args,
+                 const std::vector<std::string>& kw_names, Pos pos, Value& result);
 // Calls a function or builtin value with already evaluated arguments.
 Value call_value(Interp& in, const Value& callee, std::vector<Value>& pos_args,
                  const std::vector<std::string>& kw_names, std::vector<Value>& kw_vals,

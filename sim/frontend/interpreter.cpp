@@ -84,6 +84,7 @@ ProgramResult run_program_text(const std::string& path, const std::string& text,
   ctx.set_data_tap(tap.get());
   std::ostream& out = options.print_stream ? *options.print_stream : std::cout;
   Interp in(ctx, src, out);
+  in.warnings = options.warning_stream;
   if (tap) tap->follow(path, &in.at.line, &in.at.col);
   in.step_limit = std::max<uint64_t>(options.max_events, 1'000'000);
   in.globals.resize(prog->global_names.size());

@@ -65,6 +65,8 @@ const char* tok_name(Tok t) {
     case Tok::RParen: return "')'";
     case Tok::LBracket: return "'['";
     case Tok::RBracket: return "']'";
+    case Tok::LBrace: return "'{'";
+    case Tok::RBrace: return "'}'";
     case Tok::Comma: return "','";
     case Tok::Colon: return "':'";
     case Tok::Dot: return "'.'";
@@ -249,14 +251,14 @@ class Lexer {
       case ',': return op(p, 1, Tok::Comma);
       case ':': return op(p, 1, Tok::Colon);
       case '.': return op(p, 1, Tok::Dot);
-      case '(': case '[': {
+      case '(': case '[': case '{': {
         open_pos_.push_back(p);
         open_char_.push_back(c);
         ++depth_;
-        return op(p, 1, c == '(' ? Tok::LParen : Tok::LBracket);
+        return op(p, 1, c == '(' ? Tok::LParen : c == '[' ? Tok::LBracket : Tok::LBrace);
       }
-      case ')': case ']': {
-        char want = c == ')' ? '(' : '[';
+      case ')': case ']': case '}': {
+        char want = c == ')' ? '(' : c == ']' ? '[' : '{';
         if (depth_ == 0) fail(p, std::string("unmatched '") + c + "'");
         if (open_char_.back() != want)
           fail(p, std::string("closing '") + c + "' does not match opening '" + open_char_.back() + "' at line " +
@@ -264,10 +266,8 @@ class Lexer {
         open_pos_.pop_back();
         open_char_.pop_back();
         --depth_;
-        return op(p, 1, c == ')' ? Tok::RParen : Tok::RBracket);
+        return op(p, 1, c == ')' ? Tok::RParen : c == ']' ? Tok::RBracket : Tok::RBrace);
       }
-      case '{': case '}':
-        fail(p, "dict and set literals are not part of the PTO language");
       default:
         break;
     }

@@ -132,19 +132,31 @@ class Parser {
         if (accept(Tok::Comma)) s->message = test();
         return s;
       }
-      case Tok::KwImport: {
-        // `import pto` is accepted so that a program can also be valid Python.
-        next();
-        const Token& n = expect(Tok::Name, "a module name");
-        if (n.text != "pto") fail(n.pos, "only 'import pto' is supported (no module named '" + n.text + "')");
-        return std::make_unique<Stmt>(StmtKind::Import, pos);
-      }
+      case Tok::KwImport: return import_stmt();
       case Tok::Name:
         if (t.text == "param" && peek(1).kind == Tok::Name) return param_stmt();
         break;
       default: break;
     }
     return expr_stmt();
+  }
+
+  // `import pto`, or the article's `import pypto as pto`: accepted so that a
+  // program can also be valid Python; any other module or alias has nothing
+  // to bind, so it is refused.
+  StmtP import_stmt() {
+    Pos pos = next().pos;
+    const Token& n = expect(Tok::Name, "a module name");
+    if (n.text != "pto" && n.text != "pypto")
+      fail(n.pos, "only 'import pto' and 'import pypto as pto' are supported (no module named '" + n.text + "')");
+    if (peek().kind == Tok::Name && peek().text == "as") {
+      next();
+      const Token& alias = expect(Tok::Name, "a name after 'as'");
+      if (alias.text != "pto") fail(alias.pos, "the module must be imported as 'pto' (the program refers to it as pto.X)");
+    } else if (n.text != "pto") {
+      fail(n.pos, "write 'import pypto as pto': the program refers to the module as pto");
+    }
+    return std::make_unique<Stmt>(StmtKind::Import, pos);
   }
 
   StmtP param_stmt() {
@@ -255,18 +267,33 @@ class Parser {
     s->name = n.text;
     s->name_pos = n.pos;
     expect(Tok::LParen, "'(' after the function name");
-    bool seen_default = false;
+    bool seen_default = false, keyword_only = false;
     while (peek().kind != Tok::RParen) {
+      if (!s->params.empty() && s->params.back().kwargs)
+        fail(peek().pos, "no parameter may follow '**" + s->params.back().name + "'");
+      if (peek().kind == Tok::Star) {
+        // A bare `*`: the parameters after it are keyword-only.
+        Pos star = next().pos;
+        if (keyword_only) fail(star, "'*' may appear only once in the parameter list");
+        if (peek().kind == Tok::Name) fail(peek().pos, "*args parameters are not supported (a bare '*' is)");
+        keyword_only = true;
+        if (!accept(Tok::Comma) || peek().kind == Tok::RParen) fail(star, "named arguments must follow bare '*'");
+        continue;
+      }
+      bool kwargs = accept(Tok::StarStar);
       const Token& pn = expect(Tok::Name, "a parameter name");
       Param p;
       p.name = pn.text;
       p.pos = pn.pos;
+      p.kwargs = kwargs;
+      p.keyword_only = keyword_only;
       for (auto& q : s->params)
         if (q.name == p.name) fail(pn.pos, "duplicate parameter '" + p.name + "' in function definition");
       if (accept(Tok::Assign)) {
+        if (kwargs) fail(pn.pos, "'**" + p.name + "' cannot have a default");
         p.default_value = test();
         seen_default = true;
-      } else if (seen_default) {
+      } else if (seen_default && !keyword_only && !kwargs) {
         fail(pn.pos, "parameter without a default follows parameter with a default");
       }
       s->params.push_back(std::move(p));
@@ -349,7 +376,7 @@ class Parser {
   static bool starts_expr(Tok k) {
     switch (k) {
       case Tok::Name: case Tok::Int: case Tok::Float: case Tok::String: case Tok::KwTrue:
-      case Tok::KwFalse: case Tok::KwNone: case Tok::LParen: case Tok::LBracket: case Tok::Minus:
+      case Tok::KwFalse: case Tok::KwNone: case Tok::LParen: case Tok::LBracket: case Tok::LBrace: case Tok::Minus:
       case Tok::Plus: case Tok::KwNot:
         return true;
       default:
@@ -578,9 +605,14 @@ class Parser {
         kw.pos = n.pos;
         kw.value = test();
         c->keywords.push_back(std::move(kw));
+      } else if (peek().kind == Tok::StarStar) {
+        // `**d`: d's entries are keywords (an empty name marks it).
+        Keyword kw;
+        kw.pos = next().pos;
+        kw.value = test();
+        c->keywords.push_back(std::move(kw));
       } else {
-        if (peek().kind == Tok::Star || peek().kind == Tok::StarStar)
-          fail(peek().pos, "argument unpacking (*args, **kwargs) is not supported");
+        if (peek().kind == Tok::Star) fail(peek().pos, "argument unpacking (*args) is not supported (**kwargs is)");
         if (!c->keywords.empty()) fail(peek().pos, "positional argument follows keyword argument");
         c->items.push_back(test());
       }
@@ -695,6 +727,7 @@ class Parser {
         expect(Tok::RBracket, "']' or ',' in the list");
         return sealed(std::move(l));
       }
+      case Tok::LBrace: return dict_display();
       case Tok::KwLambda: fail(t.pos, "'lambda' is not part of the PTO language");
       case Tok::KwWhile: case Tok::KwClass: case Tok::KwDef: case Tok::KwFor: case Tok::KwIf:
       case Tok::KwWith: case Tok::KwReturn: case Tok::KwPass: case Tok::KwBreak: case Tok::KwContinue:
@@ -703,6 +736,24 @@ class Parser {
       case Tok::Newline: case Tok::End: fail(t.pos, "invalid syntax: expression expected at end of line");
       default: fail(t.pos, "invalid syntax: unexpected " + describe(t));
     }
+  }
+
+  // `{k: v, ...}`; a set display `{a, b}` is refused.
+  ExprP dict_display() {
+    Pos pos = next().pos;
+    auto d = std::make_unique<Expr>(ExprKind::Dict, pos);
+    while (peek().kind != Tok::RBrace) {
+      ExprP key = test();
+      if (peek().kind == Tok::KwFor) fail(peek().pos, "dict comprehensions are not supported");
+      if (peek().kind != Tok::Colon) fail(key->pos, "set literals are not part of the PTO language (a dict needs key: value)");
+      next();
+      d->items.push_back(std::move(key));
+      d->items.push_back(test());
+      if (peek().kind == Tok::KwFor) fail(peek().pos, "dict comprehensions are not supported");
+      if (!accept(Tok::Comma)) break;
+    }
+    expect(Tok::RBrace, "'}' or ',' in the dict");
+    return sealed(std::move(d));
   }
 
   std::vector<Token> t_;

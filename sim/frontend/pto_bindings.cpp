@@ -141,10 +141,33 @@ Value p_transpose(Interp& in, Args& a) {
 }
 
 // ---- compute -------------------------------------------------------------
+// pto.multiply(data[i], 2.0) on two numbers: the scalar arithmetic `*`
+// would be (Python's result, the flops of its kind).
+template <OpKind K>
+Value scalar_binary(Interp& in, Args& a) {
+  const Value& x = a[0];
+  const Value& y = a[1];
+  to_double(x, a.at(0), "operand");
+  to_double(y, a.at(1), "operand");
+  switch (K) {
+    case OpKind::Add: return binary_op(in, BinOp::Add, x, y, a.pos);
+    case OpKind::Subtract: return binary_op(in, BinOp::Sub, x, y, a.pos);
+    case OpKind::Multiply: return binary_op(in, BinOp::Mul, x, y, a.pos);
+    case OpKind::Divide: return binary_op(in, BinOp::Div, x, y, a.pos);
+    default: {
+      const bool pick_x = K == OpKind::Maximum ? !compare_op(CmpOp::Lt, x, y, a.pos) : !compare_op(CmpOp::Gt, x, y, a.pos);
+      const bool flop = x.tag == VT::Float || y.tag == VT::Float;  // integer arithmetic costs nothing
+      const uint32_t t = flop ? in.ctx.scalar_op(K, x.tok, y.tok) : 0;
+      Value r = pick_x ? x : y;
+      r.tok = t;
+      return r;
+    }
+  }
+}
+
 template <OpKind K>
 Value p_binary(Interp& in, Args& a) {
-  if (a[0].tag != VT::Tensor && a[1].tag != VT::Tensor)
-    fail(a.pos, std::string("pto.") + exec::op_info(K).name + " needs at least one tensor operand");
+  if (a[0].tag != VT::Tensor && a[1].tag != VT::Tensor) return scalar_binary<K>(in, a);
   return tensor(exec::binary(in.ctx, K, operand_arg(a, 0), operand_arg(a, 1)));
 }
 template <OpKind K>

@@ -1,5 +1,7 @@
 #include "sim/frontend/scopes.h"
 
+#include <map>
+
 #include "sim/frontend/stmt_nodes.h"
 
 namespace ptosim::frontend {
@@ -10,16 +12,28 @@ std::string opt_str(const ScopeBegin& b, int k, const char* what, const char* df
   return b.args.has(k) ? to_string_arg(b.args[k], b.args.at(k), what) : std::string(dflt);
 }
 
+// A key no op reads would tile nothing: refused, naming the keys that work.
+void check_tile_key(const std::string& key, Pos pos) {
+  if (!exec::TileDirective::canonical_key(key))
+    fail(pos, "pto.tile: unknown tile key '" + key + "' (valid: " + exec::TileDirective::valid_keys() + ")");
+}
+
 void tile_begin(const ScopeBegin& b) {
   exec::TileDirective t;
   t.into = opt_str(b, 0, "into", "");
-  const ScopeItem& it = b.item;
-  for (size_t k = 0; k < it.extra_kw.size(); ++k) {
-    Value v = it.extra_kw_nodes[k]->eval(b.frame);
-    int64_t n = to_int(v, it.extra_kw_pos[k], ("tile size " + it.extra_kw[k]).c_str());
-    if (n <= 0)
-      fail(it.extra_kw_pos[k], "tile size " + it.extra_kw[k] + " must be positive, got " + std::to_string(n));
-    t.sizes[it.extra_kw[k]] = n;
+  Args& a = b.args;
+  std::map<std::string, std::string> given;  // canonical key -> the spelling used
+  for (size_t k = 0; k < a.extra_kw.size(); ++k) {
+    const auto& [key, v] = a.extra_kw[k];
+    const Pos pos = a.extra_kw_pos[k];
+    check_tile_key(key, pos);
+    const std::string canon = *exec::TileDirective::canonical_key(key);
+    if (auto seen = given.find(canon); seen != given.end())
+      fail(pos, "pto.tile: " + key + " and " + seen->second + " both set the tile size " + canon);
+    given[canon] = key;
+    int64_t n = to_int(v, pos, ("tile size " + key).c_str());
+    if (n <= 0) fail(pos, "tile size " + key + " must be positive, got " + std::to_string(n));
+    t.sizes[canon] = n;
   }
   b.ctx.tile_push(t);
 }
@@ -33,6 +47,14 @@ void reuse_begin(const ScopeBegin& b) {
   if (scope != "block" && scope != "thread" && scope != "kernel" && scope != "global")
     fail(a.at(1), "unknown reuse scope '" + scope + "' (expected block, thread, kernel or global)");
   b.ctx.reuse_begin(name, scope);
+}
+
+// A pto.reuse that served nothing changed nothing: say why, on the warning
+// stream (the report's reuse row shows its 0 hits).
+void reuse_end(const ScopeEnd& e) {
+  const std::string why = e.ctx.reuse_end();
+  if (why.empty()) return;
+  e.frame.in->warn(e.item.pos, "pto.reuse served nothing: " + why);
 }
 
 void fuse_end(const ScopeEnd& e) {
@@ -74,8 +96,9 @@ std::vector<ScopeDef> make_table() {
       [](const ScopeEnd& e) { e.ctx.memory_pop(); });
   ScopeDef& tile = row("tile", {"into"}, 0, tile_begin, [](const ScopeEnd& e) { e.ctx.tile_pop(); });
   tile.any_kwargs = true;
+  tile.check_keyword = check_tile_key;
   tile.positional = 0;
-  row("reuse", {"tensor", "scope"}, 1, reuse_begin, [](const ScopeEnd& e) { e.ctx.reuse_end(); });
+  row("reuse", {"tensor", "scope"}, 1, reuse_begin, reuse_end);
   ScopeDef& auto_reuse =
       row("auto_reuse", {}, 0, [](const ScopeBegin& b) { b.ctx.auto_reuse_begin(b.frame.in->source_pos(b.item.pos)); },
           [](const ScopeEnd& e) { e.ctx.auto_reuse_end(); });

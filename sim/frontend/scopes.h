@@ -24,6 +24,7 @@ struct ScopeBegin {
 struct ScopeEnd {
   Frame& frame;
   const WithStmt& with;
+  const ScopeItem& item;
   exec::ExecContext& ctx;
 };
 
@@ -36,6 +37,9 @@ struct ScopeDef {
   bool needs_live_after = false;    // the compiler lists the names read after the block
   bool frees_dead_values = false;   // values dead after a body statement are released there
   bool parallel_body = false;       // the body runs on every core
+  // Refuses a keyword the scope does not know (at compile time for literal
+  // keywords, when the scope opens for `**d`); null: every keyword is a parameter.
+  void (*check_keyword)(const std::string& name, Pos pos) = nullptr;
   void (*begin)(const ScopeBegin&) = nullptr;
   void (*end)(const ScopeEnd&) = nullptr;
 };

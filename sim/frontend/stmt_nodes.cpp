@@ -88,6 +88,20 @@ Flow AssignStmt::exec(Frame& f) {
   return Flow::Normal;
 }
 
+Value into_memory_scope(Frame& f, Value view, const std::string& name, Pos pos) {
+  exec::ExecContext& ctx = f.in->ctx;
+  const exec::Tensor& t = view.as_tensor();
+  if (!ctx.in_memory_scope() || t.space() == ctx.default_space()) return view;
+  static const std::string kLoad = "pto.load";
+  ctx.set_result_name(name);
+  Value copy = at_pos(pos, [&] {
+    exec::ExecContext::OpCall call(ctx, &kLoad);
+    return Value::tensor(exec::load(ctx, t, ""));
+  });
+  ctx.set_result_name("");
+  return copy;
+}
+
 Flow AugNameStmt::exec(Frame& f) {
   Value& slot = ref.get(f);
   if (slot.tag == VT::Undef) undefined_name(pos, name, ref.local);
@@ -153,6 +167,8 @@ Flow ForIterStmt::exec(Frame& f) {
   std::vector<Value> items;
   if (it.tag == VT::List || it.tag == VT::Tuple) {
     items = it.items();  // iterate over a snapshot, as mutation during iteration is undefined anyway
+  } else if (it.tag == VT::Dict) {
+    for (auto& [k, v] : as_dict(it).entries) items.push_back(k);  // a dict iterates over its keys
   } else if (it.tag == VT::Str) {
     for (char c : it.as_str()) items.push_back(Value::str(std::string(1, c)));
   } else if (it.tag == VT::Tensor) {
@@ -192,19 +208,40 @@ Flow AssertStmt::exec(Frame& f) {
 }
 
 void WithStmt::begin(Frame& f, const ScopeItem& it) {
-  Value vals[8];
+  std::vector<Value> vals;
+  std::vector<Pos> apos;
+  if (it.dynamic) {
+    std::vector<Value> pos_args;
+    for (auto& n : it.pos_nodes) pos_args.push_back(n->eval(f));
+    std::vector<std::string> names;
+    std::vector<Value> kw_vals;
+    std::vector<Pos> kw_pos;
+    it.kw.eval(f, names, kw_vals, kw_pos);
+    Args a = bind_values(*it.def, pos_args, names, kw_vals, kw_pos, it.pos, vals, apos);
+    begin_bound(f, it, a);
+    return;
+  }
+  vals.resize(it.args.size());
   for (size_t k = 0; k < it.args.size(); ++k)
     if (it.args[k]) vals[k] = it.args[k]->eval(f);
   Args a;
-  a.v = vals;
+  a.v = vals.data();
   a.arg_pos = it.arg_pos.data();
   a.n = int(it.args.size());
   a.pos = it.pos;
+  for (size_t k = 0; k < it.extra_kw.size(); ++k) {
+    a.extra_kw.emplace_back(it.extra_kw[k], it.extra_kw_nodes[k]->eval(f));
+    a.extra_kw_pos.push_back(it.extra_kw_pos[k]);
+  }
+  begin_bound(f, it, a);
+}
+
+void WithStmt::begin_bound(Frame& f, const ScopeItem& it, Args& a) {
   at_pos(it.pos, [&] { it.def->scope->begin(ScopeBegin{f, it, a, f.in->ctx}); });
 }
 
 void WithStmt::end(Frame& f, const ScopeItem& it) {
-  at_pos(it.pos, [&] { it.def->scope->end(ScopeEnd{f, *this, f.in->ctx}); });
+  at_pos(it.pos, [&] { it.def->scope->end(ScopeEnd{f, *this, it, f.in->ctx}); });
 }
 
 Flow WithStmt::exec(Frame& f) {

@@ -73,6 +73,26 @@ struct AssignNameStmt : SNode {
   }
 };
 
+// Inside `with pto.memory(S)`, a view bound to a name (`t = X[a:b]`) of a
+// tensor that lives elsewhere is copied into S, with pto.load's events: the
+// block asks for the tensors it binds to live in S, and a view would move
+// nothing. Anywhere else the view stays a view.
+Value into_memory_scope(Frame& f, Value view, const std::string& name, Pos pos);
+
+template <bool Local>
+struct AssignSubscriptStmt : SNode {
+  int slot;
+  std::string name;
+  NodeP value;
+  AssignSubscriptStmt(Pos p, int s, std::string n, NodeP v) : SNode(p), slot(s), name(std::move(n)), value(std::move(v)) {}
+  Flow exec(Frame& f) override {
+    Value v = value->eval(f);
+    if (v.tag == VT::Tensor) v = into_memory_scope(f, std::move(v), name, pos);
+    (Local ? f.locals : f.globals)[slot] = std::move(v);
+    return Flow::Normal;
+  }
+};
+
 struct AugNameStmt : SNode {
   SlotRef ref;
   std::string name;
@@ -180,6 +200,10 @@ struct ScopeItem {
   std::vector<std::string> extra_kw;
   std::vector<NodeP> extra_kw_nodes;
   std::vector<Pos> extra_kw_pos;
+  // `with pto.tile(**d)`: bound when it runs, from these instead.
+  bool dynamic = false;
+  std::vector<NodeP> pos_nodes;
+  KeywordNodes kw;
 };
 
 struct WithStmt : SNode {
@@ -193,6 +217,7 @@ struct WithStmt : SNode {
 
  private:
   void begin(Frame& f, const ScopeItem& it);
+  void begin_bound(Frame& f, const ScopeItem& it, Args& a);
   void end(Frame& f, const ScopeItem& it);
 };
 

@@ -16,7 +16,7 @@ enum class Tok : uint8_t {
   Plus, Minus, Star, Slash, SlashSlash, Percent, StarStar, At,
   Assign, PlusAssign, MinusAssign, StarAssign, SlashAssign, SlashSlashAssign, PercentAssign, StarStarAssign,
   Eq, Ne, Lt, Le, Gt, Ge,
-  LParen, RParen, LBracket, RBracket, Comma, Colon, Dot,
+  LParen, RParen, LBracket, RBracket, LBrace, RBrace, Comma, Colon, Dot,
 };
 
 const char* tok_name(Tok t);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 
 #include "sim/common/memory_budget.h"
 #include "sim/frontend/interp.h"
@@ -11,6 +12,43 @@ namespace ptosim::frontend {
 
 StrObj::~StrObj() { memory_budget::refund(charged); }
 ListObj::~ListObj() { memory_budget::refund(charged); }
+DictObj::~DictObj() { memory_budget::refund(charged); }
+
+namespace {
+// What an entry costs besides the vector's slot: its index node and key text.
+constexpr uint64_t kDictEntryBytes = sizeof(std::pair<Value, Value>) + 64;
+}  // namespace
+
+void DictObj::set(const std::string& key, Value k, Value v) {
+  auto it = index.find(key);
+  if (it != index.end()) {
+    entries[it->second].second = std::move(v);
+    return;
+  }
+  const uint64_t bytes = kDictEntryBytes + key.size();
+  memory_budget::charge(bytes);
+  charged += bytes;
+  index.emplace(key, entries.size());
+  entries.emplace_back(std::move(k), std::move(v));
+}
+
+Value new_dict() {
+  memory_budget::charge(sizeof(DictObj));
+  auto* o = new DictObj;
+  o->charged = sizeof(DictObj);
+  return Value::object(VT::Dict, o);
+}
+
+void list_append(const Value& list, Value v) {
+  auto* l = static_cast<ListObj*>(list.o);
+  if (l->items.size() == l->items.capacity()) {
+    const uint64_t grow = std::max<size_t>(l->items.capacity(), 4) * sizeof(Value);
+    memory_budget::charge(grow);
+    l->charged += grow;
+    l->items.reserve(l->items.capacity() + std::max<size_t>(l->items.capacity(), 4));
+  }
+  l->items.push_back(std::move(v));
+}
 
 void check_room(uint64_t bytes) {
   const uint64_t lim = memory_budget::limit();
@@ -66,6 +104,7 @@ const char* type_name(const Value& v) {
     case VT::Tensor: return "tensor";
     case VT::Layout: return "layout";
     case VT::Func: return "function";
+    case VT::Dict: return "dict";
   }
   return "?";
 }
@@ -115,6 +154,11 @@ std::string to_str(const Value& v) {
     }
     case VT::Layout: return v.as_layout().str();
     case VT::Func: return "<function " + v.as_func()->fn->name + ">";
+    case VT::Dict: {
+      std::string s = "{";
+      for (auto& [k, x] : as_dict(v).entries) s += (s.size() > 1 ? ", " : "") + to_repr(k) + ": " + to_repr(x);
+      return s + "}";
+    }
   }
   return "?";
 }

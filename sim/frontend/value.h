@@ -6,6 +6,7 @@
 // releases its storage, which is how "freed when nothing refers to it" works.
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -17,7 +18,7 @@ enum class VT : uint8_t {
   Undef,  // an unassigned slot / an absent optional argument
   None, Bool, Int, Float, DType, Module, Builtin,
   // heap-allocated from here on (is_heap relies on this order)
-  Str, List, Tuple, Tensor, Layout, Func,
+  Str, List, Tuple, Tensor, Layout, Func, Dict,
 };
 
 struct Obj {
@@ -122,6 +123,24 @@ struct ListObj : Obj {
   uint64_t charged = 0;
   ~ListObj() override;
 };
+// Python's dict: insertion-ordered entries, and an index from each key's
+// canonical text (dict_key) to its entry so that a lookup does not scan.
+// Entries are never removed (the language has no `del`). Counts against the
+// memory budget like a list.
+struct DictObj : Obj {
+  std::vector<std::pair<Value, Value>> entries;
+  std::unordered_map<std::string, size_t> index;
+  uint64_t charged = 0;
+  ~DictObj() override;
+  const Value* find(const std::string& key) const {
+    auto it = index.find(key);
+    return it == index.end() ? nullptr : &entries[it->second].second;
+  }
+  void set(const std::string& key, Value k, Value v);
+};
+Value new_dict();
+// Appends to a list, charging the budget for the room it grows by.
+void list_append(const Value& list, Value v);
 // Throws memory_budget::Exceeded if a string or list of `bytes` would not fit.
 void check_room(uint64_t bytes);
 struct TensorObj : Obj {
@@ -138,6 +157,7 @@ inline const std::string& Value::as_str() const { return static_cast<StrObj*>(o)
 inline std::vector<Value>& Value::items() const { return static_cast<ListObj*>(o)->items; }
 inline exec::Tensor& Value::as_tensor() const { return static_cast<TensorObj*>(o)->t; }
 inline const exec::Layout& Value::as_layout() const { return static_cast<LayoutObj*>(o)->l; }
+inline DictObj& as_dict(const Value& v) { return *static_cast<DictObj*>(v.o); }
 
 const char* type_name(const Value& v);
 // Python's str() / repr() of a value.

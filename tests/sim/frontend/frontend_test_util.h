@@ -38,21 +38,24 @@ struct CountingSink : EventSink {
 
 struct ProgramRun {
   ProgramResult result;
-  std::string out;  // what `print` wrote
+  std::string out;       // what `print` wrote
+  std::string warnings;  // the `file:line:col: warning: ...` lines
   CountingSink sink;
 };
 
 inline ProgramRun run_text(const std::string& text, std::vector<std::pair<std::string, std::string>> defines = {},
                     uint64_t max_events = 2'000'000'000ull, bool keep = false) {
   ProgramRun r;
-  std::ostringstream os;
+  std::ostringstream os, ws;
   ProgramOptions o;
+  o.warning_stream = &ws;
   o.defines = std::move(defines);
   o.max_events = max_events;
   o.print_stream = &os;
   r.sink.keep = keep;
   r.result = run_program_text("t.pto", text, frontend_test_config(), o, &r.sink);
   r.out = os.str();
+  r.warnings = ws.str();
   return r;
 }
 
