@@ -11,6 +11,11 @@ pto/*.pto) on a config of this machine.
 
     python3 bench/fidelity/ops/run.py BUILD_DIR [--config FILE] [--rounds 5] [--quick] [--json OUT]
     python3 bench/fidelity/ops/run.py BUILD_DIR --quick --check      # the CTest: the harness works
+    python3 bench/fidelity/ops/run.py BUILD_DIR --measured OLD.json --config OLD.yaml   # predictions only
+
+--measured takes the native times (and the canary) of an earlier run's
+--json instead of timing again: a new lowering compared against the same
+measurement (measured/ keeps this session's, with the config it predicted on).
 
 Prints the table (native ms, predicted ms, predicted / native), the Spearman
 rank correlation over the suite, the share of variants within [0.67, 1.5] of
@@ -167,6 +172,7 @@ def main():
     ap.add_argument("--only", help="comma-separated variants")
     ap.add_argument("--json", help="write the figures here too")
     ap.add_argument("-j", type=int, default=2, help="simulations at once")
+    ap.add_argument("--measured", help="an earlier run's --json: its native times, nothing timed again")
     a = ap.parse_args()
     sim = os.path.abspath(os.path.join(a.build, "sim", "cli", "pto-sim"))
     if not os.path.exists(sim):
@@ -200,6 +206,8 @@ def main():
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
             err = next((l for l in r.stderr.splitlines() if l.strip()), "no message")
+            if err.startswith(pto + ":"):  # "FILE:LINE:COL: message" -> "LINE:COL: message"
+                err = err[len(pto) + 1:]
             kind = "infeasible" if "cannot allocate" in r.stderr else "error"
             return name, {"status": kind, "message": err, "command": " ".join(cmd)}
         rep = json.loads(r.stdout)
@@ -223,10 +231,18 @@ def main():
         # them, so that the simulator does not share the core it measures.
         sims = dict(f.result() for f in sim_future)
     canaries = []
-    loads = [load_average()]
-    first = measure()
-    second = measure()
-    loads.append(load_average())
+    if a.measured:
+        with open(a.measured) as f:
+            old = json.load(f)
+        missing = [n for n in names if n not in old["first"] or old["specs"].get(n) != specs[n]]
+        if missing:
+            sys.exit(f"{a.measured}: no measurement of {', '.join(missing)} at this size")
+        first, second, loads, canaries = old["first"], old["second"], old["load"], old.get("canary", [])
+    else:
+        loads = [load_average()]
+        first = measure()
+        second = measure()
+        loads.append(load_average())
     native = {n: min(first[n], second[n]) for n in names}
 
     for n in names:
@@ -245,7 +261,7 @@ def main():
         if n in pred:
             p = f"{pred[n] * 1e3:.3f} | {pred[n] / native[n]:.2f} | {nr[n]:g} | {pr[n]:g}"
         else:
-            p = f"{sims[n]['status']}: {sims[n].get('message', '')[-90:]} | - | {nr[n]:g} | -"
+            p = f"{sims[n]['status']}: {sims[n].get('message', '')} | - | {nr[n]:g} | -"
         print(f"| {n} | {pto} | {first[n] * 1e3:.3f} / {second[n] * 1e3:.3f} | {p} |")
     print()
 
@@ -275,7 +291,8 @@ def main():
             print(f"Best matmul tile: host {host_best}; pto-sim predicts none of the {len(tiles)} tiles")
     print("Native order:    " + " < ".join(sorted(names, key=lambda n: native[n])))
     print("Predicted order: " + " < ".join(sorted(have, key=lambda n: pred[n])))
-    print(f"The two native measurements agree at Spearman {agree:.3f}; {a.rounds} interleaved cold rounds each; "
+    rounds = f"measured earlier ({a.measured})" if a.measured else f"{a.rounds} interleaved cold rounds each"
+    print(f"The two native measurements agree at Spearman {agree:.3f}; {rounds}; "
           f"load average {loads[0]} before, {loads[1]} after measuring")
     for line in core_lines(canaries, cfg):
         print(line)
