@@ -8,17 +8,20 @@
 // twin (pto/*.pto or workloads/*.pto), and timed by the suite's method
 // (../timing.h).
 //
-// Built by run.py with `g++ -std=c++17 -O3 -march=native -fopenmp-simd`.
-// Checked with objdump on the AMD EPYC (Zen 5, AVX-512) VM, 2026-12-05:
-// the micro-kernel's loop is vbroadcastss + vfmadd231ps on zmm registers
-// (8 x 2 accumulators), matmul_ikj's and conv's row loops vfmadd231ps on
-// ymm/zmm, the dot products of attention vfmadd231ps zmm with a horizontal
-// sum after the loop, exp/erf (softmax, GELU, the chain) vectorised
-// polynomials (vrndscaleps, vpslld, vfmadd...ps). `#pragma omp simd` is
-// used only where GCC will not vectorise on its own without -ffast-math:
-// float reductions (sums, dots, max) and the loops calling the inline
-// exp/erf. Intrinsics only in the matmul micro-kernel, whose accumulators
-// must stay in registers across the k loop.
+// Built by run.py with `g++ -std=c++17 -O3 -march=native -ffp-contract=fast
+// -fopenmp-simd` (-ffp-contract=fast: ISO C++ mode turns FMA contraction off,
+// which no kernel library ships with). Checked with objdump on the AMD EPYC
+// (Zen 5, AVX-512) VM, 2026-12-05, GCC 12.2: the micro-kernel's k loop is
+// vbroadcastss + 16 vfmadd231ps on zmm registers (8 x 32 accumulators);
+// matmul_ikj's, conv's and attention's row loops are vfmadd...ps on ymm/zmm
+// (vectorised by the compiler); exp and GELU (softmax, LayerNorm+GELU, the
+// chain) are vector polynomials (vrndscaleps, vfmadd...ps zmm). Where GCC
+// would not vectorise without -ffast-math -- float reductions (sums, dots,
+// max) -- `#pragma omp simd reduction` says it may; intrinsics only in the
+// micro-kernel (its accumulators must stay in registers across the k loop)
+// and in exp/GELU (GCC does not vectorise a loop calling the inline scalar
+// polynomial, and glibc's expf vectorises only under -ffast-math), each
+// guarded by __AVX512F__ / __AVX2__ with a scalar fallback.
 //
 //   ops --list                      example specs
 //   ops SPEC... [--rounds R] [--cold]   timing (../timing.h's bench_main)
