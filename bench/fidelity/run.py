@@ -66,6 +66,20 @@ def load_average():
         return f.read().split()[0]
 
 
+def core_lines(canaries, cfg):
+    """The canary's verdict per measurement (kernels.cpp, timing.h): shared with ops/run.py."""
+    with open(cfg) as f:
+        cm = re.search(r"^clock:\s*([0-9.]+)\s*MHz", f.read(), re.M)
+    lines = []
+    for i, c in enumerate(canaries):
+        if len(c) == 3:
+            lines.append(f"Core while measuring ({'1st' if i == 0 else '2nd'}): clock {c[0]:.0f} MHz (the config "
+                         f"predicts at {cm.group(1) if cm else '?'}), independent adds per cycle best {c[1]:.2f}, median "
+                         f"{c[2]:.2f} (the canary of kernels.cpp: fewer than on an idle core, another thread shares "
+                         f"its issue slots and compute-bound variants measure slow)")
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("build")
@@ -158,14 +172,8 @@ def main():
     rounds = f"measured earlier ({a.measured})" if a.measured else f"{a.rounds} interleaved rounds each"
     print(f"The two measured orders agree at Spearman {agree:.3f}; {rounds}; "
           f"load average {loads[0]} before, {loads[1]} after measuring")
-    with open(cfg) as f:
-        cm = re.search(r"^clock:\s*([0-9.]+)\s*MHz", f.read(), re.M)
-    for i, c in enumerate(canaries):
-        if len(c) == 3:
-            print(f"Core while measuring ({'1st' if i == 0 else '2nd'}): clock {c[0]:.0f} MHz (the config "
-                  f"predicts at {cm.group(1) if cm else '?'}), independent adds per cycle best {c[1]:.2f}, median "
-                  f"{c[2]:.2f} (the canary of kernels.cpp: fewer than on an idle core, another thread shares "
-                  f"its issue slots and compute-bound variants measure slow)")
+    for line in core_lines(canaries, cfg):
+        print(line)
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"measured": measured, "first": first, "second": second, "predicted": predicted,

@@ -1,0 +1,729 @@
+// Why this file exists: the native side of the op-level fidelity suite
+// (bench/fidelity/ops/run.py, issue 26 item 4). pto-sim is asked "which
+// tile, which schedule is faster?" about ops (pto.matmul under pto.tile,
+// pto.conv2d, attention, LayerNorm+GELU); to judge its answers each op is
+// written here as a competent engineer would write it in C++ for one core
+// -- packed tiles and a register-blocked FMA micro-kernel for matmul,
+// loops the compiler vectorises elsewhere -- with the schedule of its .pto
+// twin (pto/*.pto or workloads/*.pto), and timed by the suite's method
+// (../timing.h).
+//
+// Built by run.py with `g++ -std=c++17 -O3 -march=native -ffp-contract=fast
+// -fopenmp-simd` (-ffp-contract=fast: ISO C++ mode turns FMA contraction off,
+// which no kernel library ships with). Checked with objdump on the AMD EPYC
+// (Zen 5, AVX-512) VM, 2026-12-05, GCC 12.2: the micro-kernel's k loop is
+// vbroadcastss + 16 vfmadd231ps on zmm registers (8 x 32 accumulators);
+// matmul_ikj's, conv's and attention's row loops are vfmadd...ps on ymm/zmm
+// (vectorised by the compiler); exp and GELU (softmax, LayerNorm+GELU, the
+// chain) are vector polynomials (vrndscaleps, vfmadd...ps zmm). Where GCC
+// would not vectorise without -ffast-math -- float reductions (sums, dots,
+// max) -- `#pragma omp simd reduction` says it may; intrinsics only in the
+// micro-kernel (its accumulators must stay in registers across the k loop)
+// and in exp/GELU (GCC does not vectorise a loop calling the inline scalar
+// polynomial, and glibc's expf vectorises only under -ffast-math), each
+// guarded by __AVX512F__ / __AVX2__ with a scalar fallback.
+//
+//   ops --list                      example specs
+//   ops SPEC... [--rounds R] [--cold]   timing (../timing.h's bench_main)
+//   ops --verify SPEC...            each output's largest relative error
+//                                   against a plain reference
+// SPEC is "kind,NAME=VALUE,..." with the .pto twin's parameter names
+// (run.py builds both from one table).
+#include <immintrin.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../timing.h"
+
+namespace {
+
+using fidelity::Variant;
+
+float* alloc(size_t n, int seed) {  // seed < 0: zeros; else uniform [-1, 1)
+  float* p = static_cast<float*>(std::aligned_alloc(64, (n * sizeof(float) + 63) / 64 * 64));
+  std::mt19937 rng(unsigned(seed < 0 ? 0 : seed));
+  std::uniform_real_distribution<float> u(-1, 1);
+  for (size_t i = 0; i < n; ++i) p[i] = seed < 0 ? 0.0f : u(rng);
+  return p;
+}
+
+// ---- vector registers: the micro-kernel's width -------------------------
+#if defined(__AVX512F__)
+constexpr int W = 16;
+using vf = __m512;
+inline vf vload(const float* p) { return _mm512_loadu_ps(p); }
+inline void vstore(float* p, vf v) { _mm512_storeu_ps(p, v); }
+inline vf vbroadcast(const float* p) { return _mm512_set1_ps(*p); }
+inline vf vfma(vf a, vf b, vf c) { return _mm512_fmadd_ps(a, b, c); }
+inline vf vzero() { return _mm512_setzero_ps(); }
+constexpr int MR_MAX = 8;  // 8 x 2 zmm accumulators of 32: room for B and A
+#elif defined(__AVX2__) && defined(__FMA__)
+constexpr int W = 8;
+using vf = __m256;
+inline vf vload(const float* p) { return _mm256_loadu_ps(p); }
+inline void vstore(float* p, vf v) { _mm256_storeu_ps(p, v); }
+inline vf vbroadcast(const float* p) { return _mm256_broadcast_ss(p); }
+inline vf vfma(vf a, vf b, vf c) { return _mm256_fmadd_ps(a, b, c); }
+inline vf vzero() { return _mm256_setzero_ps(); }
+constexpr int MR_MAX = 4;  // 4 x 2 ymm accumulators of 16
+#else
+constexpr int W = 1;
+using vf = float;
+inline vf vload(const float* p) { return *p; }
+inline void vstore(float* p, vf v) { *p = v; }
+inline vf vbroadcast(const float* p) { return *p; }
+inline vf vfma(vf a, vf b, vf c) { return a * b + c; }
+inline vf vzero() { return 0.0f; }
+constexpr int MR_MAX = 4;
+#endif
+
+// ---- matmul ---------------------------------------------------------------
+// C[MR x NR] (+)= Ap[MR-panel, kc] * Bp[kc, NR-panel]: MR x NR/W accumulators
+// stay in vector registers for the whole k loop (A broadcast, B loaded).
+template <int MR, int NR>
+__attribute__((noinline)) void micro_kernel(int kc, const float* __restrict ap, const float* __restrict bp,
+                                            float* __restrict c, int ldc, bool first) {
+  constexpr int NV = NR / W;
+  vf acc[MR][NV];
+#pragma GCC unroll 16
+  for (int r = 0; r < MR; ++r)
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) acc[r][v] = first ? vzero() : vload(c + size_t(r) * ldc + v * W);
+  for (int k = 0; k < kc; ++k) {
+    vf b[NV];
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) b[v] = vload(bp + size_t(k) * NR + v * W);
+#pragma GCC unroll 16
+    for (int r = 0; r < MR; ++r) {
+      const vf a = vbroadcast(ap + size_t(k) * MR + r);
+#pragma GCC unroll 4
+      for (int v = 0; v < NV; ++v) acc[r][v] = vfma(a, b[v], acc[r][v]);
+    }
+  }
+#pragma GCC unroll 16
+  for (int r = 0; r < MR; ++r)
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) vstore(c + size_t(r) * ldc + v * W, acc[r][v]);
+}
+
+// The schedule of matmul_tiled.pto's pto.tile: for each (m0, n0) C tile,
+// for each k0: copy the A tile and the B tile into contiguous buffers
+// (packed as the micro-kernel reads them), run the micro-kernel over the
+// tile, C updated in place (written on the first k tile). C[M,N] = A[M,K] @ B[K,N].
+template <int MR, int NR>
+void matmul_tiled_t(int M, int N, int K, int TM, int TN, int TK, const float* A, const float* B, float* C,
+                    float* Ap, float* Bp) {
+  for (int m0 = 0; m0 < M; m0 += TM)
+    for (int n0 = 0; n0 < N; n0 += TN)
+      for (int k0 = 0; k0 < K; k0 += TK) {
+        for (int p = 0; p < TM / MR; ++p)  // A tile: MR-row panels, k-major
+          for (int k = 0; k < TK; ++k)
+            for (int r = 0; r < MR; ++r)
+              Ap[(size_t(p) * TK + k) * MR + r] = A[size_t(m0 + p * MR + r) * K + k0 + k];
+        for (int q = 0; q < TN / NR; ++q)  // B tile: NR-column panels, row by row
+          for (int k = 0; k < TK; ++k)
+            std::memcpy(Bp + (size_t(q) * TK + k) * NR, B + size_t(k0 + k) * N + n0 + q * NR, NR * sizeof(float));
+        for (int p = 0; p < TM / MR; ++p)
+          for (int q = 0; q < TN / NR; ++q)
+            micro_kernel<MR, NR>(TK, Ap + size_t(p) * TK * MR, Bp + size_t(q) * TK * NR,
+                                 C + size_t(m0 + p * MR) * N + n0 + q * NR, N, k0 == 0);
+      }
+}
+
+struct Tiled {
+  int M, N, K, TM, TN, TK;
+  float *Ap, *Bp;
+  Tiled(int m, int n, int k, int tm, int tn, int tk) : M(m), N(n), K(k), TM(tm), TN(tn), TK(tk) {
+    if (M % TM || N % TN || K % TK || TM % 4 || TN % W) {
+      std::fprintf(stderr, "matmul_tiled: tile %dx%dx%d does not divide %dx%dx%d (or TM %% 4, TN %% %d)\n", TM, TN,
+                   TK, M, N, K, W);
+      std::exit(2);
+    }
+    Ap = alloc(size_t(TM) * TK, -1);
+    Bp = alloc(size_t(TK) * TN, -1);
+  }
+  void operator()(const float* A, const float* B, float* C) const {
+    const bool mr_max = TM % MR_MAX == 0, nr2 = TN % (2 * W) == 0;
+    if (mr_max && nr2) matmul_tiled_t<MR_MAX, 2 * W>(M, N, K, TM, TN, TK, A, B, C, Ap, Bp);
+    else if (mr_max) matmul_tiled_t<MR_MAX, W>(M, N, K, TM, TN, TK, A, B, C, Ap, Bp);
+    else if (nr2) matmul_tiled_t<4, 2 * W>(M, N, K, TM, TN, TK, A, B, C, Ap, Bp);
+    else matmul_tiled_t<4, W>(M, N, K, TM, TN, TK, A, B, C, Ap, Bp);
+  }
+};
+
+// Untiled: the plain i-k-j loop (matmul_ikj_rows.pto); GCC vectorises the j
+// loop (vfmadd231ps), C must be zero on entry.
+__attribute__((noinline)) void matmul_ikj(int M, int N, int K, const float* __restrict A, const float* __restrict B,
+                                          float* __restrict C) {
+  for (int i = 0; i < M; ++i)
+    for (int k = 0; k < K; ++k) {
+      const float a = A[size_t(i) * K + k];
+      float* __restrict c = C + size_t(i) * N;
+      const float* __restrict b = B + size_t(k) * N;
+      for (int j = 0; j < N; ++j) c[j] += a * b[j];
+    }
+}
+
+// ---- exp and GELU, vectorised -----------------------------------------------
+// GCC 12 does not vectorise a loop calling an inline scalar exp polynomial
+// ("no vectype"), and glibc's expf vectorises only under -ffast-math; a
+// kernel library carries its own, so these are intrinsics (Cephes expf:
+// 2^n * p(r), |r| <= ln2/2, ~1 ulp). GELU is the erf form pto.gelu
+// computes, erf by Abramowitz & Stegun 7.1.26 (|error| < 1.5e-7).
+inline float exp_s(float x) {
+  x = std::fmin(std::fmax(x, -87.3f), 88.7f);
+  const float n = std::floor(x * 1.44269504f + 0.5f);
+  const float r = x - n * 0.693359375f + n * 2.12194440e-4f;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * r * r + r + 1.0f;
+  const int32_t bits = (int32_t(n) + 127) << 23;
+  float sc;
+  std::memcpy(&sc, &bits, sizeof sc);
+  return p * sc;
+}
+inline float gelu_s(float x) {
+  const float z = x * 0.70710678f, az = std::fabs(z);
+  const float t = 1.0f / (1.0f + 0.3275911f * az);
+  const float y =
+      1.0f - (((((1.061405429f * t - 1.453152027f) * t) + 1.421413741f) * t - 0.284496736f) * t + 0.254829592f) * t *
+                 exp_s(-az * az);
+  return 0.5f * x * (1.0f + std::copysign(y, z));
+}
+#if defined(__AVX512F__)
+inline vf vset(float x) { return _mm512_set1_ps(x); }
+inline vf vmin(vf a, vf b) { return _mm512_min_ps(a, b); }
+inline vf vmax(vf a, vf b) { return _mm512_max_ps(a, b); }
+inline vf vfloor(vf a) { return _mm512_roundscale_ps(a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
+inline vf vpow2i(vf n) {
+  return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(n), _mm512_set1_epi32(127)), 23));
+}
+inline vf vand(vf a, vf b) { return _mm512_and_ps(a, b); }
+inline vf vor(vf a, vf b) { return _mm512_or_ps(a, b); }
+inline vf vandnot(vf a, vf b) { return _mm512_andnot_ps(a, b); }
+inline float vsum(vf a) { return _mm512_reduce_add_ps(a); }
+#elif defined(__AVX2__) && defined(__FMA__)
+inline vf vset(float x) { return _mm256_set1_ps(x); }
+inline vf vmin(vf a, vf b) { return _mm256_min_ps(a, b); }
+inline vf vmax(vf a, vf b) { return _mm256_max_ps(a, b); }
+inline vf vfloor(vf a) { return _mm256_floor_ps(a); }
+inline vf vpow2i(vf n) {
+  return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23));
+}
+inline vf vand(vf a, vf b) { return _mm256_and_ps(a, b); }
+inline vf vor(vf a, vf b) { return _mm256_or_ps(a, b); }
+inline vf vandnot(vf a, vf b) { return _mm256_andnot_ps(a, b); }
+inline float vsum(vf a) {
+  float t[8];
+  _mm256_storeu_ps(t, a);
+  return ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7]));
+}
+#endif
+#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
+inline vf vexp(vf x) {
+  x = vmin(vmax(x, vset(-87.3f)), vset(88.7f));
+  const vf n = vfloor(vfma(x, vset(1.44269504f), vset(0.5f)));
+  const vf r = vfma(n, vset(2.12194440e-4f), vfma(n, vset(-0.693359375f), x));
+  vf p = vset(1.9875691500e-4f);
+  p = vfma(p, r, vset(1.3981999507e-3f));
+  p = vfma(p, r, vset(8.3334519073e-3f));
+  p = vfma(p, r, vset(4.1665795894e-2f));
+  p = vfma(p, r, vset(1.6666665459e-1f));
+  p = vfma(p, r, vset(5.0000001201e-1f));
+  p = vfma(p * r, r, r + vset(1.0f));
+  return p * vpow2i(n);
+}
+inline vf vgelu(vf x) {
+  const vf sign = vset(-0.0f);
+  const vf z = x * vset(0.70710678f), az = vandnot(sign, z);
+  const vf t = vset(1.0f) / vfma(az, vset(0.3275911f), vset(1.0f));
+  vf q = vfma(vset(1.061405429f), t, vset(-1.453152027f));
+  q = vfma(q, t, vset(1.421413741f));
+  q = vfma(q, t, vset(-0.284496736f));
+  q = vfma(q, t, vset(0.254829592f));
+  const vf y = vset(1.0f) - q * t * vexp(vset(0.0f) - az * az);
+  return vset(0.5f) * x * (vset(1.0f) + vor(y, vand(sign, z)));
+}
+constexpr bool kVectorMath = true;
+#else
+inline vf vexp(vf x) { return exp_s(x); }
+inline vf vgelu(vf x) { return gelu_s(x); }
+inline float vsum(vf a) { return a; }
+constexpr bool kVectorMath = false;
+#endif
+// out[i] = exp(x[i] + shift); returns the sum of the outputs.
+inline float exp_array(size_t n, const float* __restrict x, float shift, float* __restrict out) {
+  size_t i = 0;
+  float sum = 0.0f;
+  if (kVectorMath) {
+    vf acc = vzero();
+    for (; i + W <= n; i += W) {
+      const vf e = vexp(vload(x + i) + vbroadcast(&shift));
+      vstore(out + i, e);
+      acc = acc + e;
+    }
+    sum = vsum(acc);
+  }
+  for (; i < n; ++i) sum += (out[i] = exp_s(x[i] + shift));
+  return sum;
+}
+inline void gelu_array(size_t n, const float* x, float* out) {  // in place allowed
+  size_t i = 0;
+  if (kVectorMath)
+    for (; i + W <= n; i += W) vstore(out + i, vgelu(vload(x + i)));
+  for (; i < n; ++i) out[i] = gelu_s(x[i]);
+}
+
+// ---- conv2d: X[C][H][W] (N = 1), Wt[F][C][3][3], stride 1, padding PAD ----
+struct ConvShape {
+  int C, H, W, F, PAD, OH, OW;
+};
+
+// Direct: per output row, a row accumulator; the ow loop innermost (GCC
+// vectorises it). The 7 loops of the definition, reordered so that they
+// vectorise.
+__attribute__((noinline)) void conv_basic(const ConvShape& s, const float* __restrict X, const float* __restrict Wt,
+                                          float* __restrict Y) {
+  float acc[1024];
+  for (int f = 0; f < s.F; ++f)
+    for (int oh = 0; oh < s.OH; ++oh) {
+      for (int ow = 0; ow < s.OW; ++ow) acc[ow] = 0.0f;
+      for (int c = 0; c < s.C; ++c)
+        for (int kh = 0; kh < 3; ++kh) {
+          const int ih = oh + kh - s.PAD;
+          if (ih < 0 || ih >= s.H) continue;
+          const float* x = X + (size_t(c) * s.H + ih) * s.W;
+          for (int kw = 0; kw < 3; ++kw) {
+            const float w = Wt[((size_t(f) * s.C + c) * 3 + kh) * 3 + kw];
+            const int lo = std::max(0, s.PAD - kw), hi = std::min(s.OW, s.W + s.PAD - kw);
+            for (int ow = lo; ow < hi; ++ow) acc[ow] += x[ow + kw - s.PAD] * w;
+          }
+        }
+      std::memcpy(Y + (size_t(f) * s.OH + oh) * s.OW, acc, sizeof(float) * s.OW);
+    }
+}
+
+// im2col: cols[(c*3 + kh)*3 + kw][oh*OW + ow], zero where the window is in
+// the padding.
+__attribute__((noinline)) void im2col(const ConvShape& s, const float* __restrict X, float* __restrict cols) {
+  for (int c = 0; c < s.C; ++c)
+    for (int kh = 0; kh < 3; ++kh)
+      for (int kw = 0; kw < 3; ++kw) {
+        float* row = cols + size_t((c * 3 + kh) * 3 + kw) * s.OH * s.OW;
+        for (int oh = 0; oh < s.OH; ++oh) {
+          const int ih = oh + kh - s.PAD;
+          for (int ow = 0; ow < s.OW; ++ow) {
+            const int iw = ow + kw - s.PAD;
+            row[oh * s.OW + ow] = (ih >= 0 && ih < s.H && iw >= 0 && iw < s.W) ? X[(size_t(c) * s.H + ih) * s.W + iw] : 0.0f;
+          }
+        }
+      }
+}
+
+// Explicitly tiled (conv2d_tiled.pto's pto.tile(F=TF, H=TH, W=TW, C=TC)):
+// per output tile, the input channels in blocks of TC, each block's input
+// tile copied with its halo (zeros in the padding) and its weights copied;
+// the output tile accumulates in a local buffer, stored after the last block.
+struct ConvTiled {
+  ConvShape s;
+  int TF, TH, TW, TC;
+  float *xt, *wt, *ot;
+  ConvTiled(const ConvShape& sh, int tf, int th, int tw, int tc) : s(sh), TF(tf), TH(th), TW(tw), TC(tc) {
+    if (s.F % TF || s.OH % TH || s.OW % TW || s.C % TC) {
+      std::fprintf(stderr, "conv_tiled: tiles do not divide the shape\n");
+      std::exit(2);
+    }
+    xt = alloc(size_t(TC) * (TH + 2) * (TW + 2), -1);
+    wt = alloc(size_t(TF) * TC * 9, -1);
+    ot = alloc(size_t(TF) * TH * TW, -1);
+  }
+  void operator()(const float* __restrict X, const float* __restrict Wt, float* __restrict Y) const {
+    const int XW = TW + 2, XH = TH + 2;
+    for (int f0 = 0; f0 < s.F; f0 += TF)
+      for (int h0 = 0; h0 < s.OH; h0 += TH)
+        for (int w0 = 0; w0 < s.OW; w0 += TW) {
+          for (int c0 = 0; c0 < s.C; c0 += TC) {
+            for (int c = 0; c < TC; ++c)
+              for (int y = 0; y < XH; ++y) {
+                const int ih = h0 + y - s.PAD;
+                for (int x = 0; x < XW; ++x) {
+                  const int iw = w0 + x - s.PAD;
+                  xt[(size_t(c) * XH + y) * XW + x] =
+                      (ih >= 0 && ih < s.H && iw >= 0 && iw < s.W) ? X[(size_t(c0 + c) * s.H + ih) * s.W + iw] : 0.0f;
+                }
+              }
+            for (int f = 0; f < TF; ++f)
+              std::memcpy(wt + size_t(f) * TC * 9, Wt + (size_t(f0 + f) * s.C + c0) * 9, sizeof(float) * TC * 9);
+            for (int f = 0; f < TF; ++f)
+              for (int oh = 0; oh < TH; ++oh) {
+                float* __restrict o = ot + (size_t(f) * TH + oh) * TW;
+                if (c0 == 0)
+                  for (int ow = 0; ow < TW; ++ow) o[ow] = 0.0f;
+                for (int c = 0; c < TC; ++c)
+                  for (int kh = 0; kh < 3; ++kh) {
+                    const float* __restrict x = xt + (size_t(c) * XH + oh + kh) * XW;
+                    for (int kw = 0; kw < 3; ++kw) {
+                      const float w = wt[(size_t(f) * TC + c) * 9 + kh * 3 + kw];
+                      for (int ow = 0; ow < TW; ++ow) o[ow] += x[ow + kw] * w;
+                    }
+                  }
+              }
+          }
+          for (int f = 0; f < TF; ++f)
+            for (int oh = 0; oh < TH; ++oh)
+              std::memcpy(Y + (size_t(f0 + f) * s.OH + h0 + oh) * s.OW + w0, ot + (size_t(f) * TH + oh) * TW,
+                          sizeof(float) * TW);
+        }
+  }
+};
+
+// ---- attention: O = softmax(Q K^T / sqrt(D)) V, Q, K, V [L, D] -------------
+inline float dot(const float* __restrict a, const float* __restrict b, int n) {
+  float s = 0.0f;
+#pragma omp simd reduction(+ : s)
+  for (int i = 0; i < n; ++i) s += a[i] * b[i];
+  return s;
+}
+// softmax of one row into out: a max pass, an exp-sum pass, a normalise pass
+// (the passes pto.softmax's events describe).
+inline void softmax_row(const float* __restrict x, float* __restrict out, int n) {
+  float m = -INFINITY;
+#pragma omp simd reduction(max : m)
+  for (int j = 0; j < n; ++j) m = std::fmax(m, x[j]);
+  const float sum = exp_array(size_t(n), x, -m, out);
+  const float inv = 1.0f / sum;
+  for (int j = 0; j < n; ++j) out[j] *= inv;
+}
+
+// q[rows x D] against all of K: s = q K^T (dots of rows: K^T is never
+// formed), s2 = s * scale, p = softmax(s2), o = p V (i-k-j, vectorised
+// along D) -- each a full pass writing a new buffer, as the .pto ops do.
+void attention_rows(int rows, int L, int D, const float* q, const float* K, const float* V, float* s, float* s2,
+                    float* p, float* o) {
+  const float scale = 1.0f / std::sqrt(float(D));
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < L; ++j) s[size_t(i) * L + j] = dot(q + size_t(i) * D, K + size_t(j) * D, D);
+  for (size_t i = 0; i < size_t(rows) * L; ++i) s2[i] = s[i] * scale;
+  for (int i = 0; i < rows; ++i) softmax_row(s2 + size_t(i) * L, p + size_t(i) * L, L);
+  for (int i = 0; i < rows; ++i) {
+    float* __restrict oi = o + size_t(i) * D;
+    for (int d = 0; d < D; ++d) oi[d] = 0.0f;
+    for (int j = 0; j < L; ++j) {
+      const float pij = p[size_t(i) * L + j];
+      const float* __restrict vj = V + size_t(j) * D;
+      for (int d = 0; d < D; ++d) oi[d] += pij * vj[d];
+    }
+  }
+}
+
+// ---- LayerNorm + GELU over rows of x [R, H] --------------------------------
+struct LnBufs {
+  float *mean, *var, *rs, *xc, *sq, *xn, *y1, *y;
+};
+// Each step of layernorm_gelu_unfused.pto a full pass into a new buffer.
+__attribute__((noinline)) void ln_unfused(int R, int H, const float* x, const float* g, const float* b, float* out,
+                                          const LnBufs& t) {
+  const float eps = 1e-5f;
+  for (int r = 0; r < R; ++r) {
+    float s = 0.0f;
+#pragma omp simd reduction(+ : s)
+    for (int j = 0; j < H; ++j) s += x[size_t(r) * H + j];
+    t.mean[r] = s / float(H);
+  }
+  for (int r = 0; r < R; ++r)
+    for (int j = 0; j < H; ++j) t.xc[size_t(r) * H + j] = x[size_t(r) * H + j] - t.mean[r];
+  for (size_t i = 0; i < size_t(R) * H; ++i) t.sq[i] = t.xc[i] * t.xc[i];
+  for (int r = 0; r < R; ++r) {
+    float s = 0.0f;
+#pragma omp simd reduction(+ : s)
+    for (int j = 0; j < H; ++j) s += t.sq[size_t(r) * H + j];
+    t.var[r] = s / float(H);
+  }
+  for (int r = 0; r < R; ++r) t.var[r] = t.var[r] + eps;
+  for (int r = 0; r < R; ++r) t.rs[r] = 1.0f / std::sqrt(t.var[r]);
+  for (int r = 0; r < R; ++r)
+    for (int j = 0; j < H; ++j) t.xn[size_t(r) * H + j] = t.xc[size_t(r) * H + j] * t.rs[r];
+  for (int r = 0; r < R; ++r)
+    for (int j = 0; j < H; ++j) t.y1[size_t(r) * H + j] = t.xn[size_t(r) * H + j] * g[j];
+  for (int r = 0; r < R; ++r)
+    for (int j = 0; j < H; ++j) t.y[size_t(r) * H + j] = t.y1[size_t(r) * H + j] + b[j];
+  gelu_array(size_t(R) * H, t.y, out);
+}
+// One pass per row (layernorm_gelu_fused.pto): the row stays in L1.
+__attribute__((noinline)) void ln_fused(int R, int H, const float* x, const float* g, const float* b, float* out) {
+  const float eps = 1e-5f;
+  for (int r = 0; r < R; ++r) {
+    const float* __restrict xr = x + size_t(r) * H;
+    float* __restrict o = out + size_t(r) * H;
+    float s = 0.0f;
+#pragma omp simd reduction(+ : s)
+    for (int j = 0; j < H; ++j) s += xr[j];
+    const float mean = s / float(H);
+    float v = 0.0f;
+#pragma omp simd reduction(+ : v)
+    for (int j = 0; j < H; ++j) v += (xr[j] - mean) * (xr[j] - mean);
+    const float rs = 1.0f / std::sqrt(v / float(H) + eps);
+    for (int j = 0; j < H; ++j) o[j] = (xr[j] - mean) * rs * g[j] + b[j];
+    gelu_array(size_t(H), o, o);  // the row is still in L1
+  }
+}
+
+// ---- a reduction and an elementwise chain -----------------------------------
+__attribute__((noinline)) void reduce_rows(int R, int H, const float* __restrict x, float* __restrict s) {
+  for (int r = 0; r < R; ++r) {
+    float acc = 0.0f;
+#pragma omp simd reduction(+ : acc)
+    for (int j = 0; j < H; ++j) acc += x[size_t(r) * H + j];
+    s[r] = acc;
+  }
+}
+// t1 = x * 2, t2 = t1 + y, t3 = relu(t2), t4 = exp(t3): four passes.
+__attribute__((noinline)) void ew_chain(size_t n, const float* __restrict x, const float* __restrict y,
+                                        float* __restrict t1, float* __restrict t2, float* __restrict t3,
+                                        float* __restrict t4) {
+  for (size_t i = 0; i < n; ++i) t1[i] = x[i] * 2.0f;
+  for (size_t i = 0; i < n; ++i) t2[i] = t1[i] + y[i];
+  for (size_t i = 0; i < n; ++i) t3[i] = std::fmax(t2[i], 0.0f);
+  exp_array(n, t3, 0.0f, t4);
+}
+
+// ---- variants from specs ---------------------------------------------------
+struct Spec {
+  std::string kind;
+  std::map<std::string, int> p;
+  int operator[](const std::string& k) const {
+    auto it = p.find(k);
+    if (it == p.end()) {
+      std::fprintf(stderr, "%s: parameter %s missing\n", kind.c_str(), k.c_str());
+      std::exit(2);
+    }
+    return it->second;
+  }
+  int get(const std::string& k, int d) const { return p.count(k) ? p.at(k) : d; }
+};
+Spec parse(const std::string& s) {
+  Spec r;
+  std::stringstream ss(s);
+  std::string item;
+  std::getline(ss, r.kind, ',');
+  while (std::getline(ss, item, ',')) {
+    const size_t eq = item.find('=');
+    r.p[item.substr(0, eq)] = std::atoi(item.substr(eq + 1).c_str());
+  }
+  return r;
+}
+
+struct Made {
+  Variant v;
+  const float* out = nullptr;
+  size_t n = 0;
+  std::function<std::vector<double>()> reference;  // a plain double-precision computation
+};
+
+std::vector<double> ref_matmul(int M, int N, int K, const float* A, const float* B) {
+  std::vector<double> C(size_t(M) * N, 0.0);
+  for (int i = 0; i < M; ++i)
+    for (int k = 0; k < K; ++k)
+      for (int j = 0; j < N; ++j) C[size_t(i) * N + j] += double(A[size_t(i) * K + k]) * B[size_t(k) * N + j];
+  return C;
+}
+std::vector<double> ref_conv(const ConvShape& s, const float* X, const float* Wt) {
+  std::vector<double> Y(size_t(s.F) * s.OH * s.OW, 0.0);
+  for (int f = 0; f < s.F; ++f)
+    for (int oh = 0; oh < s.OH; ++oh)
+      for (int ow = 0; ow < s.OW; ++ow) {
+        double a = 0;
+        for (int c = 0; c < s.C; ++c)
+          for (int kh = 0; kh < 3; ++kh)
+            for (int kw = 0; kw < 3; ++kw) {
+              const int ih = oh + kh - s.PAD, iw = ow + kw - s.PAD;
+              if (ih >= 0 && ih < s.H && iw >= 0 && iw < s.W)
+                a += double(X[(size_t(c) * s.H + ih) * s.W + iw]) * Wt[((size_t(f) * s.C + c) * 3 + kh) * 3 + kw];
+            }
+        Y[(size_t(f) * s.OH + oh) * s.OW + ow] = a;
+      }
+  return Y;
+}
+double gelu_ref(double x) { return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))); }
+
+Made make(const Spec& s) {
+  Made m;
+  if (s.kind == "matmul_tiled" || s.kind == "matmul_ikj") {
+    const int M = s["M"], N = s["N"], K = s["K"];
+    float *A = alloc(size_t(M) * K, 1), *B = alloc(size_t(K) * N, 2), *C = alloc(size_t(M) * N, -1);
+    const size_t cn = size_t(M) * N;
+    if (s.kind == "matmul_tiled") {
+      Tiled t(M, N, K, s["TM"], s["TN"], s["TK"]);
+      m.v = {[=] { t(A, B, C); }, [=] { std::memset(C, 0, cn * sizeof(float)); }};
+    } else {
+      m.v = {[=] { matmul_ikj(M, N, K, A, B, C); }, [=] { std::memset(C, 0, cn * sizeof(float)); }};
+    }
+    m.out = C, m.n = cn;
+    m.reference = [=] { return ref_matmul(M, N, K, A, B); };
+  } else if (s.kind == "conv_basic" || s.kind == "conv_im2col" || s.kind == "conv_tiled") {
+    ConvShape sh{s["C"], s["H"], s["W"], s["F"], s.get("PAD", 1), 0, 0};
+    sh.OH = sh.H + 2 * sh.PAD - 2, sh.OW = sh.W + 2 * sh.PAD - 2;
+    float *X = alloc(size_t(sh.C) * sh.H * sh.W, 1), *Wt = alloc(size_t(sh.F) * sh.C * 9, 2),
+          *Y = alloc(size_t(sh.F) * sh.OH * sh.OW, -1);
+    const size_t yn = size_t(sh.F) * sh.OH * sh.OW;
+    auto reset = [=] { std::memset(Y, 0, yn * sizeof(float)); };
+    if (s.kind == "conv_basic") {
+      m.v = {[=] { conv_basic(sh, X, Wt, Y); }, reset};
+    } else if (s.kind == "conv_im2col") {
+      float* cols = alloc(size_t(sh.C) * 9 * sh.OH * sh.OW, -1);
+      Tiled t(sh.F, sh.OH * sh.OW, sh.C * 9, s["TM"], s["TN"], s["TK"]);
+      m.v = {[=] {
+               im2col(sh, X, cols);
+               t(Wt, cols, Y);  // Wt [F, C*9] row-major is the reshape
+             },
+             reset};
+    } else {
+      ConvTiled t(sh, s["TF"], s["TH"], s["TW"], s["TC"]);
+      m.v = {[=] { t(X, Wt, Y); }, reset};
+    }
+    m.out = Y, m.n = yn;
+    m.reference = [=] { return ref_conv(sh, X, Wt); };
+  } else if (s.kind == "attention_naive" || s.kind == "attention_tiled") {
+    const int L = s["L"], D = s["D"];
+    const int TQ = s.kind == "attention_naive" ? L : s["TQ"];
+    float *Q = alloc(size_t(L) * D, 1), *K = alloc(size_t(L) * D, 2), *V = alloc(size_t(L) * D, 3),
+          *O = alloc(size_t(L) * D, -1);
+    float *S = alloc(size_t(TQ) * L, -1), *S2 = alloc(size_t(TQ) * L, -1), *P = alloc(size_t(TQ) * L, -1);
+    float *q = alloc(size_t(TQ) * D, -1), *o = alloc(size_t(TQ) * D, -1);
+    if (TQ == L) {
+      m.v = {[=] { attention_rows(L, L, D, Q, K, V, S, S2, P, O); }, [] {}};
+    } else {
+      if (L % TQ) std::exit(2);
+      m.v = {[=] {
+               for (int m0 = 0; m0 < L; m0 += TQ) {  // attention_tiled.pto: q loaded, o stored per block
+                 std::memcpy(q, Q + size_t(m0) * D, sizeof(float) * TQ * D);
+                 attention_rows(TQ, L, D, q, K, V, S, S2, P, o);
+                 std::memcpy(O + size_t(m0) * D, o, sizeof(float) * TQ * D);
+               }
+             },
+             [] {}};
+    }
+    m.out = O, m.n = size_t(L) * D;
+    m.reference = [=] {
+      std::vector<double> r(size_t(L) * D, 0.0), row(L);
+      for (int i = 0; i < L; ++i) {
+        double mx = -1e300, sum = 0;
+        for (int j = 0; j < L; ++j) {
+          double d = 0;
+          for (int k = 0; k < D; ++k) d += double(Q[size_t(i) * D + k]) * K[size_t(j) * D + k];
+          row[j] = d / std::sqrt(double(D));
+          mx = std::max(mx, row[j]);
+        }
+        for (int j = 0; j < L; ++j) sum += (row[j] = std::exp(row[j] - mx));
+        for (int j = 0; j < L; ++j)
+          for (int k = 0; k < D; ++k) r[size_t(i) * D + k] += row[j] / sum * V[size_t(j) * D + k];
+      }
+      return r;
+    };
+  } else if (s.kind == "ln_unfused" || s.kind == "ln_fused") {
+    const int R = s["R"], H = s["H"];
+    const size_t n = size_t(R) * H;
+    float *x = alloc(n, 1), *g = alloc(H, 2), *b = alloc(H, 3), *out = alloc(n, -1);
+    if (s.kind == "ln_unfused") {
+      LnBufs t{alloc(R, -1), alloc(R, -1), alloc(R, -1), alloc(n, -1), alloc(n, -1), alloc(n, -1), alloc(n, -1),
+               alloc(n, -1)};
+      m.v = {[=] { ln_unfused(R, H, x, g, b, out, t); }, [] {}};
+    } else {
+      m.v = {[=] { ln_fused(R, H, x, g, b, out); }, [] {}};
+    }
+    m.out = out, m.n = n;
+    m.reference = [=] {
+      std::vector<double> r(n);
+      for (int i = 0; i < R; ++i) {
+        double mean = 0, var = 0;
+        for (int j = 0; j < H; ++j) mean += x[size_t(i) * H + j];
+        mean /= H;
+        for (int j = 0; j < H; ++j) var += (x[size_t(i) * H + j] - mean) * (x[size_t(i) * H + j] - mean);
+        var /= H;
+        for (int j = 0; j < H; ++j)
+          r[size_t(i) * H + j] = gelu_ref((x[size_t(i) * H + j] - mean) / std::sqrt(var + 1e-5) * g[j] + b[j]);
+      }
+      return r;
+    };
+  } else if (s.kind == "reduce_rows") {
+    const int R = s["R"], H = s["H"];
+    float *x = alloc(size_t(R) * H, 1), *out = alloc(R, -1);
+    m.v = {[=] { reduce_rows(R, H, x, out); }, [] {}};
+    m.out = out, m.n = R;
+    m.reference = [=] {
+      std::vector<double> r(R, 0.0);
+      for (int i = 0; i < R; ++i)
+        for (int j = 0; j < H; ++j) r[i] += x[size_t(i) * H + j];
+      return r;
+    };
+  } else if (s.kind == "ew_chain") {
+    const size_t n = size_t(s["R"]) * s["H"];
+    float *x = alloc(n, 1), *y = alloc(n, 2), *t1 = alloc(n, -1), *t2 = alloc(n, -1), *t3 = alloc(n, -1),
+          *t4 = alloc(n, -1);
+    m.v = {[=] { ew_chain(n, x, y, t1, t2, t3, t4); }, [] {}};
+    m.out = t4, m.n = n;
+    m.reference = [=] {
+      std::vector<double> r(n);
+      for (size_t i = 0; i < n; ++i) r[i] = std::exp(std::max(double(x[i]) * 2 + y[i], 0.0));
+      return r;
+    };
+  } else {
+    std::fprintf(stderr, "unknown kind %s\n", s.kind.c_str());
+    std::exit(2);
+  }
+  return m;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool verify = false, list = false;
+  std::vector<std::string> specs;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--verify")) verify = true;
+    else if (!std::strcmp(argv[i], "--list")) list = true;
+    else if (!std::strcmp(argv[i], "--rounds")) ++i;
+    else if (argv[i][0] != '-') specs.push_back(argv[i]);
+  }
+  if (list) {
+    std::printf("matmul_tiled,M=512,N=512,K=512,TM=64,TN=64,TK=32\nmatmul_ikj,M=512,N=512,K=512\n"
+                "conv_basic,C=64,H=28,W=28,F=64\nattention_tiled,L=1024,D=64,TQ=64\nln_fused,R=1024,H=1024\n"
+                "reduce_rows,R=2048,H=2048\new_chain,R=1024,H=1024\n");
+    return 0;
+  }
+  std::map<std::string, Variant> v;
+  std::map<std::string, Made> made;
+  for (auto& sp : specs) {
+    made[sp] = make(parse(sp));
+    v[sp] = made[sp].v;
+  }
+  if (verify) {  // "spec max_relative_error": |native - reference| / max |reference|
+    for (auto& sp : specs) {
+      Made& m = made[sp];
+      m.v.reset();
+      m.v.run();
+      const std::vector<double> r = m.reference();
+      double err = 0, scale = 0;
+      for (size_t i = 0; i < m.n; ++i) {
+        err = std::max(err, std::fabs(m.out[i] - r[i]));
+        scale = std::max(scale, std::fabs(r[i]));
+      }
+      std::printf("%s %.3g\n", sp.c_str(), scale > 0 ? err / scale : err);
+    }
+    return 0;
+  }
+  return fidelity::bench_main(argc, argv, v);
+}
