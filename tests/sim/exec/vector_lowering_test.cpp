@@ -128,7 +128,7 @@ TEST(MicroKernel, UntiledTransposedBIsDotProducts) {
   // 4 vectors of k: per vector, 4 A rows and 3 B^T rows, one load each.
   EXPECT_EQ(rec.count(kGlobalSpace, AccessKind::Read), 4u * (4 + 3));
   for (auto& a : rec.acc) {
-    if (a.kind == AccessKind::Read) EXPECT_EQ(a.bytes, 32u);
+    if (a.kind == AccessKind::Read) { EXPECT_EQ(a.bytes, 32u); }
   }
   EXPECT_EQ(rec.count(kGlobalSpace, AccessKind::Write), 4u);
 }
