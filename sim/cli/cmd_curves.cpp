@@ -37,19 +37,6 @@ struct CurvesArgs {
   bool flush = false;
 };
 
-// run's TraceRules for this config (cmd_run.cpp keeps the same few lines):
-// a trace that does not fit the config fails here as it would there.
-TraceRules trace_rules(const HwConfig& config) {
-  TraceRules r;
-  r.cores = config.core.count;
-  r.spaces = config.space_names();
-  for (const std::string& space : r.spaces) {
-    const MemoryConfig* m = config.memory(config.spaces.at(space));
-    r.writable.push_back(!(m && m->read_only));
-  }
-  return r;
-}
-
 // The exact counter: MissCurves over every point.
 struct ExactCounter final : curves::LineCounter {
   explicit ExactCounter(const std::vector<curves::Geometry>& g) : curves(g) {}

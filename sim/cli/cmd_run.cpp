@@ -34,19 +34,6 @@ struct RunArgs {
   InsightArgs insight;
 };
 
-// What a trace must fit to run on `config`: its cores, and its spaces as
-// the core numbers them, writable unless they go to a read-only memory.
-TraceRules trace_rules(const HwConfig& config) {
-  TraceRules r;
-  r.cores = config.core.count;
-  r.spaces = config.space_names();
-  for (const std::string& space : r.spaces) {
-    const MemoryConfig* m = config.memory(config.spaces.at(space));
-    r.writable.push_back(!(m && m->read_only));
-  }
-  return r;
-}
-
 void add_trace_counts(StatsNode& root, const TraceCounts& c) {
   StatsNode& t = root.child("trace", NodeKind::Trace);
   t.set("records", c.records).set("reads", c.reads).set("writes", c.writes).set("fetches", c.fetches);

@@ -9,6 +9,7 @@
 
 #include "sim/config/config_override.h"
 #include "sim/config/hw_config.h"
+#include "sim/trace/trace_format.h"
 
 namespace ptosim::cli {
 
@@ -27,6 +28,9 @@ void add_curves(CLI::App& app, Action& action);
 // --set dotted.path=VALUE (repeatable): config overrides, validated like the file.
 void add_set_option(CLI::App& cmd, std::vector<std::string>& sets);
 // --config FILE or the built-in default, with the --set overrides applied.
+// What a trace must fit to run on `config` (run, curves): its cores, and its
+// spaces as the core numbers them, writable unless they go to a read-only memory.
+TraceRules trace_rules(const HwConfig& config);
 HwConfig load_config_or_default(const std::string& path, const std::vector<ConfigOverride>& overrides = {});
 std::vector<ConfigOverride> parse_overrides(const std::vector<std::string>& sets);
 // Throws InputError "FLAG: NAME: given twice (SPEC and SPEC)" when two of

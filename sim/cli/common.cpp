@@ -13,6 +13,17 @@ void add_set_option(CLI::App& cmd, std::vector<std::string>& sets) {
       ->allow_extra_args(false);
 }
 
+TraceRules trace_rules(const HwConfig& config) {
+  TraceRules r;
+  r.cores = config.core.count;
+  r.spaces = config.space_names();
+  for (const std::string& space : r.spaces) {
+    const MemoryConfig* m = config.memory(config.spaces.at(space));
+    r.writable.push_back(!(m && m->read_only));
+  }
+  return r;
+}
+
 HwConfig load_config_or_default(const std::string& path, const std::vector<ConfigOverride>& overrides) {
   return load_config_with_overrides(path, overrides);
 }

@@ -22,13 +22,12 @@ struct InputRegion {
 // Weights [tf, tc, KH, KW] as the [tf, tc*KH*KW] A operand, where they lie.
 Operand weight_operand(const Tensor& w) {
   Indexer wx(w);
-  const int64_t tf = w.shape()[0], tc = w.shape()[1], kh = w.shape()[2], kw = w.shape()[3];
+  const int64_t tc = w.shape()[1], kh = w.shape()[2], kw = w.shape()[3];
   std::vector<int64_t> rows(wx.tab[0]), cols;
   cols.reserve(size_t(tc * kh * kw));
   for (int64_t ch = 0; ch < tc; ++ch)
     for (int64_t i = 0; i < kh; ++i)
       for (int64_t j = 0; j < kw; ++j) cols.push_back(wx.tab[1][size_t(ch)] + wx.tab[2][size_t(i)] + wx.tab[3][size_t(j)]);
-  (void)tf;
   Operand o;
   o.ix = wx;
   o.ix.tab = {std::move(rows), std::move(cols)};
@@ -141,12 +140,14 @@ void conv_tiled_cpu_events(ExecContext& c, const ConvShape& g, const Tensor& in,
               std::vector<int64_t> prow(static_cast<size_t>(tf)), pcol(static_cast<size_t>(k));
               for (int64_t f = 0; f < tf; ++f) prow[size_t(f)] = (f / MR) * k * MR + f % MR;
               for (int64_t e = 0; e < k; ++e) pcol[size_t(e)] = e * MR;
-              A = packed(bw, std::move(prow), std::move(pcol));
-              const Operand src = weight_operand(wt);
-              // The weight tile as a [tf, k] matrix for pack(): its own tables.
-              Tensor flat = wt.reshape_view({tf, k}).value_or(Tensor());
-              if (flat.valid()) pack(c, flat, bw, A, int64_t(ceil_div(uint64_t(tf), uint64_t(MR))) * MR * k);
-              else A = src;
+              // The weight tile as a [tf, k] matrix for pack(); read in place when it is not one.
+              const Tensor flat = wt.reshape_view({tf, k}).value_or(Tensor());
+              if (flat.valid()) {
+                A = packed(bw, std::move(prow), std::move(pcol));
+                pack(c, flat, bw, A, int64_t(ceil_div(uint64_t(tf), uint64_t(MR))) * MR * k);
+              } else {
+                A = weight_operand(wt);
+              }
             } else {
               A = weight_operand(wt);
             }
