@@ -36,6 +36,7 @@ CoreModule::CoreModule(sc_core::sc_module_name name, const HwConfig& config, siz
   }
   model_ = make_core_timing(config.core, period_fs_, cores);
   dataflow_ = config.core.dataflow();
+  every_ = config.core.every_access();
   SC_THREAD(run);
   // Interpreters recurse: give the thread a deep stack (reserved, not committed).
   set_stack_size(256 * 1024 * 1024);
@@ -338,7 +339,7 @@ void CoreModule::issue_now(const Access& a, uint32_t seq, uint8_t* data) {
 
 void CoreModule::accesses(const Access* a, size_t n) {
   if (attr_ && !parallel_) return accesses_attributed(a, n);
-  if (checker_ || dataflow_ || parallel_) {
+  if (checker_ || every_ || parallel_) {
     for (size_t i = 0; i < n; ++i) access(a[i]);
     return;
   }
@@ -406,7 +407,7 @@ void CoreModule::accesses_attributed(const Access* a, size_t n) {
       j += 4;
     while (j < limit && site_and_region(b[j]) == key) ++j;
     attr_->begin(h.site, h.region, h.core, k.issue_at, k.line_requests);
-    const size_t m = !dataflow_ && !checker_ ? issue_some(a + i, j) : issue_each(a + i, j);
+    const size_t m = !every_ && !checker_ ? issue_some(a + i, j) : issue_each(a + i, j);
     attr_->end(k.issue_at, k.line_requests, m, 0);
     i += m;
   }

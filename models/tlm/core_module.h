@@ -183,6 +183,7 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   std::vector<CoreClock> clocks_;  // one per core
   std::unique_ptr<CoreTiming> model_;  // core.model, for every core
   bool dataflow_ = false;              // the model takes numbered events one by one
+  bool every_ = false;                 // the model takes every access itself (no CacheLevel::run)
   uint32_t seq_ = 0;               // events received (cpu model), the last one's number
   uint64_t barriers_ = 0;
   bool parallel_ = false;                    // inside a parallel loop: events are queued

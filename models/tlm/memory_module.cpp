@@ -23,7 +23,7 @@ MemoryModule::MemoryModule(sc_core::sc_module_name name, const MemoryConfig& con
       config_(config),
       period_(period_fs(clock_hz)),
       latency_(cycles_to_fs(config.latency, period_)),
-      port_(fs_divided(period_, config.bandwidth)),
+      port_(fs_divided(period_, config.bandwidth), config.role != BufferRole::None),
       banks_(config.banks, config.bank_width, config.bandwidth),
       clock_hz_(clock_hz) {
   up.bind(*this);

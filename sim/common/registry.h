@@ -34,6 +34,9 @@ inline constexpr char kCoreModel[] = "core model";
 // and emits their dependences, docs/TIMING.md).
 namespace traits {
 inline constexpr char kDataflow[] = "dataflow";
+// A core model that times every access itself (the npu model's engines):
+// no cache level issues runs of them on its behalf (CacheLevel::run).
+inline constexpr char kEveryAccess[] = "every access";
 }  // namespace traits
 
 struct Choice {

@@ -290,6 +290,30 @@ void parse_op_timing(Section& sec, CoreConfig& core, const std::string& file) {
   }
 }
 
+// core.pipes: {mte2: {bandwidth: 256 B/cycle, setup: 100 cycles}, ...}
+// and core.vector_flops_per_cycle: the `npu` model's engines (npu_config.h).
+void parse_pipes(Section& sec, NpuConfig& npu, const std::string& file, double clock_hz) {
+  sec.read("vector_flops_per_cycle", npu.vector_flops_per_cycle, positive_number);
+  if (!sec.has("pipes")) return;
+  YAML::Node n = sec.get("pipes");
+  Section m(n, file, "core.pipes");
+  for (auto it = n.begin(); it != n.end(); ++it) {
+    const std::string k = it->first.Scalar();
+    auto p = kPipes.find(k);
+    if (!p || *p == Pipe::Cube || *p == Pipe::Vector)
+      m.fail(it->first, m.key_path(k), "not a data-moving engine (mte2 | mte1_l0a | mte1_l0b | fixpipe | mte3)");
+    Section e(it->second, file, m.key_path(k));
+    PipeConfig& pc = npu.pipes[size_t(*p)];
+    e.read("bandwidth", pc.bandwidth, [&](const std::string& s) {
+      return positive_bandwidth(units::parse_bandwidth(s), clock_hz, s);
+    });
+    e.read("setup", pc.setup, [&](const std::string& s) { return latency_cycles(s, clock_hz); });
+    m.has(k);
+    e.reject_unknown();
+  }
+  m.reject_unknown();
+}
+
 void parse_core(Section& sec, CoreConfig& core, const std::string& file, double clock_hz) {
   sec.read_choice("model", core.model, concepts::kCoreModel);
   sec.read_int("issue_width", core.issue_width, 1, 1024);
@@ -321,6 +345,7 @@ void parse_core(Section& sec, CoreConfig& core, const std::string& file, double 
   sec.read_int("store_fill_cycles", core.store_fill_cycles, 0, 64);
   sec.read_int("store_fill_window", core.store_fill_window, 0, 1u << 20);
   parse_op_timing(sec, core, file);
+  parse_pipes(sec, core.npu, file, clock_hz);
   sec.reject_unknown();
   if (core.count > kMaxCores)
     sec.fail(sec.get("cores"), "core.cores", "at most " + std::to_string(kMaxCores) + " cores");
@@ -347,6 +372,7 @@ MemoryConfig parse_memory(Section& sec, double clock_hz) {
   sec.read("bank_width", m.bank_width, to_u32_bytes);
   sec.read_bool("read_only", m.read_only);
   sec.read_string("backing", m.backing);
+  sec.read_enum("role", m.role, kBufferRoles);
   sec.reject_unknown();
   if (m.size == 0) sec.fail(sec.get("size"), sec.key_path("size"), "must be positive");
   if (m.bank_width == 0) sec.fail(sec.get("bank_width"), sec.key_path("bank_width"), "must be positive");
@@ -616,10 +642,16 @@ HwConfig parse_config_node(const YAML::Node& root, const std::string& file) {
     }
   }
   for (auto& m : c.memories) {
+    if (m.role != BufferRole::None && c.memory(m.role) != &m)
+      throw InputError(m.pos, "memories." + m.name + ".role",
+                       "role '" + std::string(kBufferRoles.name(m.role)) + "' is already " + c.memory(m.role)->name + "'s");
+    if (m.role != BufferRole::None && m.kind != MemoryKind::Scratchpad)
+      throw InputError(m.pos, "memories." + m.name + ".role", "a buffer with a role is a scratchpad");
     if (!m.backing.empty() && !c.cache(m.backing) && m.backing != c.dram.name)
       throw InputError(m.pos, "memories." + m.name + ".backing", "'" + m.backing + "' is not a cache or the DRAM");
   }
   top.reject_unknown();
+  c.core.npu.space_roles = c.space_roles();
   return c;
 }
 

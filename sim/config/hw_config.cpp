@@ -16,6 +16,9 @@ double DramConfig::peak_bandwidth() const {
 }
 
 bool CoreConfig::dataflow() const { return ChoiceLists::has_trait(concepts::kCoreModel, model, traits::kDataflow); }
+bool CoreConfig::every_access() const {
+  return dataflow() || ChoiceLists::has_trait(concepts::kCoreModel, model, traits::kEveryAccess);
+}
 
 std::vector<std::string> HwConfig::space_names() const {
   std::vector<std::string> names{"global"};
@@ -35,6 +38,22 @@ const MemoryConfig* HwConfig::memory(const std::string& n) const {
   for (auto& m : memories)
     if (m.name == n) return &m;
   return nullptr;
+}
+
+const MemoryConfig* HwConfig::memory(BufferRole role) const {
+  for (auto& m : memories)
+    if (m.role == role) return &m;
+  return nullptr;
+}
+
+std::vector<BufferRole> HwConfig::space_roles() const {
+  std::vector<BufferRole> roles;
+  for (const std::string& space : space_names()) {
+    auto it = spaces.find(space);
+    const MemoryConfig* m = it == spaces.end() ? nullptr : memory(it->second);
+    roles.push_back(m ? m->role : BufferRole::None);
+  }
+  return roles;
 }
 
 const CacheConfig* HwConfig::cache(const std::string& n) const {
@@ -97,6 +116,17 @@ std::string to_yaml(const HwConfig& c) {
   }
   o << "  vector_bytes: " << format_bytes(k.vector_bytes) << "\n"
     << "  cores: " << k.count << "\n";
+  bool roles = false;
+  for (auto& m : c.memories) roles = roles || m.role != BufferRole::None;
+  if (roles) {  // an NPU's data path: its engines' figures
+    o << "  vector_flops_per_cycle: " << format_number(k.npu.vector_flops_per_cycle) << "\n  pipes:\n";
+    for (size_t p = 0; p < size_t(Pipe::Count); ++p) {
+      const PipeConfig& pc = k.npu.pipes[p];
+      if (Pipe(p) == Pipe::Cube || Pipe(p) == Pipe::Vector) continue;  // timed by flops
+      o << "    " << kPipes.name(Pipe(p)) << ": {bandwidth: " << bw_cycle(pc.bandwidth) << ", setup: " << pc.setup
+        << " cycles}\n";
+    }
+  }
   if (k.dataflow()) {  // the pipeline's own figures
     o << "  rob_entries: " << k.rob_entries << "\n"
       << "  lq_entries: " << k.lq_entries << "\n"
@@ -136,6 +166,7 @@ std::string to_yaml(const HwConfig& c) {
       << "    bank_width: " << format_bytes(m.bank_width) << "\n"
       << "    read_only: " << (m.read_only ? "true" : "false") << "\n";
     if (!m.backing.empty()) o << "    backing: " << m.backing << "\n";
+    if (m.role != BufferRole::None) o << "    role: " << kBufferRoles.name(m.role) << "\n";
   }
   o << "caches:\n";
   for (auto& k : c.caches) {

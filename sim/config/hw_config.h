@@ -10,6 +10,7 @@
 #include "sim/common/error.h"
 #include "sim/common/name_table.h"
 #include "sim/common/ids.h"
+#include "sim/config/npu_config.h"
 #include "sim/config/op_timing.h"
 
 namespace ptosim {
@@ -52,9 +53,12 @@ struct CoreConfig {
   uint32_t store_fill_cycles = 0, store_fill_window = 0;
   uint32_t loop_uops = 2;          // instructions per loop iteration (counter, compare-and-branch)
   OpTimingTable op_timing;         // latency / throughput per op class and dtype
+  NpuConfig npu;                   // npu model: the engines (core.pipes, core.vector_flops_per_cycle)
 
   // The model needs the program's dataflow (event numbers, dependences).
   bool dataflow() const;
+  // The model times every access itself (dataflow models do too).
+  bool every_access() const;
   // Peak flops per cycle for a dtype name ("float32", ...).
   double peak_for(const std::string& dtype) const {
     auto it = flops_per_cycle_by_dtype.find(dtype);
@@ -87,6 +91,7 @@ struct MemoryConfig {
   uint32_t bank_width = 4;          // bytes
   bool read_only = false;           // true for kind constant
   std::string backing;              // constant memory: cache name serving misses, "" = none
+  BufferRole role = BufferRole::None;  // its part in an NPU's cube data path (npu_config.h)
   SourcePos pos;
 };
 
@@ -191,6 +196,10 @@ class HwConfig {
   std::vector<std::string> space_names() const;
   std::optional<SpaceId> space_id(const std::string& space) const;
   const MemoryConfig* memory(const std::string& name) const;
+  // The memory playing `role` (memories[].role), or null.
+  const MemoryConfig* memory(BufferRole role) const;
+  // Each space's role (index = SpaceId): the role of the memory it maps to.
+  std::vector<BufferRole> space_roles() const;
   const CacheConfig* cache(const std::string& name) const;
   // A cache named only by a memory's `backing:` is that memory's private
   // constant cache: not a level of the hierarchy nor of the report.

@@ -46,6 +46,16 @@ ExecContext::ExecContext(const HwConfig& config, EventSink* sink, uint64_t max_e
     allocators_.push_back(std::make_shared<SpaceAllocator>(n, SpaceId(i), space_base(SpaceId(i)), cap, align));
     allocators_.back()->set_sink(sink);
   }
+  // A space mapped to a memory that serves a space of its own name (the
+  // NPU's `shared: l1`) is that space: one allocator, one capacity, one
+  // address range, as the program and the hardware share one buffer.
+  for (size_t i = 0; i < space_names_.size(); ++i) {
+    alias_of_.push_back(SpaceId(i));
+    auto sp = config.spaces.find(space_names_[i]);
+    if (i == 0 || sp == config.spaces.end() || sp->second == space_names_[i] || !config.memory(sp->second)) continue;
+    for (size_t j = 0; j < space_names_.size(); ++j)
+      if (space_names_[j] == sp->second) alias_of_.back() = SpaceId(j);
+  }
   regions_.push_back({"", "", 0, {}});
 }
 
@@ -58,7 +68,7 @@ ExecContext::~ExecContext() {
 
 SpaceId ExecContext::space_id(const std::string& name) const {
   for (size_t i = 0; i < space_names_.size(); ++i)
-    if (space_names_[i] == name) return SpaceId(i);
+    if (space_names_[i] == name) return alias_of_[i];
   std::string known;
   for (auto& n : space_names_) known += (known.empty() ? "" : ", ") + n;
   throw OpError("unknown memory space '" + name + "' (config defines: " + known + ")");
@@ -68,7 +78,7 @@ const std::string& ExecContext::space_name(SpaceId id) const { return space_name
 
 SpaceId ExecContext::register_space() const {
   for (size_t i = 0; i < kinds_.size(); ++i)
-    if (space_names_[i] == "register") return SpaceId(i);
+    if (space_names_[i] == "register") return alias_of_[i];
   for (size_t i = 0; i < kinds_.size(); ++i)
     if (kinds_[i] == SpaceKind::Register) return SpaceId(i);
   throw OpError("the hardware config has no register space");

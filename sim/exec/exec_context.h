@@ -335,6 +335,7 @@ class ExecContext {
   std::vector<SpaceKind> kinds_;
   std::vector<bool> read_only_;
   std::vector<std::shared_ptr<SpaceAllocator>> allocators_;
+  std::vector<SpaceId> alias_of_;  // the space each space is (itself, or the memory's own space)
   std::unordered_map<std::string, TagId> tensor_tags_;
   std::unordered_map<std::string, TagId> region_tags_;
   struct Region {

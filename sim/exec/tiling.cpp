@@ -7,6 +7,7 @@
 #include "sim/exec/emission.h"
 #include "sim/exec/tiling.h"
 #include "sim/exec/matmul_internal.h"
+#include "sim/exec/matmul_npu.h"
 #include "sim/exec/matmul_vector.h"
 #include "sim/exec/register_block.h"
 
@@ -47,6 +48,7 @@ void matmul_tiled_events(ExecContext& c, const MatmulPlan& p, const Tensor& out,
   int64_t M = p.M, N = p.N, K = p.K;
   int64_t TM = td.get("M", M), TN = td.get("N", N), TK = td.get("K", K);
   if (M == 0 || N == 0) return;
+  if (npu_cube(c)) return matmul_tiled_npu_events(c, p, out, accumulate);
   if (cpu_tile_lowering(c, uint64_t(TM) * uint64_t(TN) * out.elem_size())) return matmul_tiled_cpu_events(c, p, out, accumulate);
   SpaceId into = c.space_id(td.into);
   SpaceId reg = c.register_space();

@@ -120,7 +120,7 @@ CONFIGS = [
     (C + "dram: {mapping: ro-ba-ra-ch-co-co}\n", ":2: dram.mapping: mapping field 'co' appears twice"),
     (C + "dram: {mapping: ro-xx-ra-ch-co}\n", ":2: dram.mapping: mapping field 'xx' is not one of ro ba ra ch co"),
     (C + "dram: {timing: magic}\n", ":2: dram.timing: 'magic' is not one of simple | detailed"),
-    (C + "core: {model: magic}\n", ":2: core.model: 'magic' is not one of simple | cpu"),
+    (C + "core: {model: magic}\n", ":2: core.model: 'magic' is not one of simple | cpu | npu"),
     (C + "dram: {page_policy: half}\n", ":2: dram.page_policy: 'half' is not one of open | closed"),
     (C + "dram: {burst_length: 0}\n", ":2: dram.burst_length: expected a whole number from 1 to 1024, got '0'"),
     # memories, ops, spaces, alignment

@@ -1,0 +1,123 @@
+// pto.tile of a matmul on an NPU: the DaVinci data path, buffer by buffer.
+// Events only (values come from the untiled kernel). Which engine moves
+// what is not named here: the `npu` core model reads it off the spaces of
+// each transfer (docs/TIMING.md, "The NPU core"); this file only has to
+// emit each transfer as its reads followed by its write, and the cube's
+// work as its operand reads, one Compute and the accumulator write.
+#include "sim/exec/matmul_npu.h"
+
+#include <algorithm>
+
+#include "sim/exec/tiling.h"
+
+namespace ptosim::exec::detail {
+namespace {
+
+SpaceId role_space(const ExecContext& c, BufferRole role) {
+  const MemoryConfig* m = c.config().memory(role);
+  return c.space_id(m->name);
+}
+
+// One buffer of `shape` in `space`, or two (ping-pong) when two fit; the
+// first not fitting is the caller's error.
+std::vector<Tensor> ping_pong(ExecContext& c, const Shape& shape, DType dt, SpaceId space, const std::string& name) {
+  std::vector<Tensor> b{c.alloc(shape, dt, space, {}, name, name)};
+  try {
+    b.push_back(c.alloc(shape, dt, space, {}, name, name));
+  } catch (const OpError&) {
+    // one buffer: the engines on either side of it take turns
+  }
+  return b;
+}
+
+std::string does_not_fit(const ExecContext& c, const OpError& e, const char* part, SpaceId space) {
+  return std::string(e.what()) + " (the " + part + " tile of pto.tile's matmul lives in '" + c.space_name(space) +
+         "' on this NPU: smaller M, N or K tiles fit)";
+}
+
+}  // namespace
+
+bool npu_cube(const ExecContext& c) {
+  const HwConfig& h = c.config();
+  return h.memory(BufferRole::L0A) && h.memory(BufferRole::L0B) && h.memory(BufferRole::L0C);
+}
+
+void matmul_tiled_npu_events(ExecContext& c, const MatmulPlan& p, const Tensor& out, bool accumulate) {
+  const TileDirective& td = *c.tile();
+  const int64_t M = p.M, N = p.N, K = p.K;
+  const int64_t TM = std::min(td.get("M", M), M), TN = std::min(td.get("N", N), N), TK = std::min(td.get("K", K), K);
+  const SpaceId l1 = c.space_id(td.into), l0a = role_space(c, BufferRole::L0A), l0b = role_space(c, BufferRole::L0B),
+                l0c = role_space(c, BufferRole::L0C);
+  const MemoryConfig* ubm = c.config().memory(BufferRole::UB);
+  const bool la = needs_load(c, p.a), lb = needs_load(c, p.b), lc = needs_load(c, out);
+  std::vector<Tensor> a1, b1, a0, b0, c0, cub;
+  SpaceId at = l1;
+  try {
+    if (la && K > 0) a1 = ping_pong(c, {TM, TK}, p.a.dtype(), l1, p.a.name() + ".l1");
+    if (lb && K > 0) b1 = ping_pong(c, {TK, TN}, p.b.dtype(), l1, p.b.name() + ".l1");
+    at = l0a;
+    if (K > 0) a0 = ping_pong(c, {TM, TK}, p.a.dtype(), l0a, p.a.name() + ".l0a");
+    at = l0b;
+    if (K > 0) b0 = ping_pong(c, {TK, TN}, p.b.dtype(), l0b, p.b.name() + ".l0b");
+    at = l0c;
+    c0 = ping_pong(c, {TM, TN}, out.dtype(), l0c, out.name() + ".l0c");
+    if (lc && ubm) {
+      at = c.space_id(ubm->name);
+      cub = ping_pong(c, {TM, TN}, out.dtype(), at, out.name() + ".ub");
+    }
+  } catch (const OpError& e) {
+    const char* part = at == l1 ? "A and B" : at == l0a ? "A" : at == l0b ? "B" : at == l0c ? "C" : "C (ub)";
+    throw OpError(does_not_fit(c, e, part, at));
+  }
+  const double cost = op_cost(c.config(), OpKind::Matmul);
+  uint64_t step = 0, tile = 0;  // the ping-pong parity of operand and result buffers
+  for_each_batch(p.batch, [&](const std::vector<int64_t>& bi) {
+    Tensor av = batch_view(p.a, p.batch.size(), bi), bv = batch_view(p.b, p.batch.size(), bi);
+    Tensor cv = batch_view(out, p.batch.size(), bi);
+    for (int64_t m0 = 0; m0 < M; m0 += TM) {
+      const int64_t tm = std::min(TM, M - m0);
+      for (int64_t n0 = 0; n0 < N; n0 += TN) {
+        const int64_t tn = std::min(TN, N - n0);
+        Tensor ct = cv.index({range(m0, tm), range(n0, tn)});
+        Tensor acc = c0[tile % c0.size()].index({range(0, tm), range(0, tn)});
+        if (accumulate) {  // the partial result comes in through l1, as a bias does
+          Tensor staged = ct;
+          if (lc && !a1.empty()) {
+            staged = c.alloc({tm, tn}, out.dtype(), l1, {}, out.name() + ".l1", out.name() + ".l1");
+            move_events(c, ct, staged);
+          }
+          move_events(c, staged, acc);
+        }
+        for (int64_t k0 = 0; k0 < K; k0 += TK, ++step) {
+          const int64_t tk = std::min(TK, K - k0);
+          Tensor a = av.index({range(m0, tm), range(k0, tk)});
+          Tensor b = bv.index({range(k0, tk), range(n0, tn)});
+          if (la) a = tile_load(c, a, a1[step % a1.size()].index({range(0, tm), range(0, tk)}));
+          if (lb) b = tile_load(c, b, b1[step % b1.size()].index({range(0, tk), range(0, tn)}));
+          Tensor a_l0 = a0[step % a0.size()].index({range(0, tm), range(0, tk)});
+          Tensor b_l0 = b0[step % b0.size()].index({range(0, tk), range(0, tn)});
+          if (a.space() != l0a) move_events(c, a, a_l0);
+          else a_l0 = a;
+          if (b.space() != l0b) move_events(c, b, b_l0);
+          else b_l0 = b;
+          // The cube reads each operand tile once and accumulates in place in l0c.
+          emit_bulk(c, a_l0, AccessKind::Read, 1);
+          emit_bulk(c, b_l0, AccessKind::Read, 1);
+          const double flops = double(tm) * double(tn) * double(tk) * cost;
+          if (flops > 0) c.compute(OpKind::Matmul, flops);
+          emit_bulk(c, acc, AccessKind::Write, 1);
+        }
+        if (cub.empty()) {
+          move_events(c, acc, ct);  // the fixpipe writes the result where it lies
+        } else {
+          Tensor u = cub[tile % cub.size()].index({range(0, tm), range(0, tn)});
+          move_events(c, acc, u);  // fixpipe: l0c -> ub
+          move_events(c, u, ct);   // mte3: ub -> global
+        }
+        ++tile;
+      }
+    }
+  });
+}
+
+}  // namespace ptosim::exec::detail
