@@ -43,20 +43,13 @@ whose pto.check fails or that errs otherwise, never on timing;
 lowering of item 1 lands).
 
 Config: without --config, `pto-sim config host --measure`. A VM whose kernel
-has no /sys/devices/system/cpu/cpu0/cache (this AMD EPYC VM, 2026-12-05)
-makes that fail; as root, the harness then writes the cache levels glibc
-reads from CPUID (`getconf -a`) into a sysfs-shaped directory, bind-mounts it
-over cpu0 in a private mount namespace (`unshare -m`) and runs the same
-command there, so everything else is still measured. An L3 whose
-associativity CPUID does not give (0) is written as 16-way and, if CPUID
-claims more than 256 MiB (a hypervisor's sum), as one CCD's 32 MiB; the
-harness says so.
+has no /sys/devices/system/cpu/cpu0/cache (an AMD EPYC VM, 2026-12-05) gets
+its cache levels from CPUID inside pto-sim (docs/CONFIG.md, "config host").
 """
 import argparse
 import concurrent.futures
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -110,49 +103,9 @@ def spec(kind, params):
     return ",".join([kind] + [f"{k}={val}" for k, val in params.items()])
 
 
-def synthesised_sysfs(work):
-    """cpu0/cache/index*/ from getconf (CPUID), for a VM whose sysfs has none; returns (dir, notes)."""
-    conf = {}
-    for line in subprocess.run(["getconf", "-a"], capture_output=True, text=True).stdout.splitlines():
-        parts = line.split()
-        if len(parts) == 2 and parts[1].isdigit():
-            conf[parts[0]] = int(parts[1])
-    notes = []
-    levels = []
-    for lvl, key, typ in [(1, "LEVEL1_DCACHE", "Data"), (2, "LEVEL2_CACHE", "Unified"), (3, "LEVEL3_CACHE", "Unified")]:
-        size, ways, line = conf.get(key + "_SIZE", 0), conf.get(key + "_ASSOC", 0), conf.get(key + "_LINESIZE", 64)
-        if not size:
-            continue
-        if lvl == 3 and not ways:
-            ways = 16
-            notes.append("L3 associativity not given by CPUID: written as 16-way")
-            if size > 256 << 20:
-                notes.append(f"L3 of {size >> 20} MiB claimed by CPUID (a hypervisor's figure): written as 32 MiB, "
-                             "one CCD's L3")
-                size = 32 << 20
-        levels.append((lvl, typ, size, ways, line))
-    root = os.path.join(work, "cpu0")
-    for i, (lvl, typ, size, ways, line) in enumerate(levels):
-        d = os.path.join(root, "cache", f"index{i}")
-        os.makedirs(d)
-        for name, val in [("level", lvl), ("type", typ), ("size", f"{size // 1024}K"),
-                          ("ways_of_associativity", ways), ("coherency_line_size", line),
-                          ("shared_cpu_list", "0" if lvl < 3 else f"0-{os.cpu_count() - 1}")]:
-            with open(os.path.join(d, name), "w") as f:
-                f.write(f"{val}\n")
-    return root, notes
-
-
 def host_config(sim, work):
     path = os.path.join(work, "host.yaml")
     r = subprocess.run([sim, "config", "host", "--measure"], capture_output=True, text=True)
-    if r.returncode != 0 and "no cache levels in sysfs" in r.stderr and os.geteuid() == 0 and shutil.which("unshare"):
-        root, notes = synthesised_sysfs(work)
-        print(f"config host: {r.stderr.strip()}; measuring with the cache levels of CPUID (getconf) bind-mounted "
-              f"over /sys/devices/system/cpu/cpu0 in a private mount namespace" + "".join(f"; {n}" for n in notes),
-              file=sys.stderr)
-        r = subprocess.run(["unshare", "-m", "sh", "-c", 'mount --bind "$1" /sys/devices/system/cpu/cpu0 && '
-                            'exec "$2" config host --measure', "sh", root, sim], capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(f"pto-sim config host --measure failed: {r.stderr.strip()}")
     with open(path, "w") as f:
