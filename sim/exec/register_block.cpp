@@ -93,8 +93,12 @@ void element(ExecContext& c, const Operand& o, int64_t i, int64_t j) {
            o.space, o.tag);
 }
 
-void compute(ExecContext& c, const Block& b, OpKind op) {
-  const double flops = double(b.mr) * double(b.nr) * double(b.kn) * op_cost(c.config(), op);
+// The FMAs of `steps` k steps of the block. Issued step by step, between
+// the loads that feed them, as the compiled loop interleaves them: one
+// Compute for a whole block would hold the cpu model's in-order retirement
+// (and so its load queue) until all of the block's FMAs were done.
+void compute(ExecContext& c, const Block& b, OpKind op, int64_t steps = 1) {
+  const double flops = double(b.mr) * double(b.nr) * double(steps) * op_cost(c.config(), op);
   if (flops > 0) c.compute(op, flops);
 }
 
@@ -107,11 +111,17 @@ void c_rows(ExecContext& c, const Operand& C, const Block& b, AccessKind kind) {
 void outer_block(ExecContext& c, const Operand& A, const Operand& B, const Operand& C, const Block& b, bool load_c,
                  OpKind op) {
   if (load_c) c_rows(c, C, b, AccessKind::Read);
+  // A k step of all padding loads nothing; its flops (the op's nominal work,
+  // as the untiled count has them) go with the next step's.
+  int64_t steps = 0;
   for (int64_t k = b.k0; k < b.k0 + b.kn; ++k) {
-    if (!segment(c, B, k, b.j0, b.nr, AccessKind::Read)) continue;  // all padding: no FMA either
+    ++steps;
+    if (!segment(c, B, k, b.j0, b.nr, AccessKind::Read)) continue;
     for (int64_t r = 0; r < b.mr; ++r) element(c, A, b.i0 + r, k);
+    compute(c, b, op, steps);
+    steps = 0;
   }
-  compute(c, b, op);
+  if (steps) compute(c, b, op, steps);
   c_rows(c, C, b, write_kind(c, C.t));
 }
 
@@ -122,8 +132,8 @@ void dot_block(ExecContext& c, const Operand& A, const Operand& Bt, const Operan
     const int64_t kl = std::min(lanes, b.k0 + b.kn - k);
     for (int64_t r = 0; r < b.mr; ++r) segment(c, A, b.i0 + r, k, kl, AccessKind::Read);
     for (int64_t q = 0; q < b.nr; ++q) segment(c, Bt, b.j0 + q, k, kl, AccessKind::Read);
+    compute(c, b, OpKind::Matmul, kl);
   }
-  compute(c, b, OpKind::Matmul);
   c_rows(c, C, b, write_kind(c, C.t));
 }
 
