@@ -44,9 +44,13 @@ struct CoreState {
   uint64_t busy_fs[size_t(Pipe::Count)] = {};
   uint64_t transfers[size_t(Pipe::Count)] = {};  // pieces of work (transfers, or computes)
   std::vector<Pending> reads;
-  // Writes with no reads before them that follow a compute are its results.
+  // Writes with no reads before them that follow a compute are its
+  // results; after a transfer, more of its destination (a transfer into a
+  // strided view writes several runs after its reads).
   bool results = false;
+  bool transfer = false;  // the last group was a transfer: its engine streams the rest
   Pipe result_pipe = Pipe::Vector;
+  SpaceId result_space = 0;  // a transfer's destination
   uint64_t result_at = 0;
 };
 
@@ -65,7 +69,8 @@ class NpuCore final : public CoreTiming {
       s.reads.push_back({a, port.retain(false)});
       return;
     }
-    if (s.reads.empty() && s.results) return result_write(k, s, a, port);
+    if (s.reads.empty() && s.results && (!s.transfer || a.space == s.result_space))
+      return result_write(k, s, a, port);
     // Data with no source in the core (a tensor's initial values written to
     // global memory) is the host's: it costs the memories, not an engine.
     if (s.reads.empty() && role(a.space) == BufferRole::None) {
@@ -92,6 +97,7 @@ class NpuCore final : public CoreTiming {
     k.flops += c.flops;
     k.compute_fs += work;
     s.results = true;
+    s.transfer = false;
     s.result_pipe = p;
     s.result_at = e.free;
     note(k, start, e.free);
@@ -144,7 +150,11 @@ class NpuCore final : public CoreTiming {
     // The engine is busy for its setup and while it streams the bytes; the
     // memories' latency beyond that delays the write, not its next transfer.
     e.free = t0 + stream;
-    const uint64_t done = send(k, w, port, std::max(data, e.free));
+    s.results = s.transfer = true;
+    s.result_pipe = p;
+    s.result_space = w.space;
+    s.result_at = std::max(data, e.free);
+    const uint64_t done = send(k, w, port, s.result_at);
     busy(s, p) += e.free - start;
     ++transfers(s, p);
     note(k, start, done);
@@ -155,9 +165,19 @@ class NpuCore final : public CoreTiming {
   static uint64_t& busy(CoreState& s, Pipe p) { return s.busy_fs[size_t(p)]; }
   static uint64_t& transfers(CoreState& s, Pipe p) { return s.transfers[size_t(p)]; }
 
-  // A compute's result, written when the compute is done.
+  // A compute's result, written when the compute is done; or the rest of a
+  // transfer's destination, streamed by its engine after what it wrote.
   void result_write(CoreClock& k, CoreState& s, const Access& w, CorePort& port) {
-    const uint64_t t = std::max({s.result_at, hazard(w, false)});
+    uint64_t t = std::max({s.result_at, hazard(w, false)});
+    if (s.transfer) {
+      Engine& e = engine(s, s.result_pipe);
+      const double bw = npu_.pipe(s.result_pipe).bandwidth;
+      const uint64_t stream = bw > 0 ? uint64_t(std::llround(period_fs_ * double(w.bytes) / bw)) : 0;
+      t = std::max(t, e.free);
+      e.free = t + stream;
+      busy(s, s.result_pipe) += stream;
+      t = e.free;
+    }
     note(k, t, send(k, w, port, t));
   }
 

@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "sim/exec/conv_vector.h"
+#include "sim/exec/cube_lowering.h"
 #include "sim/exec/emission.h"
 #include "sim/exec/register_block.h"
 #include "sim/exec/tiling.h"
@@ -129,7 +130,8 @@ Tensor conv2d(ExecContext& c, const Tensor& in, const Tensor& w, int64_t stride,
   const ConvShape g{p.N, p.C, p.H, p.W, p.F, p.KH, p.KW, p.OH, p.OW, p.s, p.p};
   if (tiled) {
     const uint64_t acc = uint64_t(td->get("N", p.N) * td->get("F", p.F)) * uint64_t(td->get("H", p.OH) * td->get("W", p.OW));
-    if (cpu_tile_lowering(c, acc * out.elem_size()) && conv_vector_ok(in)) conv_tiled_cpu_events(c, g, in, w, out);
+    if (npu_cube(c)) conv_tiled_npu_events(c, g, in, w, out);
+    else if (cpu_tile_lowering(c, acc * out.elem_size()) && conv_vector_ok(in)) conv_tiled_cpu_events(c, g, in, w, out);
     else conv_tiled_events(c, p, in, w, out);
     return out;
   }

@@ -7,7 +7,7 @@
 #include "sim/exec/emission.h"
 #include "sim/exec/tiling.h"
 #include "sim/exec/matmul_internal.h"
-#include "sim/exec/matmul_npu.h"
+#include "sim/exec/cube_lowering.h"
 #include "sim/exec/matmul_vector.h"
 #include "sim/exec/register_block.h"
 

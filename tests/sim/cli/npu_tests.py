@@ -62,6 +62,18 @@ db, single = tile_run(128, 128, 64, 512), tile_run(128, 128, 128, 512)
 if db and single:
     check("two l0a buffers beat one", db["cycles"] < single["cycles"], (db["cycles"], single["cycles"]))
 
+# conv2d through the cube: a tile whose unfolded input fits l0a runs, with
+# img2col on MTE1 and the cube working; one that does not names l0a.
+CONV = os.path.join(H.src, "bench", "fidelity", "ops", "pto", "conv2d_tiled.pto")
+conv_args = ["-D", "C=32", "-D", "H=28", "-D", "W=28", "-D", "F=32", "-D", "TC=16", "--config", CFG]
+out = os.path.join(H.tmp, "conv.json")
+rc, _, err = run("run", CONV, *conv_args, "-D", "TF=16", "-D", "TH=2", "-D", "TW=28", "--format", "json", "-o", out)
+if check("conv2d tile runs", rc == 0, err):
+    p = pipes(json.load(open(out)))
+    check("conv2d: img2col and cube work", p["mte1_l0a"]["transfers"] > 0 and p["cube"]["busy_cycles"] > 0, p)
+rc, _, err = run("run", CONV, *conv_args, "-D", "TF=16", "-D", "TH=14", "-D", "TW=28", "-o", out + "2")
+check("conv2d tile too big: exit 2 naming l0a", rc == 2 and "'l0a'" in err, (rc, err))
+
 # A tile that cannot fit its buffer is an error naming the buffer.
 rc, _, err = run("run", MATMUL, "-D", "M=256", "-D", "N=256", "-D", "K=256", "-D", "TM=256", "-D", "TN=256",
                  "-D", "TK=256", "--config", CFG, "-o", os.path.join(H.tmp, "no.json"))

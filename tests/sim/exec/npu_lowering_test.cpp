@@ -1,4 +1,4 @@
-// pto.tile of a matmul on an NPU config (sim/exec/matmul_npu.h): the tiles
+// pto.tile of a matmul on an NPU config (sim/exec/cube_lowering.h): the tiles
 // travel GM -> l1 -> l0a/l0b -> cube -> l0c -> ub -> GM, counted exactly,
 // ping-pong buffers where two fit, and capacity errors that say which buffer.
 #include <set>
@@ -122,6 +122,40 @@ TEST(NpuLowering, ATileThatCannotFitL0aSaysWhere) {
     EXPECT_NE(m.find("'l0a'"), std::string::npos) << m;
     EXPECT_NE(m.find("smaller M, N or K tiles"), std::string::npos) << m;
   }
+}
+
+TEST(NpuLowering, Conv2dUnfoldsIntoL0aAndRunsOnTheCube) {
+  HwConfig cfg = npu_config();
+  Recorder rec;
+  ExecContext c(cfg, &rec);
+  Tensor X = make(c, "X", {1, 4, 4, 4}, "random", 1), W = make(c, "W", {4, 4, 3, 3}, "random", 2);
+  Tensor plain = conv2d(c, X, W, 1, 1);
+  rec.clear();
+  TileDirective td;
+  td.sizes = {{"N", 1}, {"F", 4}, {"H", 4}, {"W", 4}, {"C", 4}};
+  c.tile_push(td);
+  Tensor Y = conv2d(c, X, W, 1, 1);
+  c.tile_pop();
+  EXPECT_EQ(Y.to_vector(), plain.to_vector());
+  const SpaceId l1 = c.space_id("l1"), l0a = c.space_id("l0a"), l0b = c.space_id("l0b"), l0c = c.space_id("l0c"),
+                ub = c.space_id("ub");
+  // One tile, one channel block: the input (4 channels x 4 rows of 16 B,
+  // clipped at the padded border, so 16 runs in the corner of a 6 x 6 halo
+  // buffer per channel) and the weights (one run) into l1; img2col reads the
+  // l1 tile once per kernel tap (9 x 16) and writes the 16 x 36 unfolded
+  // input into l0a; the weights go to l0b.
+  EXPECT_EQ(rec.count(l1, AccessKind::Write), 16u + 1);
+  EXPECT_EQ(rec.count(l1, AccessKind::Read), 9u * 16 + 1);
+  EXPECT_EQ(rec.bytes(l0a, AccessKind::Write), 16u * 36 * 4);
+  EXPECT_EQ(rec.bytes(l0b, AccessKind::Write), 36u * 4 * 4);
+  EXPECT_EQ(rec.count(l0a, AccessKind::Read), 1u);
+  EXPECT_EQ(rec.count(l0b, AccessKind::Read), 1u);
+  EXPECT_EQ(rec.count(l0c, AccessKind::Write), 1u);
+  EXPECT_EQ(rec.count(l0c, AccessKind::Read), 1u);
+  EXPECT_EQ(rec.count(ub, AccessKind::Write), 1u);
+  EXPECT_EQ(rec.count(ub, AccessKind::Read), 1u);
+  ASSERT_EQ(rec.comp.size(), 1u);
+  EXPECT_EQ(rec.comp[0].flops, 2u * 4 * 16 * 36);
 }
 
 }  // namespace ptosim::test

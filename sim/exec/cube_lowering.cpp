@@ -1,10 +1,11 @@
-// pto.tile of a matmul on an NPU: the DaVinci data path, buffer by buffer.
+// pto.tile of a matmul or a conv2d on an NPU: the DaVinci data path, buffer
+// by buffer.
 // Events only (values come from the untiled kernel). Which engine moves
 // what is not named here: the `npu` core model reads it off the spaces of
 // each transfer (docs/TIMING.md, "The NPU core"); this file only has to
 // emit each transfer as its reads followed by its write, and the cube's
 // work as its operand reads, one Compute and the accumulator write.
-#include "sim/exec/matmul_npu.h"
+#include "sim/exec/cube_lowering.h"
 
 #include <algorithm>
 
@@ -118,6 +119,85 @@ void matmul_tiled_npu_events(ExecContext& c, const MatmulPlan& p, const Tensor& 
       }
     }
   });
+}
+
+void conv_tiled_npu_events(ExecContext& c, const ConvShape& g, const Tensor& in, const Tensor& w, const Tensor& out) {
+  const TileDirective& td = *c.tile();
+  const int64_t TN = std::min(td.get("N", g.N), g.N), TF = std::min(td.get("F", g.F), g.F),
+                TH = std::min(td.get("H", g.OH), g.OH), TW = std::min(td.get("W", g.OW), g.OW),
+                TC = std::min(td.get("C", g.C), g.C);
+  const int64_t IH = (TH - 1) * g.s + g.KH, IW = (TW - 1) * g.s + g.KW, KK = g.KH * g.KW;
+  const SpaceId l1 = c.space_id(td.into), l0a = role_space(c, BufferRole::L0A), l0b = role_space(c, BufferRole::L0B),
+                l0c = role_space(c, BufferRole::L0C);
+  const MemoryConfig* ubm = c.config().memory(BufferRole::UB);
+  const bool li = needs_load(c, in), lw = needs_load(c, w), lo = needs_load(c, out);
+  std::vector<Tensor> i1, w1, a0, b0, c0, cub;
+  SpaceId at = l1;
+  try {
+    if (li) i1 = ping_pong(c, {TN, TC, IH, IW}, in.dtype(), l1, in.name() + ".l1");
+    if (lw) w1 = ping_pong(c, {TF, TC, g.KH, g.KW}, w.dtype(), l1, w.name() + ".l1");
+    at = l0a;
+    a0 = ping_pong(c, {TN * TH * TW, TC * KK}, in.dtype(), l0a, in.name() + ".l0a");  // the unfolded input
+    at = l0b;
+    b0 = ping_pong(c, {TC * KK, TF}, w.dtype(), l0b, w.name() + ".l0b");
+    at = l0c;
+    c0 = ping_pong(c, {TN, TF, TH, TW}, out.dtype(), l0c, out.name() + ".l0c");
+    if (lo && ubm) {
+      at = c.space_id(ubm->name);
+      cub = ping_pong(c, {TN, TF, TH, TW}, out.dtype(), at, out.name() + ".ub");
+    }
+  } catch (const OpError& e) {
+    const char* part = at == l1 ? "input and weight" : at == l0a ? "unfolded input" : at == l0b ? "weight" : "output";
+    throw OpError(std::string(e.what()) + " (the " + part + " tile of pto.tile's conv2d lives in '" +
+                  c.space_name(at) + "' on this NPU: smaller tiles fit)");
+  }
+  const double cost = op_cost(c.config(), OpKind::Conv2d);
+  uint64_t step = 0, tile = 0;
+  for (int64_t n0 = 0; n0 < g.N; n0 += TN) {
+    const int64_t tn = std::min(TN, g.N - n0);
+    for (int64_t f0 = 0; f0 < g.F; f0 += TF) {
+      const int64_t tf = std::min(TF, g.F - f0);
+      for (int64_t h0 = 0; h0 < g.OH; h0 += TH) {
+        const int64_t th = std::min(TH, g.OH - h0);
+        for (int64_t w0 = 0; w0 < g.OW; w0 += TW, ++tile) {
+          const int64_t tw = std::min(TW, g.OW - w0);
+          Tensor acc = c0[tile % c0.size()].index({range(0, tn), range(0, tf), range(0, th), range(0, tw)});
+          // The input rows and columns this output tile needs (the halo), clipped to the image.
+          const int64_t ih0 = std::max<int64_t>(0, h0 * g.s - g.p), ih1 = std::min(g.H, (h0 + th - 1) * g.s - g.p + g.KH);
+          const int64_t iw0 = std::max<int64_t>(0, w0 * g.s - g.p), iw1 = std::min(g.W, (w0 + tw - 1) * g.s - g.p + g.KW);
+          for (int64_t k0 = 0; k0 < g.C; k0 += TC, ++step) {
+            const int64_t tc = std::min(TC, g.C - k0);
+            Tensor a = a0[step % a0.size()].index({range(0, tn * th * tw), range(0, tc * KK)});
+            Tensor b = b0[step % b0.size()].index({range(0, tc * KK), range(0, tf)});
+            if (ih1 > ih0 && iw1 > iw0) {  // MTE2, then MTE1's img2col: the tile read once per kernel tap
+              Tensor it = in.index({range(n0, tn), range(k0, tc), range(ih0, ih1 - ih0), range(iw0, iw1 - iw0)});
+              if (li) it = tile_load(c, it, i1[step % i1.size()].index({range(0, tn), range(0, tc), range(0, ih1 - ih0),
+                                                                        range(0, iw1 - iw0)}));
+              emit_bulk(c, it, AccessKind::Read, uint64_t(KK));
+              emit_bulk(c, a, AccessKind::Write, 1);
+            }
+            Tensor wt = w.index({range(f0, tf), range(k0, tc)});
+            if (lw) wt = tile_load(c, wt, w1[step % w1.size()].index({range(0, tf), range(0, tc)}));
+            emit_bulk(c, wt, AccessKind::Read, 1);
+            emit_bulk(c, b, AccessKind::Write, 1);
+            emit_bulk(c, a, AccessKind::Read, 1);
+            emit_bulk(c, b, AccessKind::Read, 1);
+            const double flops = double(tn * tf * th * tw) * double(tc * KK) * cost;
+            if (flops > 0) c.compute(OpKind::Conv2d, flops);
+            emit_bulk(c, acc, AccessKind::Write, 1);
+          }
+          Tensor ot = out.index({range(n0, tn), range(f0, tf), range(h0, th), range(w0, tw)});
+          if (cub.empty()) {
+            move_events(c, acc, ot);
+          } else {
+            Tensor u = cub[tile % cub.size()].index({range(0, tn), range(0, tf), range(0, th), range(0, tw)});
+            move_events(c, acc, u);
+            move_events(c, u, ot);
+          }
+        }
+      }
+    }
+  }
 }
 
 }  // namespace ptosim::exec::detail
