@@ -6,12 +6,13 @@
 // associative level's every miss cost its associativity).
 // A way joins its set's list when it is first touched; the oldest is asked
 // for only when every way of the set holds a line, so every way has been
-// touched by then (a 1-way set's array never asks: it lists its way itself). The links start as zero bytes (ZeroedArray: untouched
-// pages), so a 2^24-way level costs the memory of the ways it fills, not
-// 128 MiB of links written before the first access. (The list used to start
-// with every way in index order; the ways never touched come after the
-// touched ones in it, and nothing reads them: the oldest is asked for only
-// when every way was touched, and the order is listed only for valid lines.)
+// touched by then (a 1-way set's array never asks: it lists its one way
+// itself). The links start as zero bytes (ZeroedArray: untouched pages), so
+// a 2^24-way level costs the memory of the ways it fills, not 128 MiB of
+// links written before the first access. (The list used to start with
+// every way in index order; the ways never touched came after the touched
+// ones in it, and nothing read them: the oldest is asked for only when
+// every way was touched, and the order is listed only for valid lines.)
 #include <cstdint>
 
 #include "models/cache/zeroed_array.h"
