@@ -45,8 +45,10 @@ void DataChecker::discarded(size_t store, uint64_t addr, uint64_t bytes,
                             const std::function<uint8_t(uint64_t)>& visible) {
   ByteStore& shadow = stores_[store].shadow;
   std::vector<std::pair<uint64_t, uint64_t>> ranges;  // (address, bytes)
-  if (bytes) ranges.emplace_back(addr, bytes);
-  else shadow.for_each_page([&](uint64_t page, const uint8_t*) { ranges.emplace_back(page, ByteStore::kPage); });
+  if (bytes)
+    ranges.emplace_back(addr, bytes);
+  else
+    shadow.for_each_page([&](uint64_t page, const uint8_t*) { ranges.emplace_back(page, ByteStore::kPage); });
   std::vector<uint8_t> now;
   for (auto& [at, n] : ranges) {
     now.resize(n);

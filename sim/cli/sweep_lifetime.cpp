@@ -12,7 +12,6 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <filesystem>
 
 #include "sim/common/error.h"
@@ -26,7 +25,6 @@ namespace fs = std::filesystem;
 constexpr const char* kParentVar = "PTOSIM_SWEEP_PARENT";
 constexpr const char* kPrefix = "pto-sim-sweep-";
 constexpr const char* kLock = ".lock";
-constexpr time_t kUnlockedAge = 3600;
 
 // Whether `dir` is a dead sweep's folder (see make_sweep_temp_dir). A held
 // lock is a live sweep's; taking it proves the owner gone, and it is kept
@@ -35,7 +33,7 @@ bool dead_sweep_dir(const fs::path& dir, int* lock_fd) {
   struct stat st {};
   if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::getuid()) return false;
   const int fd = ::open((dir / kLock).c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) return errno == ENOENT && std::time(nullptr) - st.st_mtime > kUnlockedAge;
+  if (fd < 0) return false;  // no lock: an older pto-sim's, perhaps still running
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     ::close(fd);
     return false;

@@ -21,9 +21,9 @@ void watch_sweep_parent();
 // A temporary folder for the sweep's reports, locked (flock on its `.lock`)
 // for as long as this process lives; the kernel drops the lock when the
 // process dies, however it dies. Folders of dead sweeps (this user's, in
-// the same temporary directory) are removed first: one whose lock can be
-// taken; one without a lock file (an older pto-sim's) when it is older than
-// an hour. Returns the folder's path.
+// the same temporary directory, whose lock can be taken) are removed
+// first; a folder without a lock file is left alone (an older pto-sim's,
+// which may still be running: nothing tells). Returns the folder's path.
 std::string make_sweep_temp_dir();
 
 }  // namespace ptosim::cli

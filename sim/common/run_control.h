@@ -33,8 +33,7 @@ void request_stop(int signal);
 // Thrown where a wait for input noticed the stop (a config read from a FIFO
 // before the run began): main() ends with 128 + signal and writes nothing.
 struct Stopped : std::runtime_error {
-  Stopped(int sig, const std::string& input)
-      : std::runtime_error("while reading " + input), signal(sig) {}
+  Stopped(int sig, const std::string& input) : std::runtime_error("while reading " + input), signal(sig) {}
   int signal;
 };
 
