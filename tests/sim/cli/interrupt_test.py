@@ -160,12 +160,15 @@ for sig, args in ((signal.SIGINT, ["trace", os.path.join(H.src, "workloads", "ma
 # 4d. A config or program named by a FIFO no one writes: the first SIGINT
 # is noticed while `run` waits to read it (a blocked read swallowed it), the
 # run ends 130, and no report file is left.
-for what in ("config", "program"):
+for what in ("config", "program", "trace"):
     d = tempfile.mkdtemp(dir=tmp)
     fifo, target = os.path.join(d, "in.fifo"), os.path.join(d, "out.json")
     os.mkfifo(fifo)
-    args = ["--trace", write("fifo.din", "r 0 4\n"), "--config", fifo] if what == "config" else [fifo]
-    p = start("run", *args, "--format", "json", "-o", target)
+    if what == "trace":
+        p = start("trace", fifo, "-o", os.path.join(d, "out.ptt"))
+    else:
+        args = ["--trace", write("fifo.din", "r 0 4\n"), "--config", fifo] if what == "config" else [fifo]
+        p = start("run", *args, "--format", "json", "-o", target)
     time.sleep(0.5)
     p.send_signal(signal.SIGINT)
     code, out, err = finish(p, timeout=10)
@@ -173,8 +176,8 @@ for what in ("config", "program"):
     # A program's run has begun (its producer reads the file): an empty
     # report of 0 events, marked interrupted, is complete. A config's has not.
     left = sorted(f for f in os.listdir(d) if f != "in.fifo")
-    if what == "config":
-        check("config FIFO: nothing written", left == [], left)
+    if what != "program":
+        check(f"{what} FIFO: nothing written", left == [], left)
     else:
         check("program FIFO: a whole report or none", left in ([], ["out.json"]) and
               (not left or json.load(open(target)).get("interrupted") is True), left)
