@@ -53,7 +53,7 @@ class CacheLevelImpl final : public CacheLevel {
       if (config.sets() == 1) classifier_.mirror();  // fully associative: the level is its own 3C shadow
     if constexpr (Sub) init_subblocks();
     if constexpr (Data) {
-      data_.assign(config.sets() * config.ways * config.line, 0);
+      data_ = ZeroedArray<uint8_t>(config.sets() * config.ways * config.line);
       victim_.assign(config.line, 0);
     }
   }
@@ -442,7 +442,7 @@ class CacheLevelImpl final : public CacheLevel {
   }
 
   // ---- the data path (Data only) ----
-  uint8_t* line_data(uint64_t slot) { return data_.data() + slot * config_.line; }
+  uint8_t* line_data(uint64_t slot) { return data_.begin() + slot * config_.line; }
   // Where a fill of `slot` puts the bytes it fetches (every fill, demand or
   // prefetch, passes this as its request's data); null without data.
   uint8_t* fill_data(uint64_t slot) {
@@ -502,9 +502,9 @@ class CacheLevelImpl final : public CacheLevel {
   uint64_t mirror_fill_line_ = ~0ull;  // a mirrored level's line being filled, ~0 = none
   uint64_t mirror_fill_slot_ = 0;
   Array array_;
-  std::vector<uint8_t> data_;    // Data: per slot, the line's bytes
+  ZeroedArray<uint8_t> data_;    // Data: per slot, the line's bytes (untouched pages until filled)
   std::vector<uint8_t> victim_;  // Data: the bytes of the line being evicted
-  std::vector<SubState> sub_;    // Sub: per slot
+  ZeroedArray<SubState> sub_;    // Sub: per slot (untouched pages until filled)
   std::unique_ptr<SubBlockClassifier> sub_classifier_;  // Sub: the 3C shadow
   uint32_t sub_shift_ = 0;       // Sub: log2 of the sub-block size
   uint32_t sub_all_ = 1;         // Sub: the mask of every sub-block of a line

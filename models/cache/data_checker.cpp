@@ -41,6 +41,22 @@ void DataChecker::take_write(const Access& a, std::vector<uint8_t>& out) {
   pieces(a, [&](uint64_t addr, uint64_t bytes, uint64_t off) { trace_bytes(addr, bytes, seq, out.data() + off); });
 }
 
+void DataChecker::discarded(size_t store, uint64_t addr, uint64_t bytes,
+                            const std::function<uint8_t(uint64_t)>& visible) {
+  ByteStore& shadow = stores_[store].shadow;
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;  // (address, bytes)
+  if (bytes)
+    ranges.emplace_back(addr, bytes);
+  else
+    shadow.for_each_page([&](uint64_t page, const uint8_t*) { ranges.emplace_back(page, ByteStore::kPage); });
+  std::vector<uint8_t> now;
+  for (auto& [at, n] : ranges) {
+    now.resize(n);
+    for (uint64_t i = 0; i < n; ++i) now[i] = visible(at + i);
+    shadow.write(at, n, now.data());
+  }
+}
+
 uint32_t DataChecker::position(const std::string& file, int line, int col) {
   positions_.push_back({file, line, col});
   current_ = uint32_t(positions_.size() - 1);

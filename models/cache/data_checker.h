@@ -25,6 +25,9 @@ class DataChecker {
   // A memory that holds bytes at the end (DRAM, a scratchpad): its id.
   size_t add_store(const std::string& name, const ByteStore* store);
 
+  // The memory's own bytes (what add_store was given).
+  const ByteStore* actual(size_t store) const { return stores_[store].actual; }
+
   // ---- fed in stream order ----
   void write_data(const uint8_t* data, size_t n);
   // The bytes the write `a` stores, max(a.bytes, 1) of them, into out.
@@ -46,6 +49,12 @@ class DataChecker {
   [[noreturn]] void mismatch(const Access& a, const uint8_t* data, const std::string& space,
                              const std::string& served) const;
   void issued() { ++accesses_; }
+  // An invalidate record dropped cached copies without writing them back
+  // (docs/CACHES.md, "Data-integrity mode"): what they held is gone, as on
+  // hardware, and the older bytes below are what a load gets now. The
+  // shadow of [addr, addr + bytes) (bytes 0: every byte it holds) takes
+  // visible(addr), the byte the hierarchy now holds there.
+  void discarded(size_t store, uint64_t addr, uint64_t bytes, const std::function<uint8_t(uint64_t)>& visible);
 
   // After the flush: every store equals its shadow, and every expected range
   // the executor's bytes. Throws DataCheckError.

@@ -216,14 +216,34 @@ class SetAssocArray {
   // keep no such order (random, plru, srrip) go by way number.
   std::vector<uint64_t> dirty_lines() const {
     std::vector<uint64_t> out;
+    if constexpr (!HasOldestFirst<Policy>::value) {
+      // Wide sets: the resident lines, in the same order (sets from the
+      // last, ways by number), without a pass over every way of a 2^24-way
+      // level that holds a few lines.
+      if (wide_) {
+        std::vector<std::pair<uint64_t, uint64_t>> slots;  // (order, line)
+        where_.for_each([&](uint64_t line, uint32_t way) {
+          const uint64_t set = set_of(line), i = set * ways_ + way;
+          if (slots_[i].meta.dirty) slots.emplace_back((sets_ - 1 - set) * ways_ + way, line);
+        });
+        std::sort(slots.begin(), slots.end());
+        for (auto& [order, line] : slots) out.push_back(line);
+        return out;
+      }
+    }
     for (uint64_t set = sets_; set-- > 0;) {
       const uint64_t base = set * ways_;
       auto take = [&](uint32_t way) {
         const uint64_t i = base + way;
         if (tags_[i] && slots_[i].meta.dirty) out.push_back(tags_[i] - 1);
       };
-      if constexpr (HasOldestFirst<Policy>::value) policy_.oldest_first(set, take);
-      else for (uint32_t w = 0; w < ways_; ++w) take(w);
+      // (A 1-way set never tells its policy anything: its one way is the order.)
+      if constexpr (HasOldestFirst<Policy>::value) {
+        if (ways_ == 1) take(0);
+        else policy_.oldest_first(set, take);
+      } else {
+        for (uint32_t w = 0; w < ways_; ++w) take(w);
+      }
     }
     return out;
   }
@@ -233,14 +253,20 @@ class SetAssocArray {
   template <class F>
   void lines_oldest_first(uint64_t set, F&& f) const {
     const uint64_t base = set * ways_;
-    policy_.oldest_first(set, [&](uint32_t way) {
+    auto take = [&](uint32_t way) {
       if (tags_[base + way]) f(base + way, tags_[base + way] - 1);
-    });
+    };
+    if (ways_ == 1) take(0);  // a 1-way set never tells its policy anything
+    else policy_.oldest_first(set, take);
   }
 
   // Every valid line, for invalidating them all.
   std::vector<uint64_t> lines() const {
     std::vector<uint64_t> out;
+    if (wide_) {
+      where_.for_each([&](uint64_t line, uint32_t) { out.push_back(line); });
+      return out;
+    }
     for (uint64_t i = 0; i < tags_.size(); ++i)
       if (tags_[i]) out.push_back(tags_[i] - 1);
     return out;

@@ -17,7 +17,7 @@ namespace ptosim {
 
 template <class Policy, bool Data, bool Sub>
 void CacheLevelImpl<Policy, Data, Sub>::init_subblocks() {
-  sub_.assign(config_.sets() * config_.ways, SubState{});
+  sub_ = ZeroedArray<SubState>(config_.sets() * config_.ways);
   while ((1u << sub_shift_) < config_.subblock) ++sub_shift_;
   const uint32_t per_line = config_.line >> sub_shift_;
   sub_all_ = per_line >= 32 ? ~0u : (1u << per_line) - 1;

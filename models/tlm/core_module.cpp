@@ -207,6 +207,23 @@ void CoreModule::issue_checked(const Access& a, bool host, Pending& p) {
   checker_->issued();
 }
 
+void CoreModule::discard_data(const Access& a) {
+  const DataRoute& d = data_route(a.space);
+  // Every level drops the line holding addr, each by its own line size
+  // (powers of two, so the largest covers the others).
+  uint64_t line = 1;
+  for (const CacheLevel* l : d.levels) line = std::max<uint64_t>(line, l->config().line);
+  const uint64_t at = a.bytes ? a.addr & ~(line - 1) : 0, bytes = a.bytes ? line : 0;
+  const ByteStore* below = checker_->actual(d.store);
+  checker_->discarded(d.store, at, bytes, [&](uint64_t addr) {
+    uint8_t b = 0;
+    for (const CacheLevel* l : d.levels)
+      if (l->peek(addr, &b)) return b;
+    if (below) below->read(addr, 1, &b);
+    return b;
+  });
+}
+
 void CoreModule::host_write(const Access& a, const uint8_t* data) {
   if (checker_) checked(a, true, data);
 }
@@ -328,6 +345,7 @@ void CoreModule::issue_now(const Access& a, uint32_t seq, uint8_t* data) {
     if (r.cache) {
       sync(k.issue_at);
       r.cache->control(a.kind, a.addr, a.bytes, k.issue_at);
+      if (checker_ && a.kind == AccessKind::Invalidate) discard_data(a);
     }
     return;
   }

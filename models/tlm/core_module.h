@@ -139,6 +139,8 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   };
   void checked(const Access& a, bool host, const uint8_t* host_data);
   void issue_checked(const Access& a, bool host, Pending& p);
+  // An invalidate record discarded cached bytes: the checker's shadow follows.
+  void discard_data(const Access& a);
   const DataRoute& data_route(SpaceId space) const;
   // Parallel section: queue, then issue what the cores' clocks order allows
   // (everything, with `drain`).

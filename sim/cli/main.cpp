@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -13,8 +14,10 @@
 
 #include "sim/cli/commands.h"
 #include "sim/cli/run_identity.h"
+#include "sim/cli/sweep_lifetime.h"
 #include "sim/cli/logging.h"
 #include "sim/common/error.h"
+#include "sim/common/run_control.h"
 #include "sim/common/version.h"
 #include "sim/trace/data_check.h"
 
@@ -54,6 +57,7 @@ bool stdout_ok(bool quiet) {
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
+  ptosim::cli::watch_sweep_parent();  // a sweep's child ends with the sweep
   CLI::App app{"pto-sim: a cycle-approximate memory-hierarchy simulator for tiled tensor programs"};
   app.require_subcommand(1);
   ptosim::cli::record_invocation(argc, argv);
@@ -100,6 +104,11 @@ int sc_main(int argc, char* argv[]) {
   } catch (const std::bad_alloc&) {
     std::cerr << "pto-sim: out of memory\n";
     status = 2;
+  } catch (const ptosim::run_control::Stopped& e) {  // before anything was written
+    std::cerr << "pto-sim: stopped by " << (e.signal == SIGINT ? "SIGINT" : e.signal == SIGTERM ? "SIGTERM" : "a signal")
+              << " " << e.what() << "; nothing written\n";
+    std::cerr.flush();
+    std::_Exit(128 + e.signal);
   }
   // A failed report write has said so already (status 2).
   return stdout_ok(status == 2) ? status : 2;

@@ -14,8 +14,8 @@
 namespace ptosim::cli {
 namespace {
 
-// --max-memory: one per process, whichever subcommand was given it.
-uint64_t g_max_memory = 0;
+// --max-memory, --max-value-memory: one per process, whichever subcommand was given it.
+uint64_t g_max_memory = 0, g_max_value_memory = 0;
 
 // An integer literal the program would read (strtoll, any base) that does
 // not fit its 64-bit integers: the program would take it for a real and fail
@@ -36,6 +36,7 @@ bool integer_out_of_range(const std::string& v) {
 ProgramOptions program_options(const std::vector<std::string>& defines, uint64_t max_events) {
   ProgramOptions o;
   o.max_memory = g_max_memory;
+  o.max_value_memory = g_max_value_memory;
   std::vector<std::pair<std::string, std::string>> given;
   for (auto& d : defines) {
     const size_t eq = d.find('=');
@@ -121,17 +122,24 @@ void add_program_options(CLI::App& cmd, std::vector<std::string>& defines, uint6
   cmd.add_option("-D", defines, "Override a program parameter: -D NAME=VALUE")->allow_extra_args(false);
   cmd.add_option("--max-events", max_events, "Stop a program that emits more events than this")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 62));
-  cmd.add_option_function<std::string>(
-         "--max-memory",
-         [](const std::string& s) {
-           try {
-             g_max_memory = units::parse_bytes(s);
-           } catch (const std::invalid_argument& e) {
-             throw CLI::ValidationError("--max-memory", e.what());
-           }
-           if (g_max_memory == 0) throw CLI::ValidationError("--max-memory", "must be positive");
-         },
-         "Stop a program whose lists, strings and tensors need more (e.g. '2 GiB'; default: a quarter of the machine's memory)");
+  auto bytes_option = [&cmd](const char* name, uint64_t& into, const char* help) {
+    cmd.add_option_function<std::string>(
+        name,
+        [name, &into](const std::string& s) {
+          try {
+            into = units::parse_bytes(s);
+          } catch (const std::invalid_argument& e) {
+            throw CLI::ValidationError(name, e.what());
+          }
+          if (into == 0) throw CLI::ValidationError(name, "must be positive");
+        },
+        help);
+  };
+  bytes_option("--max-memory", g_max_memory,
+               "Stop a program whose lists, strings and tensors need more (e.g. '2 GiB'; default: a quarter of the "
+               "machine's memory)");
+  bytes_option("--max-value-memory", g_max_value_memory,
+               "Stop a program whose lists, strings and dicts alone need more (default: 256 MiB; docs/LANGUAGE.md)");
 }
 
 std::vector<int64_t> parse_hot_tile(const std::string& s) {

@@ -16,10 +16,9 @@
 #include <thread>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/sweep_lifetime.h"
 #include "sim/cli/sweep_rows.h"
 #include "sim/common/atomic_file.h"
-
-extern char** environ;
 
 namespace ptosim::cli {
 namespace {
@@ -90,11 +89,14 @@ pid_t spawn(const std::vector<std::string>& argv, const std::string& err_path) {
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  std::vector<char*> args;
+  std::vector<char*> args, envp;
   for (auto& s : argv) args.push_back(const_cast<char*>(s.c_str()));
   args.push_back(nullptr);
+  static const std::vector<std::string> env = sweep_child_environment();  // the children die with the sweep
+  for (auto& s : env) envp.push_back(const_cast<char*>(s.c_str()));
+  envp.push_back(nullptr);
   pid_t pid = -1;
-  const int rc = posix_spawn(&pid, args[0], &fa, nullptr, args.data(), environ);
+  const int rc = posix_spawn(&pid, args[0], &fa, nullptr, args.data(), envp.data());
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) throw InputError(std::string("pto-sim sweep: cannot start ") + args[0] + ": " + std::strerror(rc));
   return pid;
@@ -196,9 +198,7 @@ int run_sweep(const SweepSpec& spec) {
   std::string dir = spec.json_dir;
   bool temp_dir = false;
   if (dir.empty()) {
-    std::string templ = (fs::temp_directory_path() / "pto-sim-sweep-XXXXXX").string();
-    if (!mkdtemp(templ.data())) throw InputError(std::string("pto-sim sweep: cannot create a temporary directory: ") + std::strerror(errno));
-    dir = templ;
+    dir = make_sweep_temp_dir();
     temp_dir = true;
   } else {
     make_dir(dir);

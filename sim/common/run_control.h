@@ -7,6 +7,8 @@
 // report of an interrupted run. Plain atomics: any thread may read them.
 #include <atomic>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
 namespace ptosim::run_control {
 
@@ -27,5 +29,12 @@ int stop_signal();
 inline bool stop_requested() { return stop_signal() != 0; }
 // For tests of the stop path without a signal.
 void request_stop(int signal);
+
+// Thrown where a wait for input noticed the stop (a config read from a FIFO
+// before the run began): main() ends with 128 + signal and writes nothing.
+struct Stopped : std::runtime_error {
+  Stopped(int sig, const std::string& input) : std::runtime_error("while reading " + input), signal(sig) {}
+  int signal;
+};
 
 }  // namespace ptosim::run_control

@@ -88,9 +88,11 @@ class Compiler {
       case StmtKind::Break: case StmtKind::Continue:
         if (loop_depth_ == 0)
           fail(s.pos, std::string("'") + (s.kind == StmtKind::Break ? "break" : "continue") + "' outside loop");
+        if (s.kind == StmtKind::Break) ++exits_;
         return std::make_unique<FlowStmt>(s.pos, s.kind == StmtKind::Break ? Flow::Break : Flow::Continue);
       case StmtKind::Return:
         if (!fn_) fail(s.pos, "'return' outside function");
+        ++exits_;
         return std::make_unique<ReturnStmt>(s.pos, s.value ? expr(*s.value) : nullptr);
       case StmtKind::ExprStmt:
         return std::make_unique<ExprStmt>(s.pos, expr(*s.value));
@@ -225,9 +227,11 @@ class Compiler {
         if (it.items.size() == 3) n->step = expr(*it.items[2]);
       }
       n->parallel = parallel;
+      const uint64_t exits_before = exits_;
       ++loop_depth_;
       n->body = block(s.body, &s);
       --loop_depth_;
+      n->can_leave = exits_ != exits_before;
       return n;
     }
     auto n = std::make_unique<ForIterStmt>(s.pos);
@@ -619,6 +623,9 @@ class Compiler {
   CompiledFunction* fn_ = nullptr;
   std::vector<Level> levels_;
   int loop_depth_ = 0;
+  // `break` and `return` statements compiled so far: a range loop whose body
+  // has none runs every iteration (ForRangeStmt::can_leave).
+  uint64_t exits_ = 0;
   bool parallel_body_ = false;
 };
 

@@ -17,6 +17,7 @@ struct ProgramOptions {
   std::vector<std::pair<std::string, std::string>> defines;  // -D NAME=VALUE, in order
   uint64_t max_events = 2'000'000'000ull;  // guard against runaway loops
   uint64_t max_memory = 0;                 // bytes of lists, strings, tensors; 0 = a quarter of the machine's memory
+  uint64_t max_value_memory = 0;           // bytes of lists, strings, dicts; 0 = memory_budget::kDefaultValueLimit
   std::ostream* print_stream = nullptr;    // where pto `print` writes; null = stdout
   std::ostream* warning_stream = nullptr;  // `file:line:col: warning: ...` lines; null = stderr
   // --hot-spots: tag accesses by tensor tile; hot_tile = the last dims' tile

@@ -77,6 +77,7 @@ ProgramResult run_program_text(const std::string& path, const std::string& text,
     sink = tap.get();
   }
   memory_budget::set_limit(options.max_memory ? options.max_memory : memory_budget::default_limit());
+  memory_budget::set_value_limit(options.max_value_memory ? options.max_value_memory : memory_budget::kDefaultValueLimit);
   exec::ExecContext ctx(config, sink, options.max_events);
   if (options.hot_spots) ctx.enable_hot_tiles(options.hot_tile);
   if (options.heatmap_bins) ctx.enable_heatmap_bins(options.heatmap_bins);

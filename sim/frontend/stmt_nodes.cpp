@@ -1,5 +1,7 @@
 #include "sim/frontend/stmt_nodes.h"
 
+#include <algorithm>
+
 #include "sim/common/memory_budget.h"
 #include "sim/frontend/induction_streams.h"
 #include "sim/frontend/scopes.h"
@@ -27,8 +29,11 @@ Flow BlockNode::exec(Frame& f) const {
   } catch (const exec::OpError& e) {
     // Safety net: nodes that call the executor position their own errors.
     fail(stmts[k]->pos, e.what());
-  } catch (const memory_budget::Exceeded&) {
+  } catch (const memory_budget::Exceeded& e) {
     // The innermost statement that went over: its block catches first.
+    if (e.values)
+      fail(stmts[k]->pos, "out of memory: the program's lists, strings and dicts would need more than " +
+                              memory_budget::describe(memory_budget::value_limit()) + " (--max-value-memory)");
     fail(stmts[k]->pos, "out of memory: the program's lists, strings and tensors would need more than " +
                             memory_budget::describe(memory_budget::limit()) + " (--max-memory)");
   } catch (const std::bad_alloc&) {
@@ -139,12 +144,31 @@ Flow AugNameStmt::exec(Frame& f) {
   return Flow::Normal;
 }
 
+namespace {
+// How many values range(a, b, s) yields (s != 0), without overflow.
+uint64_t range_trips(int64_t a, int64_t b, int64_t s) {
+  if (s > 0) return b > a ? (uint64_t(b) - uint64_t(a) - 1) / uint64_t(s) + 1 : 0;
+  return a > b ? (uint64_t(a) - uint64_t(b) - 1) / (uint64_t(0) - uint64_t(s)) + 1 : 0;
+}
+}  // namespace
+
 Flow ForRangeStmt::exec(Frame& f) {
   int64_t a = start ? start->eval_int(f) : 0;
   int64_t b = stop->eval_int(f);
   int64_t s = step ? step->eval_int(f) : 1;
   if (s == 0) fail(step->pos, "range() step must not be zero");
   Interp& in = *f.in;
+  // Every iteration takes a step: a loop that cannot leave early and runs
+  // more times than the steps left would only reach the limit, after as
+  // many seconds as it has iterations (`range(10**12)`: 20 s at 10^8 a
+  // second), so it stops now, with the same error.
+  if (!can_leave) {
+    const uint64_t trips = range_trips(a, b, s), left = in.step_limit - std::min(in.steps, in.step_limit);
+    if (trips > left)
+      fail(pos, "iteration limit exceeded: this loop runs " + std::to_string(trips) + " times, more than the " +
+                    std::to_string(left) + " loop iterations and calls left of the limit of " +
+                    std::to_string(in.step_limit) + " (it follows --max-events)");
+  }
   int64_t iter = 0;
   InductionProbe probe(in);
   for (int64_t v = a; s > 0 ? v < b : v > b;) {

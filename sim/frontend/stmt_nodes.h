@@ -128,6 +128,10 @@ struct ForRangeStmt : SNode {
   NodeP start, stop, step;  // start/step may be null
   BlockNode body;
   bool parallel = false;    // directly inside `with pto.parallel`
+  // The body has a `break` or `return` (at any depth, conservatively): the
+  // loop may end before its last iteration. Without one, a loop whose trip
+  // count passes the iteration limit is refused before it starts.
+  bool can_leave = true;
   ForRangeStmt(Pos p) : SNode(p) {}
   Flow exec(Frame& f) override;
 };

@@ -10,9 +10,9 @@
 
 namespace ptosim::frontend {
 
-StrObj::~StrObj() { memory_budget::refund(charged); }
-ListObj::~ListObj() { memory_budget::refund(charged); }
-DictObj::~DictObj() { memory_budget::refund(charged); }
+StrObj::~StrObj() { memory_budget::refund_value(charged); }
+ListObj::~ListObj() { memory_budget::refund_value(charged); }
+DictObj::~DictObj() { memory_budget::refund_value(charged); }
 
 namespace {
 // What an entry costs besides the vector's slot: its index node and key text.
@@ -26,14 +26,14 @@ void DictObj::set(const std::string& key, Value k, Value v) {
     return;
   }
   const uint64_t bytes = kDictEntryBytes + key.size();
-  memory_budget::charge(bytes);
+  memory_budget::charge_value(bytes);
   charged += bytes;
   index.emplace(key, entries.size());
   entries.emplace_back(std::move(k), std::move(v));
 }
 
 Value new_dict() {
-  memory_budget::charge(sizeof(DictObj));
+  memory_budget::charge_value(sizeof(DictObj));
   auto* o = new DictObj;
   o->charged = sizeof(DictObj);
   return Value::object(VT::Dict, o);
@@ -43,21 +43,18 @@ void list_append(const Value& list, Value v) {
   auto* l = static_cast<ListObj*>(list.o);
   if (l->items.size() == l->items.capacity()) {
     const uint64_t grow = std::max<size_t>(l->items.capacity(), 4) * sizeof(Value);
-    memory_budget::charge(grow);
+    memory_budget::charge_value(grow);
     l->charged += grow;
     l->items.reserve(l->items.capacity() + std::max<size_t>(l->items.capacity(), 4));
   }
   l->items.push_back(std::move(v));
 }
 
-void check_room(uint64_t bytes) {
-  const uint64_t lim = memory_budget::limit();
-  if (lim && (bytes > lim || memory_budget::held() > lim - bytes)) throw memory_budget::Exceeded();
-}
+void check_room(uint64_t bytes) { memory_budget::check_value_room(bytes); }
 
 Value Value::str(std::string s) {
   const uint64_t bytes = sizeof(StrObj) + s.capacity();
-  memory_budget::charge(bytes);
+  memory_budget::charge_value(bytes);
   auto* o = new StrObj;
   o->charged = bytes;
   o->s = std::move(s);
@@ -66,7 +63,7 @@ Value Value::str(std::string s) {
 namespace {
 Value new_list(VT tag, std::vector<Value> items) {
   const uint64_t bytes = sizeof(ListObj) + items.capacity() * sizeof(Value);
-  memory_budget::charge(bytes);
+  memory_budget::charge_value(bytes);
   auto* o = new ListObj;
   o->charged = bytes;
   o->items = std::move(items);

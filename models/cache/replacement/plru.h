@@ -5,8 +5,11 @@
 // over [lo, hi) splits at lo + (hi - lo) / 2), so 11-way caches are fine.
 // Nodes are numbered in preorder: the left child of node k over [lo, hi) is
 // k + 1, the right child is k + (mid - lo).
+// The bits start as zero bytes (ZeroedArray): a 2^24-way level does not
+// write 16 MiB of them before its first access.
 #include <cstdint>
-#include <vector>
+
+#include "models/cache/zeroed_array.h"
 
 namespace ptosim::replacement {
 
@@ -16,7 +19,7 @@ class Plru {
   static constexpr bool kKnowsMru = false;
   static constexpr bool kRepeatHitIsNoop = true;
   Plru(uint64_t sets, uint32_t ways, uint64_t /*seed*/)
-      : ways_(ways), nodes_(ways > 1 ? ways - 1 : 1), bits_(sets * nodes_, 0) {}
+      : ways_(ways), nodes_(ways > 1 ? ways - 1 : 1), bits_(sets * nodes_) {}
   void on_hit(uint64_t set, uint32_t way) { touch(set, way); }
   void on_fill(uint64_t set, uint32_t way) { touch(set, way); }
   uint32_t victim(uint64_t set) const {
@@ -43,7 +46,7 @@ class Plru {
 
   uint32_t ways_;
   uint32_t nodes_;
-  std::vector<uint8_t> bits_;
+  ZeroedArray<uint8_t> bits_;
 };
 
 }  // namespace ptosim::replacement

@@ -11,7 +11,8 @@
 // the RRPV-3 bitmap. The same choices as the scan, at O(1) per hit and fill
 // and O(ways / 64) at worst per victim (a word scan, not a way scan).
 #include <cstdint>
-#include <vector>
+
+#include "models/cache/zeroed_array.h"
 
 namespace ptosim::replacement {
 
@@ -25,14 +26,14 @@ class Srrip {
   Srrip(uint64_t sets, uint32_t ways, uint64_t /*seed*/)
       : ways_(ways), words_((ways + 63) / 64), wide_(ways > kScanWays), rrpv_(sets * ways, wide_ ? 0 : kMax) {
     if (!wide_) return;
-    // Every way starts at RRPV 3 (as the scan's initial kMax): ring slot 3, base 0.
-    sets_.assign(sets, Set{0, {0, 0, 0, ways}});
-    bits_.assign(sets * 4 * words_, 0);
-    for (uint64_t s = 0; s < sets; ++s) {
-      uint64_t* b = bitmap(s, 3);
-      for (uint32_t w = 0; w < ways; ++w) b[w >> 6] |= 1ull << (w & 63);
-      for (uint32_t w = 0; w < ways; ++w) rrpv_[s * ways + w] = 3;
-    }
+    // Every structure of a wide set starts as zero bytes (untouched pages):
+    // a way joins the ring when it is first filled. The scan starts every
+    // way at RRPV 3, but a victim is asked for only when every way of the
+    // set holds a line, so every way has been filled (and placed) by then:
+    // the ways never filled need no place, and a 2^24-way level writes
+    // nothing before its first access.
+    sets_ = ZeroedArray<Set>(sets);
+    bits_ = ZeroedArray<uint64_t>(sets * 4 * words_);
   }
   void on_hit(uint64_t set, uint32_t way) {
     if (wide_) return move(set, way, 0);
@@ -54,7 +55,8 @@ class Srrip {
   // The RRPV of a way now (what the scan would hold); for tests.
   uint8_t rrpv(uint64_t set, uint32_t way) const {
     const uint8_t r = rrpv_[set * ways_ + way];
-    return wide_ ? uint8_t((r - sets_[set].base) & 3) : r;
+    if (!wide_) return r;
+    return r ? uint8_t((r - 1 - sets_[set].base) & 3) : kMax;  // never filled: the scan's start
   }
 
  private:
@@ -63,18 +65,21 @@ class Srrip {
     uint32_t count[4];  // ways per ring slot
   };
   uint64_t* bitmap(uint64_t set, uint32_t slot) { return &bits_[(set * 4 + slot) * words_]; }
-  // Wide sets: rrpv_ holds a way's ring slot; its RRPV is (slot - base) & 3.
+  // Wide sets: rrpv_ holds a way's ring slot + 1 (0: never filled, in no
+  // bitmap); its RRPV is (slot - base) & 3.
   void move(uint64_t set, uint32_t way, uint8_t value) {
     Set& s = sets_[set];
-    uint8_t& slot = rrpv_[set * ways_ + way];
+    uint8_t& held = rrpv_[set * ways_ + way];
     const uint8_t to = uint8_t((s.base + value) & 3);
-    if (slot == to) return;
+    if (held == to + 1) return;
     const uint64_t bit = 1ull << (way & 63);
-    bitmap(set, slot)[way >> 6] &= ~bit;
-    --s.count[slot];
+    if (held) {
+      bitmap(set, held - 1u)[way >> 6] &= ~bit;
+      --s.count[held - 1];
+    }
     bitmap(set, to)[way >> 6] |= bit;
     ++s.count[to];
-    slot = to;
+    held = uint8_t(to + 1);
   }
   uint32_t wide_victim(uint64_t set) {
     Set& s = sets_[set];
@@ -89,9 +94,9 @@ class Srrip {
   uint32_t ways_;
   uint32_t words_;
   bool wide_;
-  std::vector<uint8_t> rrpv_;   // per way: the RRPV (scanned sets) or its ring slot (wide sets)
-  std::vector<Set> sets_;       // wide sets
-  std::vector<uint64_t> bits_;  // wide sets: per set, 4 bitmaps of words_ words
+  ZeroedArray<uint8_t> rrpv_;   // per way: the RRPV (scanned sets) or its ring slot + 1 (wide sets)
+  ZeroedArray<Set> sets_;       // wide sets
+  ZeroedArray<uint64_t> bits_;  // wide sets: per set, 4 bitmaps of words_ words
 };
 
 }  // namespace ptosim::replacement

@@ -147,6 +147,14 @@ TEST(Replacement, WideSrripPicksAsTheScan) {
       x ^= x << 13, x ^= x >> 7, x ^= x << 17;
       return x;
     };
+    // A set's victim is asked for only once every way holds a line (the
+    // array fills the lowest invalid way first): the wide form places a way
+    // when it is first filled.
+    for (uint64_t set = 0; set < sets; ++set)
+      for (uint32_t w = 0; w < ways; ++w) {
+        wide.on_fill(set, w);
+        ref.r[set * ways + w] = 2;
+      }
     for (int step = 0; step < 20000; ++step) {
       const uint64_t set = next() % sets;
       const uint32_t hot = 1 + uint32_t(next() % ways);  // hits go to the first `hot` ways: skewed RRPVs

@@ -9,6 +9,7 @@ usage: bad_inputs_test.py PTO_SIM SOURCE_DIR
 """
 import os
 import subprocess
+import sys
 
 from harness import Harness
 
@@ -140,6 +141,13 @@ CONFIGS = [
     (C + "alignment: 48 B\n", ":2: alignment: must be a power of two"),
     (C + "spaces: {global: nowhere}\n", ":2: spaces.global: 'nowhere' is not a memory, cache or the DRAM of this config"),
     (C + "spaces: [global]\n", ":2: spaces: expected a mapping"),
+    # a cap on the levels: 5,001 levels from aliases took 59 s and 593 MB to build
+    ("l: &l {size: 1 KiB, ways: 2, line: 64 B}\ncaches: [" + ", ".join(["*l"] * 5001) + "]\n",
+     ":2: caches: 5001 levels, more than the 16 a config may have"),
+    ("l: &l {size: 1 KiB, ways: 2, line: 64 B}\ncaches: [" + ", ".join(["*l"] * 17) + "]\n",
+     ":2: caches: 17 levels, more than the 16 a config may have"),
+    ("m: &m {size: 1 KiB}\nmemories: [" + ", ".join(["*m"] * 65) + "]\n" + C,
+     ":2: memories: 65 memories, more than the 64 a config may have"),
 ]
 
 for i, (text, expect) in enumerate(CONFIGS):
@@ -210,6 +218,8 @@ pprog = write("param.pto", "param M = 4\nparam TM = 2\nl = [0] * M\n")
 slow_clock = write("slow.yaml", "clock: 1 Hz\n" + C)
 slow_trace = write("slow.din", "".join("r %x 4\n" % (i * 64) for i in range(50000)))
 grow = write("grow.pto", "l = [1]\nfor i in range(64):\n    l = l + l\n")
+sgrow = write("sgrow.pto", "s = 'ab'\nfor i in range(64):\n    s = s + s\n")
+spin = write("spin.pto", "for i in range(10**12):\n    pass\n")
 CLI = [
     (["simulate", "x"], "pto-sim: unknown subcommand 'simulate' (expected one of: run, check, annotate, trace, config, schema, sweep, compare, curves)"),
     (["config", "sho"], "pto-sim: unknown subcommand 'sho' (expected one of: show, host)"),
@@ -241,10 +251,40 @@ CLI = [
     (["run", grow, "--max-memory", "16 MiB"],
      f"{grow}:3:5: out of memory: the program's lists, strings and tensors would need more than 16.0 MiB (--max-memory)\n"
      "    l = l + l\n    ^"),
+    # Runaway inputs end in seconds: a doubling list or string meets the
+    # values' own budget (256 MiB) after about a second (the whole budget,
+    # a quarter of the machine, took minutes) ...
+    (["check", grow],
+     f"{grow}:3:5: out of memory: the program's lists, strings and dicts would need more than 256.0 MiB "
+     "(--max-value-memory)\n    l = l + l\n    ^"),
+    (["run", sgrow, "--max-value-memory", "1 MiB"],
+     f"{sgrow}:3:5: out of memory: the program's lists, strings and dicts would need more than 1.0 MiB "
+     "(--max-value-memory)\n    s = s + s\n    ^"),
+    (["check", prog, "--max-value-memory", "0 B"], "pto-sim: --max-value-memory: must be positive"),
+    # ... and a loop that cannot leave early and runs past the iteration
+    # limit stops before its first iteration (it ran 2 minutes to the limit).
+    (["check", spin],
+     f"{spin}:1:1: iteration limit exceeded: this loop runs 1000000000000 times, more than the 2000000000 loop "
+     "iterations and calls left of the limit of 2000000000 (it follows --max-events)\nfor i in range(10**12):\n^"),
 ]
 for args, expect in CLI:
     code, out, err = run(*args, timeout=20)
     check(f"CLI {args[:4]}: exit 2, message", code == 2 and out == "" and err.strip() == expect, (code, err.strip(), expect))
+
+# A 2^24-way fully associative level is built in memory proportional to the
+# lines it holds (its tables used to take 1.2 GB and a minute before the
+# first access), with every policy; the counts are those of any other size.
+PEAK = ("import resource, subprocess, sys\n"
+        "p = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+        "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, p.stdout.count('\"read_misses\": 1,'))\n")
+for policy in ("lru", "fifo", "random", "plru", "srrip"):
+    huge = write(f"huge-{policy}.yaml", "caches: [{size: 1 GiB, ways: 16777216, line: 64 B, replacement: %s}]\n" % policy)
+    p = subprocess.run([sys.executable, "-c", PEAK, H.pto_sim, "run", "--trace", din, "--config", huge, "--check-data",
+                        "--format", "json"], capture_output=True, text=True, env=H.env, timeout=120)
+    code, rss_kib, misses = (p.stdout.split() + ["?", "?", "?"])[:3]
+    check(f"2^24 ways, {policy}: runs, one read miss", code == "0" and misses == "1", (p.stdout, p.stderr[-300:]))
+    check(f"2^24 ways, {policy}: peak RSS under 200 MiB (was 1.2 GB)", rss_kib.isdigit() and int(rss_kib) < 200 * 1024,
+          f"{rss_kib} KiB")
 
 # A report that cannot be written to stdout is an error, not a silent loss.
 if os.path.exists("/dev/full"):

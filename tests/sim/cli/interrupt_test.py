@@ -157,6 +157,98 @@ for sig, args in ((signal.SIGINT, ["trace", os.path.join(H.src, "workloads", "ma
           (code, err[-300:]))
     check(f"{' '.join(args[:2])} {sig.name}: no file left", os.listdir(d) == [], os.listdir(d))
 
+# 4d. A config or program named by a FIFO no one writes: the first SIGINT
+# is noticed while `run` waits to read it (a blocked read swallowed it), the
+# run ends 130, and no report file is left.
+for what in ("config", "program", "trace"):
+    d = tempfile.mkdtemp(dir=tmp)
+    fifo, target = os.path.join(d, "in.fifo"), os.path.join(d, "out.json")
+    os.mkfifo(fifo)
+    if what == "trace":
+        p = start("trace", fifo, "-o", os.path.join(d, "out.ptt"))
+    else:
+        args = ["--trace", write("fifo.din", "r 0 4\n"), "--config", fifo] if what == "config" else [fifo]
+        p = start("run", *args, "--format", "json", "-o", target)
+    time.sleep(0.5)
+    p.send_signal(signal.SIGINT)
+    code, out, err = finish(p, timeout=10)
+    check(f"{what} FIFO, one SIGINT: exit 130", code == 130 and "stopped by SIGINT" in err, (code, err[-300:]))
+    # A program's run has begun (its producer reads the file): an empty
+    # report of 0 events, marked interrupted, is complete. A config's has not.
+    left = sorted(f for f in os.listdir(d) if f != "in.fifo")
+    if what != "program":
+        check(f"{what} FIFO: nothing written", left == [], left)
+    else:
+        check("program FIFO: a whole report or none", left in ([], ["out.json"]) and
+              (not left or json.load(open(target)).get("interrupted") is True), left)
+
+
+# 4e. `kill -9` of a sweep: its `pto-sim run` children get SIGTERM from the
+# kernel (PR_SET_PDEATHSIG) and stop, instead of running to the end; the
+# next sweep removes the dead sweep's temporary folder (its lock is free).
+def children(pid):
+    out = []
+    for e in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{e}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2:].split()
+        if fields[1] == str(pid) and fields[0] != "Z":
+            out.append(int(e))
+    return out
+
+
+def alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            stat = f.read()
+    except OSError:
+        return False
+    return stat[stat.rfind(")") + 2:].split()[0] != "Z"
+
+
+sweep_tmp = tempfile.mkdtemp(dir=tmp)
+env = dict(H.env, TMPDIR=sweep_tmp)
+naive = os.path.join(H.src, "workloads", "matmul_naive.pto")
+sw = subprocess.Popen([H.pto_sim, "sweep", naive, "-D", "M=512,513", "-D", "N=512", "-D", "K=512", "-j", "2",
+                       "-o", os.path.join(tmp, "killed.csv")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                      env=env)
+deadline = time.time() + 30
+kids = []
+while time.time() < deadline and len(kids) < 2:
+    time.sleep(0.1)
+    kids = children(sw.pid)
+folders = os.listdir(sweep_tmp)
+time.sleep(0.5)
+sw.kill()
+sw.wait()
+deadline = time.time() + 20
+while time.time() < deadline and any(alive(k) for k in kids):
+    time.sleep(0.1)
+check("sweep kill -9: it had two children and a temporary folder", len(kids) == 2 and len(folders) == 1,
+      (kids, folders))
+check("sweep kill -9: the children end with it", not any(alive(k) for k in kids), [k for k in kids if alive(k)])
+# The next sweep removes the dead sweep's folder; a live sweep's folder
+# stays (this one holds its lock while another sweep runs).
+live = subprocess.Popen([H.pto_sim, "sweep", naive, "-D", "M=512", "-D", "N=512", "-D", "K=512",
+                         "-o", os.path.join(tmp, "live.csv")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                        env=env)
+deadline = time.time() + 30
+mine = []
+while time.time() < deadline and not mine:
+    time.sleep(0.05)
+    mine = [f for f in os.listdir(sweep_tmp) if f not in folders and os.path.exists(os.path.join(sweep_tmp, f, ".lock"))]
+check("next sweep: the killed sweep's folder is gone", mine and folders and folders[0] not in os.listdir(sweep_tmp),
+      (folders, os.listdir(sweep_tmp)))
+code = subprocess.run([H.pto_sim, "sweep", naive, "-D", "M=4", "-o", os.path.join(tmp, "next.csv")],
+                      capture_output=True, env=env, timeout=60).returncode
+left = os.listdir(sweep_tmp)
+live.kill()
+live.wait()
+check("a live sweep's folder is kept", code == 0 and left == mine, (code, mine, left))
+
 # 5. Progress: forced with --progress once the run lasts 2 s; silent when
 # stderr is not a terminal otherwise.
 for forced in (True, False):

@@ -174,6 +174,36 @@ if check("random trace: same report with and without --check-data", c1 == 0 and 
     r2.pop("data_check", None)
     check("random trace: identical reports", r1 == r2, (r1["levels"], r2["levels"]))
 
+# Dinero IV's invalidate record `v` drops cached lines without writing them
+# back: their dirty bytes are discarded, and a later load gets the older
+# bytes below. That is what an invalidate means, not a lost write (it was
+# reported as one); copybacks `c` write lines back. Line and whole-cache
+# (size 0) records among random accesses, under every policy.
+VTRACE = os.path.join(tmp, "invalidates.din")
+with open(VTRACE, "w") as f:
+    for _ in range(20000):
+        x = rng.random()
+        if x < 0.02:
+            f.write(f"{rng.choice('vvc')} {rng.randrange(1 << 14):x} {rng.choice([0, 4, 4, 4, 4]):x}\n")
+        else:
+            f.write(f"{rng.choice('rrww')} {rng.randrange(1 << 14):x} {rng.choice([1, 4, 8, 64, 100]):x}\n")
+for repl in ("lru", "fifo", "random", "plru", "srrip"):
+    for incl in ("non_inclusive", "inclusive"):
+        cfg = write(f"v-{repl}-{incl}.yaml", f"""\
+name: invalidates
+caches:
+  - {{name: L1, size: 1 KiB, ways: 2, line: 32 B, replacement: {repl}}}
+  - {{name: L2, size: 4 KiB, ways: 4, line: 64 B, replacement: {repl}, inclusion: {incl}}}
+  - {{name: L3, size: 16 KiB, ways: 32, line: 64 B, replacement: {repl}, write_policy: write_through, inclusion: {incl}}}
+""")
+        code, rep, err = run_json("--trace", VTRACE, "--config", cfg, "--check-data")
+        check(f"v and c records, {repl} {incl}: exit 0, loads checked",
+              code == 0 and rep and rep["data_check"]["reads_checked"] > 9000, (code, err[-800:],
+                                                                                rep and rep["data_check"]))
+vt = write("v-small.din", "w 0 4\nv 0 4\nr 0 4\nw 40 4\nv 0 0\n")
+code, rep, err = run_json("--trace", vt, "--config", os.path.join(SRC, "configs", "tiny.yaml"), "--check-data")
+check("w, v, r of one line: the read gets the older bytes, no data loss reported", code == 0, (code, err))
+
 # A program's native trace (scratchpad spaces, strided accesses) replayed with made-up data.
 NPU = os.path.join(SRC, "configs", "npu.yaml")
 for w in ("conv2d_cached.pto", "layernorm_gelu_fused.pto"):

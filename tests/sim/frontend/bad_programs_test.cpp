@@ -179,7 +179,7 @@ INSTANTIATE_TEST_SUITE_P(All, BadProgram, ::testing::ValuesIn(kBad),
 TEST(BadProgramCount, AtLeastForty) { EXPECT_GE(sizeof(kBad) / sizeof(kBad[0]), 40u); }
 
 TEST(BadProgramLimits, EventLimitStopsRunawayLoop) {
-  std::string err = error_of("A = pto.tensor([4])\nfor i in range(1000000000000):\n    x = A[0]\n", {}, 1000);
+  std::string err = error_of("A = pto.tensor([4])\nfor i in range(100000):\n    x = A[0]\n", {}, 1000);
   EXPECT_EQ(err.rfind("t.pto:3:", 0), 0u) << err;
   EXPECT_NE(err.find("event limit 1000 exceeded"), std::string::npos) << err;
 }
@@ -188,6 +188,20 @@ TEST(BadProgramLimits, IterationLimitStopsPureComputeLoop) {
   std::string err = error_of("x = 0\nfor i in range(1000000000000):\n    x += 1\n", {}, 1000);
   EXPECT_EQ(err.rfind("t.pto:2:1: ", 0), 0u) << err;
   EXPECT_NE(err.find("iteration limit exceeded"), std::string::npos) << err;
+  // Refused before its first iteration: it cannot end early (it used to run
+  // to the limit, 20 s at the default one).
+  EXPECT_NE(err.find("this loop runs 1000000000000 times, more than the 1000000 loop iterations and calls left"),
+            std::string::npos)
+      << err;
+}
+
+TEST(BadProgramLimits, LoopThatCanLeaveRunsUntilItDoes) {
+  // A break or a return may end a long range early: it is not refused.
+  EXPECT_EQ(error_of("for i in range(10**12):\n    if i == 3:\n        break\n", {}, 1000), "");
+  EXPECT_EQ(error_of("def f():\n    for i in range(10**12):\n        return i\nx = f()\n", {}, 1000), "");
+  // Nested: the inner loop's trip count is checked against what is left.
+  std::string err = error_of("for i in range(10):\n    for j in range(400000):\n        pass\n", {}, 1000);
+  EXPECT_EQ(err.rfind("t.pto:2:5: iteration limit exceeded: this loop runs 400000 times, more than the ", 0), 0u) << err;
 }
 
 // A program's memory is bounded like its events: the statement that would
@@ -225,6 +239,16 @@ TEST(BadProgramLimits, MemoryLimitNamesTheStatement) {
     const std::string err = error_with_memory(c.program, 16 << 20);
     EXPECT_EQ(err.substr(0, err.find('\n')), c.first_line + over) << c.program;
   }
+  // Lists, strings and dicts alone have a smaller budget, 256 MiB by
+  // default: a doubling meets it in about a second.
+  const std::string values =
+      ": out of memory: the program's lists, strings and dicts would need more than 256.0 MiB (--max-value-memory)";
+  for (const char* grow : {"l = [1]\nfor i in range(64):\n    l = l + l\n", "s = \"ab\"\nfor i in range(64):\n    s = s + s\n"}) {
+    const std::string err = error_with_memory(grow, uint64_t(4) << 30);
+    EXPECT_EQ(err.substr(0, err.find('\n')), std::string("t.pto:3:5") + values) << grow;
+  }
+  // Tensors count only against the whole budget.
+  EXPECT_EQ(error_with_memory("A = pto.tensor([8192, 8192])\n", uint64_t(4) << 30), "");
   // Within the limit the same kind of program runs, and what a statement
   // frees is given back.
   EXPECT_EQ(error_with_memory("for i in range(100):\n    l = [0] * 100000\n", 16 << 20), "");
