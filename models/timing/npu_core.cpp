@@ -36,7 +36,8 @@ struct Engine {
 
 struct Pending {
   Access a;
-  std::unique_ptr<CorePort> port;
+  std::unique_ptr<CorePort> port;  // null: already sent (--check-data), its data there at `done`
+  uint64_t done = 0;
 };
 
 struct CoreState {
@@ -66,8 +67,13 @@ class NpuCore final : public CoreTiming {
     if (!write) {
       s.results = false;
       if (s.reads.size() >= kMaxPendingReads) flush(k, s);
-      s.reads.push_back({a, port.retain(false)});
-      return;
+      if (!port.carries_data()) return s.reads.push_back({a, port.retain(false)});
+      // --check-data compares the bytes when access() returns: the read goes
+      // now, when the engine of its source would start it (which engine is
+      // known only at its write; times may move slightly, docs/TIMING.md).
+      const uint64_t t = std::max(engine(s, source_pipe(role(a.space))).free, hazard(a, true));
+      const uint64_t done = send_one(k, a, port, t, false);
+      return s.reads.push_back({a, nullptr, done});
     }
     if (s.reads.empty() && s.results && (!s.transfer || a.space == s.result_space))
       return result_write(k, s, a, port);
@@ -185,8 +191,7 @@ class NpuCore final : public CoreTiming {
   // engine's transfers, by where they read.
   void flush(CoreClock& k, CoreState& s) {
     if (s.reads.empty()) return;
-    const BufferRole src = role(s.reads.front().a.space);
-    const Pipe p = src == BufferRole::L0A || src == BufferRole::L0B ? Pipe::Cube : pipe_for(src, BufferRole::None);
+    const Pipe p = source_pipe(role(s.reads.front().a.space));
     Engine& e = engine(s, p);
     const uint64_t start = e.free;
     const uint64_t data = send_reads(k, s, start);
@@ -196,33 +201,31 @@ class NpuCore final : public CoreTiming {
     note(k, start, data);
   }
 
+  // The engine that reads a source with nothing after it to say more.
+  static Pipe source_pipe(BufferRole src) {
+    return src == BufferRole::L0A || src == BufferRole::L0B ? Pipe::Cube : pipe_for(src, BufferRole::None);
+  }
+
   // Sends the pending reads at t0 (or when what wrote them is done); returns
   // when the last one's data is there.
   uint64_t send_reads(CoreClock& k, CoreState& s, uint64_t t0) {
     uint64_t data = t0;
-    for (Pending& r : s.reads) {
-      const uint64_t t = std::max(t0, hazard(r.a, true));
-      uint64_t done = t;
-      for_each_piece(r.a, *r.port, [&](uint64_t addr, uint64_t bytes) {
-        uint64_t tt = t;
-        done = std::max(done, r.port->send(addr, bytes, &tt));
-        ++k.line_requests;
-      });
-      mark(r.a, done, false);
-      data = std::max(data, done);
-    }
+    for (Pending& r : s.reads)
+      data = std::max(data, r.port ? send_one(k, r.a, *r.port, std::max(t0, hazard(r.a, true)), false) : r.done);
     s.reads.clear();
     return data;
   }
 
-  uint64_t send(CoreClock& k, const Access& w, CorePort& port, uint64_t t) {
+  uint64_t send(CoreClock& k, const Access& w, CorePort& port, uint64_t t) { return send_one(k, w, port, t, true); }
+
+  uint64_t send_one(CoreClock& k, const Access& a, CorePort& port, uint64_t t, bool write) {
     uint64_t done = t;
-    for_each_piece(w, port, [&](uint64_t addr, uint64_t bytes) {
+    for_each_piece(a, port, [&](uint64_t addr, uint64_t bytes) {
       uint64_t tt = t;
       done = std::max(done, port.send(addr, bytes, &tt));
       ++k.line_requests;
     });
-    mark(w, done, true);
+    mark(a, done, write);
     return done;
   }
 
