@@ -50,10 +50,6 @@ class CorePort {
   virtual uint32_t ways() const = 0;
   virtual uint64_t load_fills(uint64_t addr) = 0;
 
-  // Whether this access carries bytes to check (--check-data): a read must
-  // then be sent before access() returns, its bytes are compared then.
-  virtual bool carries_data() const { return false; }
-
   uint64_t line = 0;  // the first cache level's line; 0 = sent whole (a scratchpad takes bulk transfers)
   bool reg = false;   // a register file
 };

@@ -34,10 +34,10 @@ struct Engine {
   uint64_t free = 0;  // fs when it can start its next piece of work
 };
 
+// A read already sent, waiting for the write or compute that says whose it is.
 struct Pending {
   Access a;
-  std::unique_ptr<CorePort> port;  // null: already sent (--check-data), its data there at `done`
-  uint64_t done = 0;
+  uint64_t done = 0;  // its data is there
 };
 
 struct CoreState {
@@ -67,13 +67,13 @@ class NpuCore final : public CoreTiming {
     if (!write) {
       s.results = false;
       if (s.reads.size() >= kMaxPendingReads) flush(k, s);
-      if (!port.carries_data()) return s.reads.push_back({a, port.retain(false)});
-      // --check-data compares the bytes when access() returns: the read goes
-      // now, when the engine of its source would start it (which engine is
-      // known only at its write; times may move slightly, docs/TIMING.md).
-      const uint64_t t = std::max(engine(s, source_pipe(role(a.space))).free, hazard(a, true));
-      const uint64_t done = send_one(k, a, port, t, false);
-      return s.reads.push_back({a, nullptr, done});
+      // A read goes when the engine of its source would start it, after the
+      // engine's setup: which engine, exactly, only its write will say, but
+      // --check-data compares its bytes when access() returns, and a run
+      // with the check must time what a run without it does.
+      const Pipe src = source_pipe(role(a.space));
+      const uint64_t t = std::max(engine(s, src).free + setup_fs(src), hazard(a, true));
+      return s.reads.push_back({a, send_one(k, a, port, t, false)});
     }
     if (s.reads.empty() && s.results && (!s.transfer || a.space == s.result_space))
       return result_write(k, s, a, port);
@@ -206,15 +206,15 @@ class NpuCore final : public CoreTiming {
     return src == BufferRole::L0A || src == BufferRole::L0B ? Pipe::Cube : pipe_for(src, BufferRole::None);
   }
 
-  // Sends the pending reads at t0 (or when what wrote them is done); returns
-  // when the last one's data is there.
-  uint64_t send_reads(CoreClock& k, CoreState& s, uint64_t t0) {
+  // When the pending reads' data is there (no sooner than t0).
+  static uint64_t send_reads(CoreClock&, CoreState& s, uint64_t t0) {
     uint64_t data = t0;
-    for (Pending& r : s.reads)
-      data = std::max(data, r.port ? send_one(k, r.a, *r.port, std::max(t0, hazard(r.a, true)), false) : r.done);
+    for (const Pending& r : s.reads) data = std::max(data, r.done);
     s.reads.clear();
     return data;
   }
+
+  uint64_t setup_fs(Pipe p) const { return uint64_t(std::llround(period_fs_ * npu_.pipe(p).setup)); }
 
   uint64_t send(CoreClock& k, const Access& w, CorePort& port, uint64_t t) { return send_one(k, w, port, t, true); }
 

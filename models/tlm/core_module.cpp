@@ -290,7 +290,6 @@ class CoreModule::RoutePort final : public CorePort {
     m_.transport(r_, a_, write_, t, data_);
   }
 
-  bool carries_data() const override { return data_ != nullptr; }
   std::unique_ptr<CorePort> retain(bool with_bytes) const override;
   bool holds(uint64_t addr) const override { return !r_.cache || r_.cache->contains(addr); }
   uint32_t ways() const override {
