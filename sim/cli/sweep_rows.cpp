@@ -96,6 +96,7 @@ std::vector<std::string> point_argv(const SweepSpec& spec, const SweepPoint& p, 
   if (spec.max_events) a.insert(a.end(), {"--max-events", std::to_string(spec.max_events)});
   if (spec.flush) a.push_back("--flush");
   if (single_thread) a.push_back("--single-thread");
+  a.insert(a.end(), spec.run_args.begin(), spec.run_args.end());
   a.insert(a.end(), {"--format", "json", "-o", json_out});
   return a;
 }

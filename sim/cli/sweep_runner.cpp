@@ -197,7 +197,7 @@ int run_sweep(const SweepSpec& spec) {
   // Points that are one point to the identity (-D TM=16 and the default 16) run once.
   std::set<std::string> seen;
   for (const SweepPoint& p : points)
-    if (seen.insert(p.key).second && !done.count(p.key)) todo.push_back(&p);
+    if ((!spec.select || spec.select(p)) && seen.insert(p.key).second && !done.count(p.key)) todo.push_back(&p);
   const size_t distinct = seen.size();
   unsigned jobs = spec.jobs;
   if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());

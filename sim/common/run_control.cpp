@@ -7,6 +7,7 @@ namespace ptosim::run_control {
 namespace {
 
 std::atomic<int> g_signal{0};
+std::atomic<uint64_t> g_event_limit{0};
 static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs a lock-free flag");
 
 extern "C" void on_signal(int sig) {
@@ -34,5 +35,12 @@ void install_signal_handlers() {
 int stop_signal() { return g_signal.load(std::memory_order_relaxed); }
 
 void request_stop(int signal) { g_signal.store(signal); }
+
+void set_event_limit(uint64_t events) { g_event_limit.store(events); }
+
+bool event_limit_reached() {
+  const uint64_t limit = g_event_limit.load(std::memory_order_relaxed);
+  return limit && counters().events.load(std::memory_order_relaxed) >= limit;
+}
 
 }  // namespace ptosim::run_control

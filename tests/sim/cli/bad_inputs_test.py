@@ -211,7 +211,7 @@ slow_clock = write("slow.yaml", "clock: 1 Hz\n" + C)
 slow_trace = write("slow.din", "".join("r %x 4\n" % (i * 64) for i in range(50000)))
 grow = write("grow.pto", "l = [1]\nfor i in range(64):\n    l = l + l\n")
 CLI = [
-    (["simulate", "x"], "pto-sim: unknown subcommand 'simulate' (expected one of: run, check, annotate, trace, config, schema, sweep, compare, curves)"),
+    (["simulate", "x"], "pto-sim: unknown subcommand 'simulate' (expected one of: run, check, annotate, trace, config, schema, sweep, compare, curves, tune)"),
     (["config", "sho"], "pto-sim: unknown subcommand 'sho' (expected one of: show, host)"),
     (["run", "--trace", din, "-o", ""], "pto-sim: --output: an empty file name (use - for stdout)"),
     (["trace", prog, "-o", ""], "pto-sim: --output: an empty file name (use - for stdout)"),
