@@ -35,9 +35,9 @@ struct TuneArgs {
   std::string program, config, objective = "seconds", output;
   std::vector<std::string> defines, sets;
   unsigned jobs = 0;
-  uint64_t probe_events = 400000;
+  uint64_t probe_events = 20000;
   size_t keep = 2;
-  double margin = 0.05;
+  double margin = 0.03;
 };
 
 struct Candidate {
@@ -227,11 +227,11 @@ void add_tune(CLI::App& app, Action& action) {
   t->add_option("--objective", a.objective, "What to minimise (default seconds)")
       ->check(CLI::IsMember({"seconds", "dram_bytes"}));
   t->add_option("-j,--jobs", a.jobs, "Points run at once (default: the core count)")->check(CLI::Range(1u, 4096u));
-  t->add_option("--probe-events", a.probe_events, "Events each probe simulates (default 400000)")
+  t->add_option("--probe-events", a.probe_events, "Events each probe simulates (default 20000)")
       ->check(CLI::Range(uint64_t(16), uint64_t(1) << 40));
   t->add_option("--keep", a.keep, "At most this many points simulated in full (default 2)")
       ->check(CLI::Range(size_t(1), size_t(1) << 20));
-  t->add_option("--margin", a.margin, "Simulate points whose estimate is within this fraction of the best (default 0.05)")
+  t->add_option("--margin", a.margin, "Simulate points whose estimate is within this fraction of the best (default 0.03)")
       ->check(CLI::Range(0.0, 100.0));
   add_output_option(*t, a.output, "Write the table here instead of stdout");
   t->callback([&action] { action = [] { return run(a); }; });
