@@ -35,7 +35,7 @@ struct TuneArgs {
   std::string program, config, objective = "seconds", output;
   std::vector<std::string> defines, sets;
   unsigned jobs = 0;
-  uint64_t probe_events = 20000;
+  uint64_t probe_events = 4000;
   size_t keep = 2;
   double margin = 0.03;
 };
@@ -108,32 +108,44 @@ int run(const TuneArgs& a) {
   name_points(table, points);
 
   // 1. Probes: every point, its first --probe-events events, in 4 epochs.
-  SweepSpec probe = spec;
-  probe.output = templ + "/probe.csv";
-  probe.json_dir = templ + "/probe";
-  probe.run_args = {"--stop-after", std::to_string(a.probe_events), "--epoch-accesses",
-                    std::to_string(std::max<uint64_t>(1, a.probe_events / 4))};
-  std::cerr << "pto-sim tune: probing " << points.size() << " points (" << a.probe_events << " events each)\n";
-  if (run_sweep(probe) == 130) return 130;
-  const auto probe_rows = rows_by_key(probe.output);
-
+  // A probe whose second half did no flops (a phase before the tiled work:
+  // conv2d's im2col) is probed again, 4 times as long, up to 4 times.
   std::vector<Candidate> cands;
-  std::set<std::string> seen;
-  for (const SweepPoint& p : points) {
-    if (!seen.insert(p.key).second) continue;
-    Candidate c;
-    c.point = &p;
-    auto row = probe_rows.find(p.key);
-    c.status = row == probe_rows.end() ? "error" : row->second.at("status");
-    c.error = row == probe_rows.end() ? "no probe result" : row->second.count("error") ? row->second.at("error") : "";
-    if (c.status == "ok") {
-      const json r = load_report(probe.json_dir + "/" + p.id() + ".json");
+  std::map<std::string, size_t> index;  // key -> cands
+  for (const SweepPoint& p : points)
+    if (index.emplace(p.key, cands.size()).second) {
+      cands.emplace_back();
+      cands.back().point = &p;
+    }
+  std::set<std::string> unprobed;
+  for (const Candidate& c : cands) unprobed.insert(c.point->key);
+  uint64_t events = a.probe_events;
+  for (int round = 0; !unprobed.empty() && round < 5; ++round, events *= 4) {
+    SweepSpec probe = spec;
+    probe.output = templ + "/probe" + std::to_string(round) + ".csv";
+    probe.json_dir = templ + "/probe" + std::to_string(round);
+    probe.run_args = {"--stop-after", std::to_string(events), "--epoch-accesses",
+                      std::to_string(std::max<uint64_t>(1, events / 4))};
+    probe.select = [&unprobed](const SweepPoint& p) { return unprobed.count(p.key) > 0; };
+    std::cerr << "pto-sim tune: probing " << unprobed.size() << " points (" << events << " events each)\n";
+    if (run_sweep(probe) == 130) return 130;
+    const auto probe_rows = rows_by_key(probe.output);
+    std::set<std::string> again;
+    for (const std::string& key : unprobed) {
+      Candidate& c = cands[index.at(key)];
+      auto row = probe_rows.find(key);
+      c.status = row == probe_rows.end() ? "error" : row->second.at("status");
+      c.error = row == probe_rows.end() ? "no probe result" : row->second.count("error") ? row->second.at("error") : "";
+      if (c.status != "ok") {
+        c.pruned = (c.status == "infeasible" ? "capacity: " : c.status + ": ") + c.error;
+        continue;
+      }
+      const json r = load_report(probe.json_dir + "/" + c.point->id() + ".json");
       c.estimate = estimate_from_probe(r, objective);
       if (c.estimate.exact) c.simulated = true, c.objective = c.estimate.total;
-    } else {
-      c.pruned = (c.status == "infeasible" ? "capacity: " : c.status + ": ") + c.error;
+      else if (!c.estimate.ranked) again.insert(key);
     }
-    cands.push_back(c);
+    unprobed = again;
   }
 
   // 2. The promising points: within --margin of the best estimate, at most --keep.
@@ -142,6 +154,8 @@ int run(const TuneArgs& a) {
     if (c.status == "ok" && c.estimate.ranked) ranked.push_back(&c);
   std::sort(ranked.begin(), ranked.end(),
             [](const Candidate* x, const Candidate* y) { return x->estimate.per_flop < y->estimate.per_flop; });
+  for (Candidate& c : cands)
+    if (c.status == "ok" && !c.estimate.ranked) c.pruned = "no flops in its probes: not ranked";
   if (ranked.empty()) {
     std::cerr << "pto-sim tune: no point could be ranked (every probe failed or did no flops)\n";
     for (const Candidate& c : cands) std::cerr << "  " << params_of(*c.point) << ": " << c.pruned << "\n";
@@ -162,8 +176,6 @@ int run(const TuneArgs& a) {
         << (over <= a.margin ? " (within --margin, past --keep)" : "");
     c->pruned = why.str();
   }
-  for (Candidate& c : cands)
-    if (c.status == "ok" && !c.estimate.ranked) c.pruned = "no flops in its probe: not ranked";
 
   // 3. The finalists in full.
   if (!finalists.empty()) {
@@ -227,7 +239,7 @@ void add_tune(CLI::App& app, Action& action) {
   t->add_option("--objective", a.objective, "What to minimise (default seconds)")
       ->check(CLI::IsMember({"seconds", "dram_bytes"}));
   t->add_option("-j,--jobs", a.jobs, "Points run at once (default: the core count)")->check(CLI::Range(1u, 4096u));
-  t->add_option("--probe-events", a.probe_events, "Events each probe simulates (default 20000)")
+  t->add_option("--probe-events", a.probe_events, "Events each probe simulates at first (default 4000; 4 times as many again for a probe that did no flops)")
       ->check(CLI::Range(uint64_t(16), uint64_t(1) << 40));
   t->add_option("--keep", a.keep, "At most this many points simulated in full (default 2)")
       ->check(CLI::Range(size_t(1), size_t(1) << 20));
