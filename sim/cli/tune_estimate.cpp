@@ -32,10 +32,14 @@ ProbeEstimate estimate_from_probe(const json& r, TuneObjective objective) {
   const json epochs = r.value("epochs", json::array());
   double obj = 0, flops = 0;
   if (!e.exact && epochs.size() >= 2) {
-    // The second half: the first tiles pay the cold caches (compulsory
-    // misses) that the rest of a long run does not.
+    // The second half of the epochs from the first one with flops: the
+    // first tiles pay the cold caches (compulsory misses) that the rest of a
+    // long run does not, and a phase before any compute (conv2d's im2col,
+    // the same for every tile) would only blur the ranking.
     const double hz = r.value("clock_hz", 1.0);
-    for (size_t i = epochs.size() / 2; i < epochs.size(); ++i) {
+    size_t first = 0;
+    while (first < epochs.size() && epochs[first].value("flops", 0.0) == 0) ++first;
+    for (size_t i = first + (epochs.size() - first) / 2; i < epochs.size(); ++i) {
       const json& ep = epochs[i];
       flops += ep.value("flops", 0.0);
       obj += objective == TuneObjective::Seconds
