@@ -30,7 +30,7 @@ struct RunArgs {
   std::string program, trace, config, format = "text", output;
   bool flush = false, check_data = false, progress = false, single_thread = false;
   std::vector<std::string> defines, sets;
-  uint64_t max_events = 0, stop_after = 0;
+  uint64_t max_events = 0, stop_after = 0, stop_after_compute = 0;
   InsightArgs insight;
 };
 
@@ -63,6 +63,11 @@ void add_run(CLI::App& app, Action& action) {
                    "Simulate about the first N events only and report them (marked interrupted, with events_done; "
                    "exit 0): a quick probe, as pto-sim tune takes")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 62));
+  run->add_option("--stop-after-compute", a.stop_after_compute,
+                  "As --stop-after, counting from the program's first compute event (a phase before it, such as "
+                  "an im2col, runs whole)")
+      ->check(CLI::Range(uint64_t(1), uint64_t(1) << 62))
+      ->excludes("--stop-after");
   add_program_options(*run, a.defines, a.max_events);
   add_set_option(*run, a.sets);
   add_insight_options(*run, a.insight);
@@ -91,9 +96,11 @@ void add_run(CLI::App& app, Action& action) {
                       c.replacement);
       spdlog::debug("clock {} Hz, {} core(s); --max-memory defaults to {} B", config.clock_hz, config.core.count,
                     memory_budget::default_limit());
-      if (a.stop_after && a.check_data)
-        throw InputError({"--stop-after", 0, 0}, "", "cannot be combined with --check-data (it checks the whole run)");
-      run_control::set_event_limit(a.stop_after);
+      const bool stops = a.stop_after || a.stop_after_compute;
+      if (stops && a.check_data)
+        throw InputError({a.stop_after ? "--stop-after" : "--stop-after-compute", 0, 0}, "",
+                         "cannot be combined with --check-data (it checks the whole run)");
+      run_control::set_event_limit(a.stop_after ? a.stop_after : a.stop_after_compute, a.stop_after_compute != 0);
       System system(config, a.check_data);
       RunOptions options;
       options.flush = a.flush || a.check_data;
@@ -120,7 +127,7 @@ void add_run(CLI::App& app, Action& action) {
         // the reader waits.
         struct stat st {};
         options.producer_same_thread =
-            a.single_thread || a.stop_after || (a.trace != "-" && ::stat(a.trace.c_str(), &st) == 0 && S_ISREG(st.st_mode));
+            a.single_thread || stops || (a.trace != "-" && ::stat(a.trace.c_str(), &st) == 0 && S_ISREG(st.st_mode));
         // Shared with the reader's thread, which an interrupted run lets go.
         auto counts = std::make_shared<TraceCounts>();
         auto rules = std::make_shared<const TraceRules>(trace_rules(config));
@@ -141,7 +148,7 @@ void add_run(CLI::App& app, Action& action) {
         // itself: several runs at once go further (sweep -j N).
         // A probe (--stop-after) unwinds the interpreter where it stops rather
         // than leaving its thread running while the process ends.
-        options.producer_same_thread = a.single_thread || a.stop_after;
+        options.producer_same_thread = a.single_thread || stops;
         status = run_program_on(system, config, a.program, a.defines, a.max_events, options, root, prints, &params, hot);
         add_source_text(root, a.program);
         if (a.insight.leaks == "off") drop_leaks(root);

@@ -1,6 +1,6 @@
 // `pto-sim tune`: the best tile of a program without simulating every
 // candidate to the end. Every point of the -D cross product gets a short
-// probe (`run --stop-after`): a tile that does not fit fails at its first
+// probe (`run --stop-after-compute`): a tile that does not fit fails at its first
 // allocation (pruned: capacity), the others are ranked by their objective
 // per flop after the cold start; only the points within --margin of the best
 // estimate (at most --keep) are simulated in full. Probes and finalists run
@@ -124,7 +124,7 @@ int run(const TuneArgs& a) {
     SweepSpec probe = spec;
     probe.output = templ + "/probe" + std::to_string(round) + ".csv";
     probe.json_dir = templ + "/probe" + std::to_string(round);
-    probe.run_args = {"--stop-after", std::to_string(events), "--epoch-accesses",
+    probe.run_args = {"--stop-after-compute", std::to_string(events), "--epoch-accesses",
                       std::to_string(std::max<uint64_t>(1, events / 4))};
     probe.select = [&unprobed](const SweepPoint& p) { return unprobed.count(p.key) > 0; };
     std::cerr << "pto-sim tune: probing " << unprobed.size() << " points (" << events << " events each)\n";

@@ -28,6 +28,24 @@ check("--stop-after: about N events", 3000 <= rep.get("events_done", 0) < 3000 +
 check("--stop-after: its epochs", len(rep.get("epochs", [])) >= 3, len(rep.get("epochs", [])))
 code, _, err = run("run", TILED, "--stop-after", "100", "--check-data")
 check("--stop-after with --check-data: exit 2", code == 2 and "--stop-after" in err, (code, err))
+# --stop-after-compute: conv2d's im2col (no flops) runs whole, then N events of the compute.
+CONV = os.path.join(h.src, "workloads", "conv2d_im2col_tiled.pto")
+CONV_SIZE = ["-D", "C=8", "-D", "H=32", "-D", "W=32", "-D", "F=16"]
+code, out, err = run("run", CONV, *CONV_SIZE, "--format", "json")
+whole = json.loads(out) if code == 0 else {}
+code, out, err = run("run", CONV, *CONV_SIZE, "--stop-after", "200", "--format", "json")
+plain = json.loads(out) if code == 0 else {}
+code, out, err = run("run", CONV, *CONV_SIZE, "--stop-after-compute", "200", "--format", "json")
+anchored = json.loads(out) if code == 0 else {}
+check("--stop-after 200 on conv2d: no flops yet (im2col)", plain.get("interrupted") is True and plain.get("flops") == 0,
+      (plain.get("flops"), err))
+check("--stop-after-compute 200: past the im2col, into the compute",
+      anchored.get("interrupted") is True and anchored.get("flops", 0) > 0 and
+      anchored.get("events_done", 0) > plain.get("events_done", 0) + 200, (anchored.get("events_done"), err))
+check("--stop-after-compute: fewer events than the whole run", anchored.get("events_done", 0) <
+      whole.get("program", {}).get("events", 0), (anchored.get("events_done"), whole.get("program", {}).get("events")))
+code, _, err = run("run", TILED, "--stop-after", "5", "--stop-after-compute", "5")
+check("--stop-after and --stop-after-compute together: exit 2", code == 2 and "excludes" in err, (code, err))
 code, _, err = run("run", TILED, "--stop-after", "0")
 check("--stop-after 0: exit 2", code == 2, (code, err))
 
