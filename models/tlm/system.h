@@ -29,7 +29,9 @@ struct RunOptions {
   bool data_in_stream = false;
   // Run the producer on the simulation's thread rather than on a second one
   // (CoreModule::set_producer): for a reader of a regular file, which never
-  // waits for its input.
+  // waits for its input, and for `run --single-thread` (sweeps running
+  // several points at once, where a second thread per run only adds the
+  // cost of handing events over).
   bool producer_same_thread = false;
 };
 

@@ -28,9 +28,9 @@ namespace {
 
 struct RunArgs {
   std::string program, trace, config, format = "text", output;
-  bool flush = false, check_data = false, progress = false;
+  bool flush = false, check_data = false, progress = false, single_thread = false;
   std::vector<std::string> defines, sets;
-  uint64_t max_events = 0;
+  uint64_t max_events = 0, stop_after = 0, stop_after_compute = 0;
   InsightArgs insight;
 };
 
@@ -56,6 +56,18 @@ void add_run(CLI::App& app, Action& action) {
   run->add_option("--format", a.format, "Report format")->check(CLI::IsMember({"text", "json", "csv"}));
   add_output_option(*run, a.output, "Write the report here instead of stdout");
   run->add_flag("--progress", a.progress, "Show progress on stderr even when it is not a terminal");
+  run->add_flag("--single-thread", a.single_thread,
+                "Run the interpreter or trace reader on the simulation's own thread: one core instead of two "
+                "(what sweep -j N>1 uses; the counts are the same)");
+  run->add_option("--stop-after", a.stop_after,
+                   "Simulate about the first N events only and report them (marked interrupted, with events_done; "
+                   "exit 0): a quick probe, as pto-sim tune takes")
+      ->check(CLI::Range(uint64_t(1), uint64_t(1) << 62));
+  run->add_option("--stop-after-compute", a.stop_after_compute,
+                  "As --stop-after, counting from the program's first compute event (a phase before it, such as "
+                  "an im2col, runs whole)")
+      ->check(CLI::Range(uint64_t(1), uint64_t(1) << 62))
+      ->excludes("--stop-after");
   add_program_options(*run, a.defines, a.max_events);
   add_set_option(*run, a.sets);
   add_insight_options(*run, a.insight);
@@ -84,6 +96,11 @@ void add_run(CLI::App& app, Action& action) {
                       c.replacement);
       spdlog::debug("clock {} Hz, {} core(s); --max-memory defaults to {} B", config.clock_hz, config.core.count,
                     memory_budget::default_limit());
+      const bool stops = a.stop_after || a.stop_after_compute;
+      if (stops && a.check_data)
+        throw InputError({a.stop_after ? "--stop-after" : "--stop-after-compute", 0, 0}, "",
+                         "cannot be combined with --check-data (it checks the whole run)");
+      run_control::set_event_limit(a.stop_after ? a.stop_after : a.stop_after_compute, a.stop_after_compute != 0);
       System system(config, a.check_data);
       RunOptions options;
       options.flush = a.flush || a.check_data;
@@ -109,7 +126,8 @@ void add_run(CLI::App& app, Action& action) {
         // keep the reader's thread, so that a stop request is seen while
         // the reader waits.
         struct stat st {};
-        options.producer_same_thread = a.trace != "-" && ::stat(a.trace.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+        options.producer_same_thread =
+            a.single_thread || stops || (a.trace != "-" && ::stat(a.trace.c_str(), &st) == 0 && S_ISREG(st.st_mode));
         // Shared with the reader's thread, which an interrupted run lets go.
         auto counts = std::make_shared<TraceCounts>();
         auto rules = std::make_shared<const TraceRules>(trace_rules(config));
@@ -124,6 +142,13 @@ void add_run(CLI::App& app, Action& action) {
         const bool report_on_stdout = a.output.empty() || a.output == "-";
         std::ostream* prints = report_on_stdout && a.format != "text" ? &std::cerr : nullptr;
         HotSpotArgs hot{a.insight.hot_spots, a.insight.hot_tile, a.insight.heatmap_bins};
+        // The interpreter on its own thread overlaps with the simulation (a
+        // run alone on an idle machine is faster); on the simulation's thread
+        // it does not wait for the pipe, and the CPU it spends is the work
+        // itself: several runs at once go further (sweep -j N).
+        // A probe (--stop-after) unwinds the interpreter where it stops rather
+        // than leaving its thread running while the process ends.
+        options.producer_same_thread = a.single_thread || stops;
         status = run_program_on(system, config, a.program, a.defines, a.max_events, options, root, prints, &params, hot);
         add_source_text(root, a.program);
         if (a.insight.leaks == "off") drop_leaks(root);

@@ -24,6 +24,7 @@ void add_sweep(CLI::App& app, Action& action);
 void add_compare(CLI::App& app, Action& action);
 void add_annotate(CLI::App& app, Action& action);
 void add_curves(CLI::App& app, Action& action);
+void add_tune(CLI::App& app, Action& action);
 
 // --set dotted.path=VALUE (repeatable): config overrides, validated like the file.
 void add_set_option(CLI::App& cmd, std::vector<std::string>& sets);

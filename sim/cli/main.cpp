@@ -75,6 +75,7 @@ int sc_main(int argc, char* argv[]) {
   ptosim::cli::add_sweep(app, action);
   ptosim::cli::add_compare(app, action);
   ptosim::cli::add_curves(app, action);
+  ptosim::cli::add_tune(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -3,6 +3,7 @@
 // cross product as points, from the command line or a sweep file. Kept apart
 // from running them so that --emit-jobs, --merge and the local runner share
 // one list of points and one table layout.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,8 @@ struct SweepAxis {
   std::vector<std::string> values;  // in sweep order
   SourcePos pos;                    // where it was given (for messages)
 };
+
+struct SweepPoint;
 
 struct SweepSpec {
   std::string file;                 // sweep.yaml, "" when none
@@ -33,6 +36,10 @@ struct SweepSpec {
   // Resume runs the points whose row in -o failed again (--no-retry-failed: keeps them).
   bool retry_failed = true;
   std::string output, json_dir;
+  // Added to every point's `pto-sim run` (pto-sim tune's probes: --stop-after, --epoch-accesses).
+  std::vector<std::string> run_args;
+  // When set, only the points it accepts run (pto-sim tune's finalists); the others get no row.
+  std::function<bool(const SweepPoint&)> select;
 };
 
 struct SweepPoint {

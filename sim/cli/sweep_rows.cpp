@@ -84,7 +84,8 @@ std::string combo_key(const SweepPoint& p) {
   return k;
 }
 
-std::vector<std::string> point_argv(const SweepSpec& spec, const SweepPoint& p, const std::string& json_out, bool abs_paths) {
+std::vector<std::string> point_argv(const SweepSpec& spec, const SweepPoint& p, const std::string& json_out, bool abs_paths,
+                                    bool single_thread) {
   auto path = [&](const std::string& s) { return abs_paths ? absolute_path(s) : s; };
   std::vector<std::string> a = {self_exe(), "run"};
   if (!spec.program.empty()) a.push_back(path(spec.program));
@@ -94,6 +95,8 @@ std::vector<std::string> point_argv(const SweepSpec& spec, const SweepPoint& p, 
   for (auto& [n, v] : p.sets) a.insert(a.end(), {"--set", n + "=" + v});
   if (spec.max_events) a.insert(a.end(), {"--max-events", std::to_string(spec.max_events)});
   if (spec.flush) a.push_back("--flush");
+  if (single_thread) a.push_back("--single-thread");
+  a.insert(a.end(), spec.run_args.begin(), spec.run_args.end());
   a.insert(a.end(), {"--format", "json", "-o", json_out});
   return a;
 }
@@ -265,5 +268,16 @@ SweepTable plan_table(const SweepSpec& spec, const std::vector<SweepPoint>& poin
   return t;
 }
 
+
+std::vector<std::vector<std::string>> read_sweep_csv(const std::string& path, SweepTable& table) {
+  auto rows = read_csv(path);
+  const std::set<std::string> mine(table.columns.begin(), table.columns.end());
+  if (rows.empty() || std::set<std::string>(rows[0].begin(), rows[0].end()) != mine || rows[0].size() != mine.size())
+    throw InputError({path, 1, 1}, "",
+                     "its columns are not this sweep's (another program, parameters, configs or pto-sim version): "
+                     "remove it or choose another -o");
+  table.columns = rows[0];
+  return rows;
+}
 
 }  // namespace ptosim::cli

@@ -58,8 +58,11 @@ using Row = std::map<std::string, std::string>;  // column -> cell
 // its validity and its levels.
 std::string combo_key(const SweepPoint& p);
 // `pto-sim run ...` for a point, its JSON report into `json_out`.
+// `single_thread`: the run shares the machine with other points (sweep -j
+// N, emitted jobs), so its producer runs on the simulation's thread (run
+// --single-thread): one core per point, none spent handing events over.
 std::vector<std::string> point_argv(const SweepSpec& spec, const SweepPoint& p, const std::string& json_out,
-                                    bool abs_paths);
+                                    bool abs_paths, bool single_thread);
 // `pto-sim check ...` for a program point: its functional run, no timing model.
 std::vector<std::string> precheck_argv(const SweepSpec& spec, const SweepPoint& p);
 Row make_row(const SweepTable& table, const SweepPoint& p, const std::string& json_path, const std::string& err_path,
@@ -72,6 +75,10 @@ std::string csv_fields(const std::vector<std::string>& fields);  // one CSV line
 // A CSV file as rows of fields (RFC 4180 quoting); InputError with line on a
 // malformed file.
 std::vector<std::vector<std::string>> read_csv(const std::string& path);
+// A sweep's results CSV (to resume, or to skip in emitted jobs): refused
+// unless it holds exactly `table`'s columns; their order becomes the file's
+// (--set axes given in another order).
+std::vector<std::vector<std::string>> read_sweep_csv(const std::string& path, SweepTable& table);
 
 std::string absolute_path(const std::string& p);
 void make_dir(const std::string& dir);

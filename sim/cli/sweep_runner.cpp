@@ -81,6 +81,7 @@ struct Child {
   bool timed_out = false;
   std::string json, err;
   bool prechecking = false;  // running `pto-sim check` before the simulation
+  bool single_thread = false;  // run --single-thread: other points share the machine
 };
 
 pid_t spawn(const std::vector<std::string>& argv, const std::string& err_path) {
@@ -125,21 +126,8 @@ size_t column(const std::vector<std::string>& head, const char* name) {
   return size_t(std::find(head.begin(), head.end(), name) - head.begin());
 }
 
-// Takes the file's column order when it holds the same columns (--set axes
-// given in another order), else refuses it.
-std::vector<std::vector<std::string>> read_previous_rows(const std::string& path, SweepTable& table) {
-  auto rows = read_csv(path);
-  const std::set<std::string> mine(table.columns.begin(), table.columns.end());
-  if (rows.empty() || std::set<std::string>(rows[0].begin(), rows[0].end()) != mine || rows[0].size() != mine.size())
-    throw InputError({path, 1, 1}, "",
-                     "its columns are not this sweep's (another program, parameters, configs or pto-sim version): "
-                     "remove it or choose another -o");
-  table.columns = rows[0];
-  return rows;
-}
-
 Previous resume_from(const SweepSpec& spec, SweepTable& table, const std::vector<SweepPoint>& points) {
-  auto rows = read_previous_rows(spec.output, table);
+  auto rows = read_sweep_csv(spec.output, table);
   const size_t point = column(rows[0], "point"), status = column(rows[0], "status");
   auto cell = [](const std::vector<std::string>& r, size_t i) { return i < r.size() ? r[i] : std::string(); };
   std::set<std::string> ok, failed;
@@ -209,7 +197,7 @@ int run_sweep(const SweepSpec& spec) {
   // Points that are one point to the identity (-D TM=16 and the default 16) run once.
   std::set<std::string> seen;
   for (const SweepPoint& p : points)
-    if (seen.insert(p.key).second && !done.count(p.key)) todo.push_back(&p);
+    if ((!spec.select || spec.select(p)) && seen.insert(p.key).second && !done.count(p.key)) todo.push_back(&p);
   const size_t distinct = seen.size();
   unsigned jobs = spec.jobs;
   if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
@@ -239,8 +227,11 @@ int run_sweep(const SweepSpec& spec) {
         continue;
       }
       Child c{0, &p, Clock::now(), false, dir + "/" + p.id() + ".json", dir + "/" + p.id() + ".err"};
+      // Another point runs beside it (now or next): one thread each. A
+      // point alone (-j 1, the last of a sweep) keeps its second thread.
+      c.single_thread = jobs > 1 && (!running.empty() || next < todo.size());
       c.prechecking = spec.precheck && !spec.program.empty();
-      c.pid = spawn(c.prechecking ? precheck_argv(spec, p) : point_argv(spec, p, c.json, false), c.err);
+      c.pid = spawn(c.prechecking ? precheck_argv(spec, p) : point_argv(spec, p, c.json, false, c.single_thread), c.err);
       running.push_back(c);
     }
     int status = 0;
@@ -257,7 +248,7 @@ int run_sweep(const SweepSpec& spec) {
       if (it->prechecking && !o.timed_out && !o.signal && (o.code == 0 || o.code == 1) && !g_interrupted) {
         it->prechecking = false;
         it->start = Clock::now();
-        it->pid = spawn(point_argv(spec, *it->point, it->json, false), it->err);
+        it->pid = spawn(point_argv(spec, *it->point, it->json, false, it->single_thread), it->err);
         continue;
       }
       // A child stopped by the Ctrl-C that stops the sweep has no result: no row.

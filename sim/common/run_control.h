@@ -26,7 +26,15 @@ Counters& counters();
 void install_signal_handlers();
 // The signal that asked to stop, 0 if none.
 int stop_signal();
-inline bool stop_requested() { return stop_signal() != 0; }
+// `run --stop-after N`: the run stops at the first safe point after N events
+// (0: no limit) and reports them, as after a signal, but it is no error.
+// `from_compute` (--stop-after-compute): the N events count from the first
+// compute event (note_compute), so that a probe skips nothing of a phase
+// before the compute but measures N events of the compute.
+void set_event_limit(uint64_t events, bool from_compute = false);
+void note_compute();
+bool event_limit_reached();
+inline bool stop_requested() { return stop_signal() != 0 || event_limit_reached(); }
 // For tests of the stop path without a signal.
 void request_stop(int signal);
 

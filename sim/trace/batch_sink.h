@@ -29,20 +29,45 @@ class BatchSink final : public EventSink {
   void accesses(const Access* a, size_t n) override {
     for (size_t i = 0; i < n; ++i) access(a[i]);
   }
-  void compute(const Compute& c) override { other().compute(c); }
-  void barrier(bool parallel) override { other().barrier(parallel); }
-  void name_tensor(TagId id, const std::string& name) override { other().name_tensor(id, name); }
-  void name_region(TagId id, const std::string& name) override { other().name_region(id, name); }
-  void name_site(SiteId id, uint32_t line) override { other().name_site(id, line); }
-  void name_op(uint16_t id, const std::string& name) override { other().name_op(id, name); }
-  void op_mark(uint16_t id, bool begin, CoreId core) override { other().op_mark(id, begin, core); }
-  void footprint(SpaceId space, uint64_t bytes) override { other().footprint(space, bytes); }
-  void host_write(const Access& a, const uint8_t* data) override { other().host_write(a, data); }
-  void expect(const Access& a, const uint8_t* data) override { other().expect(a, data); }
-  void position(const std::string& file, int line, int col) override { other().position(file, line, col); }
+  void compute(const Compute& c) override {
+    run_control::note_compute();  // where `run --stop-after-compute` starts counting
+    if (EventSink* s = other()) s->compute(c);
+  }
+  void barrier(bool parallel) override {
+    if (EventSink* s = other()) s->barrier(parallel);
+  }
+  void name_tensor(TagId id, const std::string& name) override {
+    if (EventSink* s = other()) s->name_tensor(id, name);
+  }
+  void name_region(TagId id, const std::string& name) override {
+    if (EventSink* s = other()) s->name_region(id, name);
+  }
+  void name_site(SiteId id, uint32_t line) override {
+    if (EventSink* s = other()) s->name_site(id, line);
+  }
+  void name_op(uint16_t id, const std::string& name) override {
+    if (EventSink* s = other()) s->name_op(id, name);
+  }
+  void op_mark(uint16_t id, bool begin, CoreId core) override {
+    if (EventSink* s = other()) s->op_mark(id, begin, core);
+  }
+  void footprint(SpaceId space, uint64_t bytes) override {
+    if (EventSink* s = other()) s->footprint(space, bytes);
+  }
+  void host_write(const Access& a, const uint8_t* data) override {
+    if (EventSink* s = other()) s->host_write(a, data);
+  }
+  void expect(const Access& a, const uint8_t* data) override {
+    if (EventSink* s = other()) s->expect(a, data);
+  }
+  void position(const std::string& file, int line, int col) override {
+    if (EventSink* s = other()) s->position(file, line, col);
+  }
   // As the pipe delivers it: the bytes, then the access.
   void access_data(const Access& a, const uint8_t* data) override {
-    other().write_data(data, a.bytes ? a.bytes : 1);
+    EventSink* s = other();
+    if (!s) return;
+    s->write_data(data, a.bytes ? a.bytes : 1);
     to_.access(a);
     count(1, 0);
   }
@@ -51,28 +76,44 @@ class BatchSink final : public EventSink {
   // emptied first: if the consumer throws, nothing is delivered twice.
   void flush() {
     const size_t n = size_t(lane_.next - buf_);
-    // Once: what the producer's destructors send while it unwinds is dropped
-    // (a second throw from a destructor would end the process).
-    if (stopped_) {
-      lane_.next = buf_;
-      return;
-    }
-    if (stop_ && stop_()) {
-      stopped_ = true;
-      lane_.next = buf_;
+    lane_.next = buf_;
+    // A stop seen by other(): thrown here, once, from an access.
+    if (pending_) {
+      pending_ = false;
+      lane_.end = buf_ + kBatch;
       throw pipe::Abandoned();
     }
-    lane_.next = buf_;
+    // Once: what the producer's destructors send while it unwinds is dropped
+    // (a second throw from a destructor would end the process).
+    if (stopped_) return;
+    if (stop_ && stop_()) {
+      stopped_ = true;
+      throw pipe::Abandoned();
+    }
     if (n) to_.accesses(buf_, n);
     count(n, n);
   }
 
  private:
-  // Flushes, then returns the consumer for one other event.
-  EventSink& other() {
-    flush();
-    count(1, 0);
-    return to_;
+  // Delivers the buffered accesses, then returns the consumer for one other
+  // event (null once stopped: the event is dropped). A stop seen here is not
+  // thrown here: the executor sends compute events from places that must
+  // not throw (an op's end, in a destructor), and `run
+  // --stop-after-compute` stops right at the first compute. The lane is cut
+  // to one slot instead, so that the producer's next access flushes and the
+  // stop unwinds it from there.
+  EventSink* other() {
+    const size_t n = size_t(lane_.next - buf_);
+    lane_.next = buf_;
+    if (stopped_) return nullptr;
+    if (stop_ && stop_()) {
+      stopped_ = pending_ = true;
+      lane_.end = buf_ + 1;
+      return nullptr;
+    }
+    if (n) to_.accesses(buf_, n);
+    count(n + 1, n);
+    return &to_;
   }
   // The progress line's counters, as EventPipe::drain keeps them.
   static void count(size_t events, size_t accesses) {
@@ -84,6 +125,7 @@ class BatchSink final : public EventSink {
   EventSink& to_;
   bool (*stop_)();
   bool stopped_ = false;
+  bool pending_ = false;  // stopped in other(): the next flush throws
   AccessLane lane_;
   Access buf_[kBatch];
 };

@@ -14,6 +14,7 @@ import sys
 import tempfile
 
 pto_sim, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+run_flags = sys.argv[3:]
 golden = os.path.join(src, "tests", "golden")
 tmp = tempfile.mkdtemp(prefix="ptosim-golden-")
 env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
@@ -35,7 +36,7 @@ def one(pair):
     out = os.path.join(tmp, name + ".json")
     # Relative paths from the source root, as scripts/refresh-golden.sh runs them.
     p = subprocess.run([pto_sim, "run", f"workloads/{w}.pto", "--config", f"configs/{c}.yaml", "--format", "json",
-                        "-o", out], cwd=src, capture_output=True, text=True, env=env)
+                        "-o", out, *run_flags], cwd=src, capture_output=True, text=True, env=env)
     if name in infeasible:
         first = (p.stderr.splitlines() or [""])[0]
         if p.returncode != 2 or first != infeasible[name]:

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """scripts/slurm/sweep.sbatch on a real, private, single-node Slurm: starts
 munged, slurmctld and slurmd on localhost (own config, ports, sockets and
-spool in a temp dir), submits an emitted sweep as an array job, merges it and
-checks the rows equal a local sweep's. Needs root (Slurm's daemons) and the
+spool in a temp dir), submits an emitted sweep through scripts/slurm/submit.sh
+under a MaxArraySize of 4 (6 points: two arrays of 3), merges it and checks
+the rows equal a local sweep's. Needs root (Slurm's daemons) and the
 Debian packages slurmctld slurmd slurm-client munge (scripts/setup.sh); exits
 77 (skipped) without them. Usage: sweep_sbatch_test.py PTO_SIM SOURCE_DIR"""
 import csv
@@ -68,6 +69,7 @@ SlurmdLogFile={tmp}/log/d.log
 SlurmctldPort={free_port()}
 SlurmdPort={free_port()}
 MpiDefault=none
+MaxArraySize=4
 JobAcctGatherType=jobacct_gather/none
 NodeName=localhost CPUs={os.cpu_count() or 2} State=UNKNOWN
 PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
@@ -107,13 +109,13 @@ try:
     jobs = os.path.join(tmp, "jobs.txt")
     subprocess.run([pto_sim, "sweep", prog, *axes, "--emit-jobs", jobs], env=env, check=True, capture_output=True)
     n = len(open(jobs).read().splitlines())
-    p = subprocess.run([which("sbatch"), "--parsable", f"--array=1-{n}", f"--chdir={tmp}",
-                        os.path.join(src, "scripts", "slurm", "sweep.sbatch"), jobs], env=env, capture_output=True, text=True)
-    check("sbatch accepted the array", p.returncode == 0, p.stderr)
-    job = p.stdout.strip().split(";")[0]
-    deadline = time.time() + (180 if p.returncode == 0 else 0)
+    p = subprocess.run(["bash", os.path.join(src, "scripts", "slurm", "submit.sh"), jobs, f"--chdir={tmp}"], env=env,
+                       capture_output=True, text=True)
+    ids = [l.split()[2].rstrip(":") for l in p.stdout.splitlines() if l.startswith("submitted array ")]
+    check("submit.sh: two arrays under MaxArraySize 4", p.returncode == 0 and len(ids) == 2, (p.stdout, p.stderr))
+    deadline = time.time() + (180 if ids else 0)
     while time.time() < deadline:
-        q = subprocess.run([which("squeue"), "-h", "-j", job], env=env, capture_output=True, text=True)
+        q = subprocess.run([which("squeue"), "-h", "-j", ",".join(ids)], env=env, capture_output=True, text=True)
         if q.returncode == 0 and not q.stdout.strip():
             break
         time.sleep(0.5)

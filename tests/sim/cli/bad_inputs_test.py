@@ -221,7 +221,7 @@ grow = write("grow.pto", "l = [1]\nfor i in range(64):\n    l = l + l\n")
 sgrow = write("sgrow.pto", "s = 'ab'\nfor i in range(64):\n    s = s + s\n")
 spin = write("spin.pto", "for i in range(10**12):\n    pass\n")
 CLI = [
-    (["simulate", "x"], "pto-sim: unknown subcommand 'simulate' (expected one of: run, check, annotate, trace, config, schema, sweep, compare, curves)"),
+    (["simulate", "x"], "pto-sim: unknown subcommand 'simulate' (expected one of: run, check, annotate, trace, config, schema, sweep, compare, curves, tune)"),
     (["config", "sho"], "pto-sim: unknown subcommand 'sho' (expected one of: show, host)"),
     (["run", "--trace", din, "-o", ""], "pto-sim: --output: an empty file name (use - for stdout)"),
     (["trace", prog, "-o", ""], "pto-sim: --output: an empty file name (use - for stdout)"),

@@ -70,20 +70,23 @@ check("SIGTERM: exit 143", code == 143, (code, err))
 check("SIGTERM: text report marked", "interrupted: true" in out and re.search(r"events_done: \d+", out), out[-500:])
 
 # 3. A long program: interrupted while simulating (its first progress line
-# says that it is).
-p = start("run", os.path.join(H.src, "workloads", "matmul_naive.pto"), "-D", "M=512", "-D", "N=512", "-D", "K=512",
-          "--format", "json", "--progress")
-first = p.stderr.readline().decode()
-check("program: a progress line after 2 s", "simulated" in first, first)
-p.send_signal(signal.SIGINT)
-code, out, err = finish(p)
-check("program SIGINT: exit 130", code == 130, (code, err))
-try:
-    rep = json.loads(out)
-except ValueError:
-    rep = {}
-check("program SIGINT: JSON report, interrupted", rep.get("interrupted") is True and rep.get("events_done", 0) > 0,
-      out[:300])
+# says that it is), with the interpreter on its own thread and, with
+# --single-thread, on the simulation's (the stop unwinds the interpreter).
+for mode in ([], ["--single-thread"]):
+    name = "program" + (" --single-thread" if mode else "")
+    p = start("run", os.path.join(H.src, "workloads", "matmul_naive.pto"), "-D", "M=512", "-D", "N=512", "-D", "K=512",
+              "--format", "json", "--progress", *mode)
+    first = p.stderr.readline().decode()
+    check(f"{name}: a progress line after 2 s", "simulated" in first, first)
+    p.send_signal(signal.SIGINT)
+    code, out, err = finish(p)
+    check(f"{name} SIGINT: exit 130", code == 130, (code, err))
+    try:
+        rep = json.loads(out)
+    except ValueError:
+        rep = {}
+    check(f"{name} SIGINT: JSON report, interrupted", rep.get("interrupted") is True and rep.get("events_done", 0) > 0,
+          out[:300])
 
 # 4. Two signals in a row: the process ends at once, and -o holds a whole
 # report or none at all, never part of one.

@@ -1,0 +1,252 @@
+// `pto-sim tune`: the best tile of a program without simulating every
+// candidate to the end. Every point of the -D cross product gets a short
+// probe (`run --stop-after-compute`): a tile that does not fit fails at its first
+// allocation (pruned: capacity), the others are ranked by their objective
+// per flop after the cold start; only the points within --margin of the best
+// estimate (at most --keep) are simulated in full. Probes and finalists run
+// as sweeps (sim/cli/sweep_runner.cpp): parallel, single-threaded each.
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "sim/cli/commands.h"
+#include "sim/cli/report_flatten.h"
+#include "sim/cli/sweep_plan.h"
+#include "sim/cli/sweep_rows.h"
+#include "sim/cli/sweep_runner.h"
+#include "sim/cli/tune_estimate.h"
+#include "sim/common/read_file.h"
+
+namespace ptosim::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct TuneArgs {
+  std::string program, config, objective = "seconds", output;
+  std::vector<std::string> defines, sets;
+  unsigned jobs = 0;
+  uint64_t probe_events = 4000;
+  size_t keep = 2;
+  double margin = 0.03;
+};
+
+struct Candidate {
+  const SweepPoint* point = nullptr;
+  std::string status;       // the probe's row status ("ok", "infeasible", ...)
+  std::string error;        // its error line
+  ProbeEstimate estimate;
+  bool simulated = false;   // full objective known (a finished probe, or a finalist)
+  double objective = 0;     // the full run's, when simulated
+  std::string pruned;       // why it was not simulated in full
+};
+
+std::string params_of(const SweepPoint& p) {
+  std::string s;
+  for (auto& [n, v] : p.params) s += (s.empty() ? "" : " ") + n + "=" + v;
+  return s.empty() ? "(defaults)" : s;
+}
+
+std::string fmt(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.6g", v);
+  return b;
+}
+
+std::map<std::string, Row> rows_by_key(const std::string& csv) {
+  std::map<std::string, Row> out;
+  auto rows = read_csv(csv);
+  for (size_t i = 1; i < rows.size(); ++i) {
+    Row r;
+    for (size_t c = 0; c < rows[0].size() && c < rows[i].size(); ++c) r[rows[0][c]] = rows[i][c];
+    out[r["point"]] = r;
+  }
+  return out;
+}
+
+json load_report(const std::string& path) { return parse_json(read_input_file(path, "report"), path); }
+
+int run(const TuneArgs& a) {
+  const TuneObjective objective = a.objective == "seconds" ? TuneObjective::Seconds : TuneObjective::DramBytes;
+  if (a.defines.empty())
+    throw InputError({"pto-sim tune", 0, 0}, "", "give the choices to tune: -D TM=16..256:x2 -D TN=... (program parameters)");
+  refuse_overwriting_inputs(a.output, {a.program, a.config});
+  SweepSpec spec;
+  spec.program = a.program;
+  std::vector<std::pair<std::string, std::string>> given;
+  for (const std::string& d : a.defines) {
+    spec.params.push_back(parse_axis(d, "-D"));
+    given.emplace_back(spec.params.back().name, d);
+  }
+  refuse_given_twice("-D", given);
+  for (const std::string& s : a.sets) spec.sets.push_back(parse_axis(s, "--set"));
+  spec.configs.push_back(a.config);
+  spec.jobs = a.jobs;
+
+  std::string templ = (fs::temp_directory_path() / "pto-sim-tune-XXXXXX").string();
+  if (!mkdtemp(templ.data()))
+    throw InputError(std::string("pto-sim tune: cannot create a temporary directory: ") + std::strerror(errno));
+  struct RemoveDir {
+    std::string d;
+    ~RemoveDir() {
+      std::error_code e;
+      fs::remove_all(d, e);
+    }
+  } remove_dir{templ};
+
+  std::vector<SweepPoint> points = expand_points(spec);
+  const SweepTable table = plan_table(spec, points);  // bad -D names, a config that does not load: exit 2 here
+  name_points(table, points);
+
+  // 1. Probes: every point, its first --probe-events events, in 4 epochs.
+  // A probe whose second half did no flops (a phase before the tiled work:
+  // conv2d's im2col) is probed again, 4 times as long, up to 4 times.
+  std::vector<Candidate> cands;
+  std::map<std::string, size_t> index;  // key -> cands
+  for (const SweepPoint& p : points)
+    if (index.emplace(p.key, cands.size()).second) {
+      cands.emplace_back();
+      cands.back().point = &p;
+    }
+  std::set<std::string> unprobed;
+  for (const Candidate& c : cands) unprobed.insert(c.point->key);
+  uint64_t events = a.probe_events;
+  for (int round = 0; !unprobed.empty() && round < 5; ++round, events *= 4) {
+    SweepSpec probe = spec;
+    probe.output = templ + "/probe" + std::to_string(round) + ".csv";
+    probe.json_dir = templ + "/probe" + std::to_string(round);
+    probe.run_args = {"--stop-after-compute", std::to_string(events), "--epoch-accesses",
+                      std::to_string(std::max<uint64_t>(1, events / 4))};
+    probe.select = [&unprobed](const SweepPoint& p) { return unprobed.count(p.key) > 0; };
+    std::cerr << "pto-sim tune: probing " << unprobed.size() << " points (" << events << " events each)\n";
+    if (run_sweep(probe) == 130) return 130;
+    const auto probe_rows = rows_by_key(probe.output);
+    std::set<std::string> again;
+    for (const std::string& key : unprobed) {
+      Candidate& c = cands[index.at(key)];
+      auto row = probe_rows.find(key);
+      c.status = row == probe_rows.end() ? "error" : row->second.at("status");
+      c.error = row == probe_rows.end() ? "no probe result" : row->second.count("error") ? row->second.at("error") : "";
+      if (c.status != "ok") {
+        c.pruned = (c.status == "infeasible" ? "capacity: " : c.status + ": ") + c.error;
+        continue;
+      }
+      const json r = load_report(probe.json_dir + "/" + c.point->id() + ".json");
+      c.estimate = estimate_from_probe(r, objective);
+      if (c.estimate.exact) c.simulated = true, c.objective = c.estimate.total;
+      else if (!c.estimate.ranked) again.insert(key);
+    }
+    unprobed = again;
+  }
+
+  // 2. The promising points: within --margin of the best estimate, at most --keep.
+  std::vector<Candidate*> ranked;
+  for (Candidate& c : cands)
+    if (c.status == "ok" && c.estimate.ranked) ranked.push_back(&c);
+  std::sort(ranked.begin(), ranked.end(),
+            [](const Candidate* x, const Candidate* y) { return x->estimate.per_flop < y->estimate.per_flop; });
+  for (Candidate& c : cands)
+    if (c.status == "ok" && !c.estimate.ranked) c.pruned = "no flops in its probes: not ranked";
+  if (ranked.empty()) {
+    std::cerr << "pto-sim tune: no point could be ranked (every probe failed or did no flops)\n";
+    for (const Candidate& c : cands) std::cerr << "  " << params_of(*c.point) << ": " << c.pruned << "\n";
+    return 1;
+  }
+  const double best_est = ranked.front()->estimate.per_flop;
+  std::set<std::string> finalists;
+  size_t kept = 0;
+  for (Candidate* c : ranked) {
+    const double over = best_est > 0 ? c->estimate.per_flop / best_est - 1 : 0;
+    if (kept < a.keep && over <= a.margin) {
+      ++kept;
+      if (!c->simulated) finalists.insert(c->point->key);
+      continue;
+    }
+    std::ostringstream why;
+    why << "estimate " << fmt(100 * over) << " % above the best estimate"
+        << (over <= a.margin ? " (within --margin, past --keep)" : "");
+    c->pruned = why.str();
+  }
+
+  // 3. The finalists in full.
+  if (!finalists.empty()) {
+    SweepSpec full = spec;
+    full.output = templ + "/full.csv";
+    full.json_dir = templ + "/full";
+    full.select = [&finalists](const SweepPoint& p) { return finalists.count(p.key) > 0; };
+    std::cerr << "pto-sim tune: simulating " << finalists.size() << " of " << cands.size() << " points in full\n";
+    if (run_sweep(full) == 130) return 130;
+    const auto full_rows = rows_by_key(full.output);
+    for (Candidate& c : cands) {
+      if (!finalists.count(c.point->key)) continue;
+      auto row = full_rows.find(c.point->key);
+      if (row == full_rows.end() || row->second.at("status") != "ok") {
+        c.pruned = "full run failed: " + (row == full_rows.end() ? std::string("no result") : row->second.at("error"));
+        continue;
+      }
+      c.simulated = true;
+      c.objective = report_objective(load_report(full.json_dir + "/" + c.point->id() + ".json"), objective);
+    }
+  }
+
+  const Candidate* best = nullptr;
+  for (const Candidate& c : cands)
+    if (c.simulated && (!best || c.objective < best->objective)) best = &c;
+  std::ostringstream out;
+  const char* unit = objective == TuneObjective::Seconds ? "s" : "B";
+  size_t simulated = 0;
+  for (const Candidate& c : cands) simulated += c.simulated && !c.estimate.exact;
+  out << "# pto-sim tune " << a.program << " --objective " << a.objective << ": " << cands.size() << " points, "
+      << simulated << " simulated in full, the others probed (" << a.probe_events << " events)\n";
+  for (const Candidate& c : cands) {
+    out << (&c == best ? "* " : "  ") << params_of(*c.point) << ": ";
+    if (c.simulated)
+      out << a.objective << " " << fmt(c.objective) << " " << unit << (c.estimate.exact ? " (the probe ran to the end)" : " (simulated)");
+    else
+      out << "pruned: " << c.pruned;
+    if (c.status == "ok" && c.estimate.ranked) out << "  [" << fmt(c.estimate.per_flop) << " " << unit << "/flop]";
+    out << "\n";
+  }
+  if (!best) {
+    write_output(a.output, out.str());
+    std::cerr << "pto-sim tune: no finalist finished\n";
+    return 1;
+  }
+  out << "best: " << params_of(*best->point) << " " << a.objective << " " << fmt(best->objective) << " " << unit << "\n";
+  write_output(a.output, out.str());
+  return 0;
+}
+
+}  // namespace
+
+void add_tune(CLI::App& app, Action& action) {
+  static TuneArgs a;
+  CLI::App* t = app.add_subcommand("tune", "Find the best tile of a program: probe every choice, simulate the promising ones");
+  t->add_option("PROGRAM", a.program, "PTO program (.pto)")->required();
+  t->add_option("-D", a.defines, "NAME=a,b,c or NAME=LO..HI[:+STEP|:xFACTOR]: the choices (repeatable)")
+      ->allow_extra_args(false);
+  t->add_option("--set", a.sets, "dotted.config.path=VALUE (repeatable)")->allow_extra_args(false);
+  t->add_option("--config", a.config, "YAML hardware config (default: built in)");
+  t->add_option("--objective", a.objective, "What to minimise (default seconds)")
+      ->check(CLI::IsMember({"seconds", "dram_bytes"}));
+  t->add_option("-j,--jobs", a.jobs, "Points run at once (default: the core count)")->check(CLI::Range(1u, 4096u));
+  t->add_option("--probe-events", a.probe_events, "Events each probe simulates at first (default 4000; 4 times as many again for a probe that did no flops)")
+      ->check(CLI::Range(uint64_t(16), uint64_t(1) << 40));
+  t->add_option("--keep", a.keep, "At most this many points simulated in full (default 2)")
+      ->check(CLI::Range(size_t(1), size_t(1) << 20));
+  t->add_option("--margin", a.margin, "Simulate points whose estimate is within this fraction of the best (default 0.03)")
+      ->check(CLI::Range(0.0, 100.0));
+  add_output_option(*t, a.output, "Write the table here instead of stdout");
+  t->callback([&action] { action = [] { return run(a); }; });
+}
+
+}  // namespace ptosim::cli

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""`pto-sim tune` and the probe it is built on (`run --stop-after`): a probe
+reports the events it simulated and exits 0; tune prunes tiles that do not
+fit (naming the capacity error) and tiles whose estimate is beyond the
+margin, simulates the rest, and its best equals the exhaustive sweep's when
+the probes run to the end; bad input is exit 2.
+Usage: tune_tests.py PTO_SIM SOURCE_DIR"""
+import csv
+import json
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import Harness
+
+h = Harness("ptosim-tune-")
+check, run = h.check, h.run
+TILED = os.path.join(h.src, "workloads", "matmul_tiled.pto")
+T = lambda name: os.path.join(h.tmp, name)
+
+# run --stop-after: the first N events (a chunk of 512 at most past them), exit 0.
+code, out, err = run("run", TILED, "-D", "M=128", "-D", "N=128", "-D", "K=128", "--stop-after", "3000",
+                     "--epoch-accesses", "1000", "--format", "json")
+rep = json.loads(out) if code == 0 else {}
+check("--stop-after: exit 0, interrupted", code == 0 and rep.get("interrupted") is True, (code, err))
+check("--stop-after: about N events", 3000 <= rep.get("events_done", 0) < 3000 + 1024, rep.get("events_done"))
+check("--stop-after: its epochs", len(rep.get("epochs", [])) >= 3, len(rep.get("epochs", [])))
+code, _, err = run("run", TILED, "--stop-after", "100", "--check-data")
+check("--stop-after with --check-data: exit 2", code == 2 and "--stop-after" in err, (code, err))
+# --stop-after-compute: conv2d's im2col (no flops) runs whole, then N events of the compute.
+CONV = os.path.join(h.src, "workloads", "conv2d_im2col_tiled.pto")
+CONV_SIZE = ["-D", "C=8", "-D", "H=32", "-D", "W=32", "-D", "F=16"]
+code, out, err = run("run", CONV, *CONV_SIZE, "--format", "json")
+whole = json.loads(out) if code == 0 else {}
+code, out, err = run("run", CONV, *CONV_SIZE, "--stop-after", "200", "--format", "json")
+plain = json.loads(out) if code == 0 else {}
+code, out, err = run("run", CONV, *CONV_SIZE, "--stop-after-compute", "200", "--format", "json")
+anchored = json.loads(out) if code == 0 else {}
+check("--stop-after 200 on conv2d: no flops yet (im2col)", plain.get("interrupted") is True and plain.get("flops") == 0,
+      (plain.get("flops"), err))
+check("--stop-after-compute 200: past the im2col, into the compute",
+      anchored.get("interrupted") is True and anchored.get("flops", 0) > 0 and
+      anchored.get("events_done", 0) > plain.get("events_done", 0) + 200, (anchored.get("events_done"), err))
+check("--stop-after-compute: fewer events than the whole run", anchored.get("events_done", 0) <
+      whole.get("program", {}).get("events", 0), (anchored.get("events_done"), whole.get("program", {}).get("events")))
+code, _, err = run("run", TILED, "--stop-after", "5", "--stop-after-compute", "5")
+check("--stop-after and --stop-after-compute together: exit 2", code == 2 and "excludes" in err, (code, err))
+code, _, err = run("run", TILED, "--stop-after", "0")
+check("--stop-after 0: exit 2", code == 2, (code, err))
+
+# tune with probes longer than the program: every estimate is exact, the
+# best is the sweep's best.
+axes = ["-D", "M=64", "-D", "N=64", "-D", "K=64", "-D", "TM=16,32,64", "-D", "TN=16,64"]
+code, out, err = run("tune", TILED, *axes, "--objective", "dram_bytes", "--probe-events", "10000000")
+check("tune: exit 0", code == 0, (code, err))
+check("tune: every probe ran to the end", out.count("(the probe ran to the end)") == 6, out)
+code, _, err = run("sweep", TILED, *axes, "-o", T("s.csv"))
+rows = list(csv.DictReader(open(T("s.csv")))) if code == 0 else []
+best = min(rows, key=lambda r: int(r["dram_bytes"])) if rows else {}
+m = re.search(r"^best: .*TM=(\d+) TN=(\d+) dram_bytes (\d+) B$", out, re.M)
+check("tune: the sweep's best objective", m and rows and int(m.group(3)) == int(best["dram_bytes"]), (out, best))
+
+# Tiles that do not fit the 64 KiB shared memory are pruned at their first
+# allocation, the capacity error named; the others are probed briefly.
+code, out, err = run("tune", TILED, "-D", "M=256", "-D", "N=256", "-D", "K=256", "-D", "TK=256",
+                     "-D", "TM=16,32,64", "-D", "TN=16,32", "--probe-events", "4000", "--keep", "1")
+check("tune: exit 0 with infeasible points", code == 0, (code, err))
+check("tune: the 64-row tiles (with TK=256) pruned for capacity",
+      re.search(r"TM=64 TN=16: pruned: capacity: .*shared", out) and
+      re.search(r"TM=64 TN=32: pruned: capacity: .*shared", out), out)
+check("tune: one point simulated in full", out.count("(simulated)") == 1, out)
+check("tune: the others pruned by their estimate", "% above the best estimate" in out, out)
+code, out, err = run("tune", TILED, "-D", "M=256", "-D", "N=256", "-D", "K=256", "-D", "TK=256", "-D", "TM=64",
+                     "-D", "TN=64", "--probe-events", "4000")
+check("tune: nothing fits: exit 1, says why", code == 1 and "no point could be ranked" in err and "capacity" in err,
+      (code, err))
+
+# Bad input: exit 2.
+code, _, err = run("tune", TILED)
+check("tune without -D: exit 2", code == 2 and "give the choices to tune" in err, (code, err))
+code, _, err = run("tune", TILED, "-D", "TX=1,2")
+check("tune: unknown parameter: exit 2", code == 2 and "TX" in err, (code, err))
+code, _, err = run("tune", TILED, "-D", "TM=16", "--objective", "speed")
+check("tune: unknown objective: exit 2", code == 2 and "speed" in err, (code, err))
+code, _, err = run("tune", TILED, "-D", "TM=16", "-D", "TM=32")
+check("tune: -D twice: exit 2", code == 2 and "given twice" in err, (code, err))
+code, _, err = run("tune", TILED, "-D", "TM=16", "-o", TILED)
+check("tune: -o over the program: exit 2", code == 2, (code, err))
+
+h.finish()
