@@ -46,6 +46,9 @@ void CoreModule::route(SpaceId space, const std::string& space_name, size_t port
   Route& r = routes_[space];
   r.socket = ports_.at(port).get();
   r.cache = first_level ? &first_level->logic() : nullptr;
+  r.per_core.clear();
+  if (first_level && first_level->instances() > 1)
+    for (size_t c = 0; c < first_level->instances(); ++c) r.per_core.push_back(&first_level->instance(c));
   r.split = first_level ? first_level->logic().config().line : 0;
   r.space = space_name;
   auto target = config_.spaces.find(space_name);
@@ -252,7 +255,8 @@ class CoreModule::RoutePort final : public CorePort {
     if (r_.cache) {
       k_.window.retire(*t);
       m_.sync(*t);
-      return r_.cache->issue(MemRequest{addr, bytes, write_, a_.tensor, a_.region, data}, t, k_.window, k_.stalls);
+      return r_.cache_of(k_.id)->issue(MemRequest{addr, bytes, write_, a_.tensor, a_.region, data, false, false, a_.site},
+                                       t, k_.window, k_.stalls);
     }
     Access piece = a_;
     piece.addr = addr;
@@ -273,13 +277,13 @@ class CoreModule::RoutePort final : public CorePort {
   }
 
   std::unique_ptr<CorePort> retain(bool with_bytes) const override;
-  bool holds(uint64_t addr) const override { return !r_.cache || r_.cache->contains(addr); }
+  bool holds(uint64_t addr) const override { return !r_.cache || r_.cache_of(k_.id)->contains(addr); }
   uint32_t ways() const override {
     if (!r_.cache) return 0;
     const CacheConfig& c = r_.cache->config();
     return uint32_t(c.ways ? c.ways : c.size / c.line);  // 0 ways: fully associative
   }
-  uint64_t load_fills(uint64_t addr) override { return r_.cache ? r_.cache->read_fills(addr) : 0; }
+  uint64_t load_fills(uint64_t addr) override { return r_.cache ? r_.cache_of(k_.id)->read_fills(addr) : 0; }
 
  private:
   class Retained;
@@ -326,7 +330,7 @@ void CoreModule::issue_now(const Access& a, uint32_t seq, uint8_t* data) {
     model_->settle(k);  // the stores before it reach the caches first
     if (r.cache) {
       sync(k.issue_at);
-      r.cache->control(a.kind, a.addr, a.bytes, k.issue_at);
+      r.cache_of(k.id)->control(a.kind, a.addr, a.bytes, k.issue_at);
     }
     return;
   }
@@ -351,7 +355,7 @@ void CoreModule::issue_runs(const Access* a, size_t n) {
     // The first level of the access's space issues as many as it can.
     const SpaceId space = a[i].space;
     if (space < routes_.size() && routes_[space].cache && a[i].core < clocks_.size()) {
-      i += routes_[space].cache->run(a + i, n - i, space, clocks_[a[i].core]);
+      i += routes_[space].cache_of(a[i].core)->run(a + i, n - i, space, clocks_[a[i].core]);
       if (i == n) break;
     }
     issue_now(a[i++], 0);  // anything else, and a sync with the kernel
@@ -369,7 +373,7 @@ size_t CoreModule::issue_some(const Access* a, size_t n) {
     const uint64_t boundary = attr_->next_boundary_fs();
     const uint64_t kernel = now_fs_ + quantum_fs_;
     k.sync_at = boundary - 1 < kernel ? boundary - 1 : kernel;
-    m = routes_[space].cache->run(a, n, space, k);
+    m = routes_[space].cache_of(a[0].core)->run(a, n, space, k);
     k.sync_at = kernel;
     if (m == n) return m;
   }
@@ -429,6 +433,8 @@ void CoreModule::compute_attributed(const Compute& c, uint32_t seq) {
 }
 
 void CoreModule::name_site(SiteId id, uint32_t line) {
+  if (id >= names_.site_lines.size()) names_.site_lines.resize(size_t(id) + 1, 0);
+  names_.site_lines[id] = line;
   if (attr_) attr_->name_site(id, line);
 }
 

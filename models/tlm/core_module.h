@@ -118,6 +118,9 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   struct Route {
     tlm::tlm_initiator_socket<>* socket = nullptr;
     CacheLevel* cache = nullptr;  // the level inside the first CacheModule, called directly
+    // A private first level of several cores: each core's instance (empty: `cache` for every core).
+    std::vector<CacheLevel*> per_core;
+    CacheLevel* cache_of(CoreId c) const { return per_core.empty() ? cache : per_core[c]; }
     uint64_t split = 0;  // line size of `cache`; 0 = send whole (scratchpads take bulk transfers)
     bool reg = false;    // served by a register file (the cpu model treats its values as registers)
     std::string space;
