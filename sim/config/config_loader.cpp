@@ -534,6 +534,10 @@ static void check_private_levels(const HwConfig& c) {
   std::vector<const CacheConfig*> chain;
   for (auto& cc : c.caches)
     if (!c.private_cache(cc.name)) chain.push_back(&cc);
+  for (size_t i = 0; i < k; ++i)
+    if (chain[i]->has_subblocks())
+      throw InputError(chain[i]->pos, "caches[" + std::to_string(chain[i] - c.caches.data()) + "].subblock",
+                       "a private level of several cores keeps whole lines (the directory's unit): no sub-blocks");
   const size_t last = std::min(k + 1, chain.size());
   for (size_t i = 1; i < last; ++i)
     if (chain[i]->line != chain[0]->line)
