@@ -147,6 +147,7 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   // (everything, with `drain`).
   void enqueue(const Queued& q);
   void schedule(bool drain);
+  void issue_queued(size_t core);  // the front of core's queue
   void issue_now(const Access& a, uint32_t seq, uint8_t* data = nullptr);
   void compute_now(const Compute& c, uint32_t seq);
   const Route& route_of(const Access& a) const;
@@ -191,6 +192,7 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   bool parallel_ = false;                    // inside a parallel loop: events are queued
   std::vector<std::deque<Queued>> queues_;   // per core
   size_t queued_ = 0;
+  size_t empty_queues_ = 0;  // of queues_ (set with them)
   Attribution* attr_ = nullptr;
   DataChecker* checker_ = nullptr;
   std::vector<DataRoute> data_routes_;
