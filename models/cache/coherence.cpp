@@ -79,12 +79,30 @@ void Coherence::snoop_writeback(CoreId d, uint64_t line, uint64_t at) {
   below_->access(w, at);
 }
 
-Coherence::Touch& Coherence::touch(CoreId c, uint64_t line, uint64_t mask, TagId tensor, SiteId site) {
-  Touch& t = touched_[{line, c}];
-  t.mask |= mask;
-  if (tensor) t.tensor = tensor;
-  if (site) t.site = site;
-  return t;
+Coherence::Touch Coherence::touch(Entry& e, CoreId c, uint64_t mask, TagId tensor, SiteId site) {
+  Touch* t = nullptr;
+  for (Touch& x : e.touches)
+    if (x.core == c) t = &x;
+  if (!t) {
+    e.touches.push_back(Touch{});
+    t = &e.touches.back();
+    t->core = c;
+  }
+  t->mask |= mask;
+  if (tensor) t->tensor = tensor;
+  if (site) t->site = site;
+  return *t;
+}
+
+Coherence::Touch Coherence::forget(Entry& e, CoreId c) {
+  for (size_t i = 0; i < e.touches.size(); ++i)
+    if (e.touches[i].core == c) {
+      const Touch t = e.touches[i];
+      e.touches[i] = e.touches.back();
+      e.touches.pop_back();
+      return t;
+    }
+  return Touch{};
 }
 
 void Coherence::record_sharing(uint64_t line, bool false_sharing, const Touch& writer, const Touch& victim) {
@@ -105,12 +123,7 @@ uint32_t Coherence::invalidate_others(CoreId c, uint64_t line, Entry& e, const T
   for (uint32_t d = 0; d < counters_.size(); ++d) {
     if (d == c || !e.holders.test(d)) continue;
     e.holders.reset(d);
-    auto t = touched_.find({line, CoreId(d)});
-    Touch theirs;
-    if (t != touched_.end()) {
-      theirs = t->second;
-      touched_.erase(t);
-    }
+    const Touch theirs = forget(e, CoreId(d));
     bool dirty = false, had = false;
     for (CacheLevel* l : levels_[d]) {
       bool dd = false;
@@ -140,7 +153,7 @@ uint64_t Coherence::request(CoreId c, const MemRequest& r, uint64_t at) {
       if (d == c || !e.holders.test(d)) continue;
       if (!holds(CoreId(d), line)) {  // it let the line go without the directory hearing
         e.holders.reset(d);
-        touched_.erase({line, CoreId(d)});
+        forget(e, CoreId(d));
         continue;
       }
       if (!e.exclusive) continue;
@@ -153,11 +166,11 @@ uint64_t Coherence::request(CoreId c, const MemRequest& r, uint64_t at) {
     }
     e.holders.set(c);
     e.exclusive = e.holders.count() == 1;
-    touch(c, line, r.touch, r.tensor, r.site);
+    touch(e, c, r.touch, r.tensor, r.site);
     return below_->access(r, t);
   }
   // GetM: a fill for a write, or a write no private level keeps.
-  const Touch& mine = touch(c, line, r.rfo ? r.touch : touch_mask(r.addr, r.bytes, line_shift_), r.tensor, r.site);
+  const Touch mine = touch(e, c, r.rfo ? r.touch : touch_mask(r.addr, r.bytes, line_shift_), r.tensor, r.site);
   const uint32_t reached = invalidate_others(c, line, e, mine, at);
   if (reached) t = round_trip(c, e, reached, at);
   e.holders.set(c);
@@ -173,7 +186,7 @@ uint64_t Coherence::write(CoreId c, uint64_t line, uint64_t addr, uint64_t bytes
   if (it != dir_.end() && it->second.exclusive && it->second.holders.test(c)) return at;  // E or M: silent
   Entry& e = it != dir_.end() ? it->second : dir_[line];
   const bool shared = e.holders.test(c);  // S: an upgrade
-  const Touch& mine = touch(c, line, touch_mask(addr, bytes, line_shift_), tensor, site);
+  const Touch mine = touch(e, c, touch_mask(addr, bytes, line_shift_), tensor, site);
   const uint32_t reached = invalidate_others(c, line, e, mine, at);
   uint64_t t = at;
   if (shared) {
@@ -193,7 +206,7 @@ void Coherence::left(CoreId c, uint64_t line) {
   auto it = dir_.find(line);
   if (it == dir_.end() || !it->second.holders.test(c)) return;
   it->second.holders.reset(c);
-  touched_.erase({line, c});
+  forget(it->second, c);
   if (it->second.holders.none()) dir_.erase(it);
 }
 

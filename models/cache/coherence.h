@@ -94,7 +94,15 @@ class Coherence {
 
  private:
   class Port;
+  // What a core did to a line it holds: false sharing's evidence.
+  struct Touch {
+    uint64_t mask = 0;  // the bytes its fills and writes touched since it got the line
+    TagId tensor = 0;
+    SiteId site = 0;
+    CoreId core = 0;
+  };
   struct Entry {
+    std::vector<Touch> touches;  // per holder that touched it (few: kept beside the entry, no second lookup)
     std::bitset<kMaxCores> holders;
     bool exclusive = false;  // one holder, in E or M
     // When the line's last transfer between cores is over: one owner
@@ -108,18 +116,10 @@ class Coherence {
   // (or when the line's previous one is over); returns when it is back.
   uint64_t round_trip(CoreId c, Entry& e, uint32_t cores, uint64_t at);
   void snoop_writeback(CoreId d, uint64_t line, uint64_t at);
-  // What a core did to a line it holds: false sharing's evidence.
-  struct Touch {
-    uint64_t mask = 0;  // the bytes its fills and writes touched since it got the line
-    TagId tensor = 0;
-    SiteId site = 0;
-  };
-  struct KeyHash {
-    size_t operator()(const std::pair<uint64_t, CoreId>& k) const {
-      return std::hash<uint64_t>()(k.first * 0x9E3779B97F4A7C15ull ^ k.second);
-    }
-  };
-  Touch& touch(CoreId c, uint64_t line, uint64_t mask, TagId tensor, SiteId site);
+  // Adds to c's touch of e's line; returns a copy of it.
+  static Touch touch(Entry& e, CoreId c, uint64_t mask, TagId tensor, SiteId site);
+  // Removes c's touch of e's line (returns it, or an empty one).
+  static Touch forget(Entry& e, CoreId c);
   // Invalidates every other holder of `line` (pruning cores that no longer
   // hold it); returns how many cores it reached.
   uint32_t invalidate_others(CoreId c, uint64_t line, Entry& e, const Touch& mine, uint64_t at);
@@ -133,9 +133,6 @@ class Coherence {
   std::vector<std::unique_ptr<Port>> ports_;
   std::vector<CoherenceCounters> counters_;
   std::unordered_map<uint64_t, Entry> dir_;
-  // Per (line, core) held: the bytes the core's fills and writes touched
-  // since it got the line (false sharing's evidence).
-  std::unordered_map<std::pair<uint64_t, CoreId>, Touch, KeyHash> touched_;
   std::unordered_map<uint64_t, SharedLine> shared_lines_;
   BusyPort port_;
 };
