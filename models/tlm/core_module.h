@@ -34,6 +34,7 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <new>
 #include <systemc>
 #include <tlm>
 #include <vector>
@@ -127,12 +128,20 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   };
   void run();
   CoreClock& clock(CoreId core);
+  // One queued event, as small as its larger half: a lookahead's worth of
+  // them streams through the host's caches.
   struct Queued {
     enum Kind : uint8_t { AccessEvent, ComputeEvent, OpBegin, OpEnd } kind;
-    Access access;
-    Compute compute;   // a mark's op id and core too
-    uint32_t seq = 0;  // the event's number (dataflow)
     bool host = false;  // --check-data: a host write (its bytes are queued beside)
+    uint32_t seq = 0;   // the event's number (dataflow)
+    union {
+      Access access;     // AccessEvent
+      Compute compute;   // the others (a mark's op id and core too)
+    };
+    Queued(Kind k, const Access& a, const Compute& c, uint32_t s) : kind(k), seq(s) {
+      if (k == AccessEvent) new (&access) Access(a);
+      else new (&compute) Compute(c);
+    }
   };
   // --check-data: an access's or host write's bytes and position, in order.
   struct Pending {
