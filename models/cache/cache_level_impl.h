@@ -256,8 +256,8 @@ class CacheLevelImpl final : public CacheLevel {
       ++timing_.merges;
       done = s.ready;
     }
-    if (coherence_ && r.write && !r.writeback) [[unlikely]]  // several cores: write permission (S -> M)
-      done = std::max(done, coherence_->write(core_, line, addr, bytes, r.tensor, r.site, issue));
+    if (coherence_) [[unlikely]]  // several cores: a write needs permission (S -> M)
+      if (r.write && !r.writeback) done = std::max(done, coherence_->write(core_, line, addr, bytes, r.tensor, r.site, issue));
     if (prefetcher_) [[unlikely]] prefetch_after_hit(slot, line, r, issue);
     return done;
   }
