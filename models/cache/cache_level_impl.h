@@ -257,7 +257,7 @@ class CacheLevelImpl final : public CacheLevel {
       done = s.ready;
     }
     if (coherence_) [[unlikely]]  // several cores: a write needs permission (S -> M)
-      if (r.write && !r.writeback) done = std::max(done, coherence_->write(core_, line, addr, bytes, r.tensor, r.site, issue));
+      if (r.write && !r.writeback) done = std::max(done, coherence_->write(core_, addr, bytes, r.tensor, r.site, issue));
     if (prefetcher_) [[unlikely]] prefetch_after_hit(slot, line, r, issue);
     return done;
   }
@@ -322,7 +322,7 @@ class CacheLevelImpl final : public CacheLevel {
     array_.install(f, v.slot, line, dirty, LineOwner{r.tensor, r.region});
     mirror_filling(~0ull, 0);
     if (coherence_ && write && !r.writeback) [[unlikely]]  // several cores: write permission
-      filled = std::max(filled, coherence_->write(core_, line, addr, bytes, r.tensor, r.site, issue));
+      filled = std::max(filled, coherence_->write(core_, addr, bytes, r.tensor, r.site, issue));
     array_.extra(v.slot).ready = filled;
     if constexpr (Data) move_bytes(v.slot, line, addr, bytes, r);
     if (write && !config_.write_back) post_below(addr, bytes, r.tensor, r.region, issue, false, at_data(r, addr));
@@ -437,13 +437,13 @@ class CacheLevelImpl final : public CacheLevel {
                  Data ? written_back(bytes) : nullptr);
       if (!set_filled_.empty()) [[unlikely]] writeback_leaves_set(v.line, at);
     }
-    if (coherence_) [[unlikely]] coherence_->left(core_, v.line);  // after the writeback reached the level below
+    if (coherence_) [[unlikely]] coherence_->left(core_, v.line << line_shift_);  // after the writeback went below
   }
 
   // The bytes of its line a demand touched, for the directory (0 without one).
   uint64_t demand_touch(const MemRequest& r, uint64_t addr, uint64_t bytes) const {
     if (!coherence_) return 0;
-    return r.touch ? r.touch : touch_mask(addr, bytes, line_shift_);
+    return r.touch ? r.touch : coherence_->touch_of(addr, bytes);
   }
 
   // Gives the 3C shadow of a mirrored level (fully associative: one set)

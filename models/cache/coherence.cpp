@@ -55,11 +55,20 @@ void Coherence::add_level(CoreId c, CacheLevel* level) {
   level->attach_coherence(this, c);
 }
 
+template <class F>
+void Coherence::each_copy(CoreId c, uint64_t line, F&& f) const {
+  const uint64_t lo = line << line_shift_, hi = lo + line_bytes_;
+  for (CacheLevel* l : levels_[c]) {
+    const uint32_t shift = uint32_t(__builtin_ctz(l->config().line));
+    const uint64_t step = std::min<uint64_t>(l->config().line, line_bytes_);
+    for (uint64_t a = lo; a < hi; a += step) f(l, a >> shift);
+  }
+}
+
 bool Coherence::holds(CoreId c, uint64_t line) const {
-  const uint64_t addr = line << line_shift_;
-  for (const CacheLevel* l : levels_[c])
-    if (l->contains(addr)) return true;
-  return false;
+  bool any = false;
+  each_copy(c, line, [&](CacheLevel* l, uint64_t own) { any = any || l->contains(own << __builtin_ctz(l->config().line)); });
+  return any;
 }
 
 uint64_t Coherence::round_trip(CoreId c, Entry& e, uint32_t cores, uint64_t at) {
@@ -125,11 +134,11 @@ uint32_t Coherence::invalidate_others(CoreId c, uint64_t line, Entry& e, const T
     e.holders.reset(d);
     const Touch theirs = forget(e, CoreId(d));
     bool dirty = false, had = false;
-    for (CacheLevel* l : levels_[d]) {
+    each_copy(CoreId(d), line, [&](CacheLevel* l, uint64_t own) {
       bool dd = false;
-      had |= l->coherence_invalidate(line, &dd);
+      had |= l->coherence_invalidate(own, &dd);
       dirty |= dd;
-    }
+    });
     if (!had) continue;  // it let the line go without the directory hearing
     ++reached;
     ++counters_[c].invalidations_sent;
@@ -160,7 +169,7 @@ uint64_t Coherence::request(CoreId c, const MemRequest& r, uint64_t at) {
       // The owner keeps a shared, clean copy; its dirty bytes go below first.
       ++k.interventions;
       bool dirty = false;
-      for (CacheLevel* l : levels_[d]) dirty |= l->coherence_clean(line);
+      each_copy(CoreId(d), line, [&](CacheLevel* l, uint64_t own) { dirty |= l->coherence_clean(own); });
       if (dirty) snoop_writeback(CoreId(d), line, at);
       t = round_trip(c, e, 1, at);
     }
@@ -176,12 +185,12 @@ uint64_t Coherence::request(CoreId c, const MemRequest& r, uint64_t at) {
   e.holders.set(c);
   e.exclusive = true;
   const uint64_t done = below_->access(r, t);
-  if (r.write && !holds(c, line)) left(c, line);  // written through, kept nowhere
+  if (r.write && !holds(c, line)) left(c, r.addr);  // written through, kept nowhere
   return done;
 }
 
-uint64_t Coherence::write(CoreId c, uint64_t line, uint64_t addr, uint64_t bytes, TagId tensor, SiteId site,
-                          uint64_t at) {
+uint64_t Coherence::write(CoreId c, uint64_t addr, uint64_t bytes, TagId tensor, SiteId site, uint64_t at) {
+  const uint64_t line = addr >> line_shift_;
   auto it = dir_.find(line);
   if (it != dir_.end() && it->second.exclusive && it->second.holders.test(c)) return at;  // E or M: silent
   Entry& e = it != dir_.end() ? it->second : dir_[line];
@@ -201,7 +210,8 @@ uint64_t Coherence::write(CoreId c, uint64_t line, uint64_t addr, uint64_t bytes
   return t;
 }
 
-void Coherence::left(CoreId c, uint64_t line) {
+void Coherence::left(CoreId c, uint64_t addr) {
+  const uint64_t line = addr >> line_shift_;
   if (holds(c, line)) return;
   auto it = dir_.find(line);
   if (it == dir_.end() || !it->second.holders.test(c)) return;

@@ -64,6 +64,7 @@ uint64_t touch_mask(uint64_t addr, uint64_t bytes, uint32_t line_shift);
 
 class Coherence {
  public:
+  // line_bytes: the directory's unit, at least every private level's line.
   // latency_fs: a round trip to other cores; fs_per_byte: the directory's port.
   Coherence(uint32_t cores, uint32_t line_bytes, uint64_t latency_fs, uint64_t fs_per_byte, uint32_t message_bytes);
   ~Coherence();
@@ -74,13 +75,15 @@ class Coherence {
   // What core c's last private level sends below.
   MemPort& port(CoreId c);
 
-  // A demand write by core c to [addr, addr + bytes) of `line` at a private
-  // level that holds it; returns when the core may write (`at` if it holds
+  // A demand write by core c to [addr, addr + bytes) at a private level
+  // that holds its line; returns when the core may write (`at` if it holds
   // the line exclusive).
-  uint64_t write(CoreId c, uint64_t line, uint64_t addr, uint64_t bytes, TagId tensor, SiteId site, uint64_t at);
-  // A private level of core c let `line` go (evicted): the core stops
-  // holding it when none of its levels does.
-  void left(CoreId c, uint64_t line);
+  uint64_t write(CoreId c, uint64_t addr, uint64_t bytes, TagId tensor, SiteId site, uint64_t at);
+  // A private level of core c let the line at `addr` go (evicted): the core
+  // stops holding the directory's line when none of its levels holds any of it.
+  void left(CoreId c, uint64_t addr);
+  // The bytes [addr, addr + bytes) of the directory's line (touch_mask).
+  uint64_t touch_of(uint64_t addr, uint64_t bytes) const { return touch_mask(addr, bytes, line_shift_); }
 
   uint32_t cores() const { return uint32_t(counters_.size()); }
   const CoherenceCounters& counters(CoreId c) const { return counters_[c]; }
@@ -110,8 +113,12 @@ class Coherence {
     uint64_t busy_until = 0;
   };
   uint64_t request(CoreId c, const MemRequest& r, uint64_t at);
-  // Whether any private level of c holds `line`.
+  // Whether any private level of c holds any of `line` (the directory's
+  // line: a private level with smaller lines may hold several of it).
   bool holds(CoreId c, uint64_t line) const;
+  // f(level, its line number) for each of c's levels and each of its lines within `line`.
+  template <class F>
+  void each_copy(CoreId c, uint64_t line, F&& f) const;
   // A round trip for `e`'s line reaching `cores` other cores, from `at`
   // (or when the line's previous one is over); returns when it is back.
   uint64_t round_trip(CoreId c, Entry& e, uint32_t cores, uint64_t at);

@@ -99,7 +99,10 @@ void System::build_private_levels(size_t k) {
     for (uint32_t c = 1; c < cores; ++c) caches_[i]->add_core_instance();
   const Fs period = period_fs(config_.clock_hz);
   const CacheConfig& home = k < caches_.size() ? caches_[k]->logic().config() : caches_[k - 1]->logic().config();
-  coherence_ = std::make_unique<Coherence>(cores, caches_[0]->logic().config().line,
+  // The directory's line: the largest of the private levels' and the first shared level's.
+  uint32_t unit = home.line;
+  for (size_t i = 0; i < k; ++i) unit = std::max(unit, caches_[i]->logic().config().line);
+  coherence_ = std::make_unique<Coherence>(cores, unit,
                                            cycles_to_fs(config_.coherence_latency(), period),
                                            uint64_t(std::llround(double(period) / home.bandwidth)),
                                            config_.coherence.message_bytes);
@@ -239,9 +242,12 @@ StatsNode System::run(const std::function<void(EventSink&)>& producer, const Run
   if (options.attribution.any()) {
     // Every level the report lists, in its order.
     std::vector<ProbedLevel> probed;
-    for (auto& m : memories_) probed.push_back({m->name(), kMemoryKinds.name(m->config().kind), &m->stats()});
-    for (auto& c : caches_) probed.push_back({c->name(), "cache", &c->logic().stats()});
-    probed.push_back({dram_->name(), "dram", &dram_->stats()});
+    for (auto& m : memories_) probed.push_back({m->name(), kMemoryKinds.name(m->config().kind), {&m->stats()}});
+    for (auto& c : caches_) {
+      probed.push_back({c->name(), "cache", {}});
+      for (size_t k = 0; k < c->instances(); ++k) probed.back().stats.push_back(&c->instance(k).stats());
+    }
+    probed.push_back({dram_->name(), "dram", {&dram_->stats()}});
     attribution_ = std::make_unique<Attribution>(options.attribution, 1e15 / config_.clock_hz, std::move(probed),
                                                  config_.space_names(), std::max<uint32_t>(config_.core.count, 1),
                                                  &core_->names_for_attribution());

@@ -525,9 +525,8 @@ void parse_dram(Section& sec, DramConfig& d, double clock_hz) {
 
 }  // namespace
 
-// Several cores with private levels: one line size from the top of the
-// hierarchy to the first shared level, the directory's unit of coherence
-// (docs/CACHES.md, "Several cores").
+// Several cores with private levels: they keep whole lines (the
+// directory's unit is a line; docs/CACHES.md, "Several cores").
 static void check_private_levels(const HwConfig& c) {
   const size_t k = c.private_levels();
   if (k == 0) return;
@@ -538,14 +537,6 @@ static void check_private_levels(const HwConfig& c) {
     if (chain[i]->has_subblocks())
       throw InputError(chain[i]->pos, "caches[" + std::to_string(chain[i] - c.caches.data()) + "].subblock",
                        "a private level of several cores keeps whole lines (the directory's unit): no sub-blocks");
-  const size_t last = std::min(k + 1, chain.size());
-  for (size_t i = 1; i < last; ++i)
-    if (chain[i]->line != chain[0]->line)
-      throw InputError(chain[i]->pos, "caches[" + std::to_string(chain[i] - c.caches.data()) + "].line",
-                       "with core.cores " + std::to_string(c.core.count) + " and private " + chain[0]->name +
-                           ", every level down to the first shared one needs " + chain[0]->name + "'s line (" +
-                           std::to_string(chain[0]->line) + " B, the directory's unit), not " +
-                           std::to_string(chain[i]->line) + " B");
 }
 
 HwConfig parse_config(const std::string& text, const std::string& file) {

@@ -369,6 +369,36 @@ TEST(Coherence, SharedReadersThenAWriter) {
   EXPECT_EQ(f.coherence.tracked_lines(), 1u);
 }
 
+// Private lines of 32 B under a 64 B directory line: a write to one half
+// takes both halves of the line from the other core (false sharing across
+// the private lines), and a core holds the line while it holds either half.
+TEST(Coherence, SmallerPrivateLinesShareTheDirectoryLine) {
+  Coherence coh(2, 64, 0, 0, 8);
+  auto shared = make_cache_level(cache("S", 2048, 4, 64));
+  MemoryCounter memory;
+  shared->connect_below(&memory);
+  coh.set_below(shared.get());
+  std::vector<std::unique_ptr<CacheLevel>> l1;
+  for (CoreId c = 0; c < 2; ++c) {
+    l1.push_back(make_cache_level(cache("L1", 512, 2, 32)));
+    coh.add_level(c, l1.back().get());
+    l1.back()->connect_below(&coh.port(c));
+  }
+  l1[0]->access(MemRequest{0x1000, 4, false, 1, 0}, 0);  // core 0: the low half
+  l1[0]->access(MemRequest{0x1020, 4, false, 1, 0}, 0);  // and the high half
+  l1[1]->access(MemRequest{0x1024, 4, true, 1, 0}, 0);   // core 1 writes the high half: both of core 0's go
+  EXPECT_EQ(coh.counters(1).invalidations_sent, 1u);
+  EXPECT_EQ(l1[0]->stats().coherence_invalidations, 2u);
+  EXPECT_FALSE(l1[0]->contains(0x1000));
+  EXPECT_FALSE(l1[0]->contains(0x1020));
+  l1[0]->access(MemRequest{0x1000, 4, true, 1, 0}, 0);  // core 0 writes the low half back
+  EXPECT_EQ(l1[0]->stats().coherence, 1u);
+  EXPECT_EQ(coh.counters(0).invalidations_sent, 1u);
+  const std::vector<SharedLine> lines = coh.false_sharing(5);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].false_invalidations, 2u);  // bytes 0x00-0x03 and 0x20-0x23 against 0x24-0x27: disjoint
+}
+
 TEST(Coherence, TouchMask) {
   EXPECT_EQ(touch_mask(0x1000, 4, 6), 0xfull);
   EXPECT_EQ(touch_mask(0x1004, 4, 6), 0xf0ull);
