@@ -21,6 +21,7 @@
 // write-throughs; the normal one has no data path at all.
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "sim/report/level_stats.h"
@@ -43,6 +44,8 @@ struct LevelTimingStats {
 // What a level's prefetcher did (docs/CACHES.md, "Prefetchers"). A
 // prefetched line ends as exactly one of useful (a demand hit it), useless
 // (evicted or invalidated unused) or still resident unused at the end.
+class Coherence;
+
 struct PrefetchStats {
   uint64_t requests = 0;  // lines proposed and looked up (Dinero IV's "prefetch fetches")
   uint64_t issued = 0;    // of them missing, so fetched from below (Dinero's "prefetch misses")
@@ -99,6 +102,20 @@ class CacheLevel : public MemPort {
     if (read_fills_.empty()) read_fills_.assign(sets_, 0);
     return read_fills_[(addr >> line_shift_) % sets_];
   }
+  // Several cores: this level is core `core`'s private instance, kept
+  // coherent by `c` (coherence.h): its demand writes ask c for write
+  // permission, its fills say whether they are for a write, and its
+  // evictions tell c when the core lets a line go.
+  void attach_coherence(Coherence* c, CoreId core) {
+    coherence_ = c;
+    core_ = core;
+  }
+  // The directory's actions on this level's copy of `line`: remove it
+  // (true if it was here; *was_dirty whether it was dirty), counted as a
+  // coherence invalidation, the next miss on it a coherence miss; or keep
+  // it clean (true if it was dirty).
+  virtual bool coherence_invalidate(uint64_t line, bool* was_dirty) = 0;
+  virtual bool coherence_clean(uint64_t line) = 0;
   // Whether this level keeps the bytes of its lines (--check-data).
   virtual bool keeps_data() const = 0;
   // With data: the byte at `addr` if its line is here (tests check that the
@@ -200,6 +217,9 @@ class CacheLevel : public MemPort {
   std::vector<uint64_t> set_filled_;  // per set: when its latest fill arrives; empty = no spacing
   std::vector<uint64_t> read_fills_;  // per set: loads' and prefetches' fills; empty = not asked for
   Fault fault_ = Fault::None;
+  Coherence* coherence_ = nullptr;  // several cores, a private level: its directory
+  CoreId core_ = 0;
+  std::unordered_set<uint64_t> coherence_lost_;  // lines invalidated by another core, not missed since
   // --check-data: the bytes of a line on its way, which a lower level's
   // back-invalidation must see (CacheLevel::invalidate_above): a dirty
   // victim in this level's writeback buffer between leaving its way and

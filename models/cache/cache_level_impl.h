@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "models/cache/cache_level.h"
+#include "models/cache/coherence.h"
 #include "models/cache/miss_classifier.h"
 #include "models/cache/set_assoc.h"
 #include "models/cache/subblock_classifier.h"
@@ -114,8 +115,8 @@ class CacheLevelImpl final : public CacheLevel {
       const bool write = (uint8_t(x.kind) & 1) != 0;
       c.count(write);
       c.window.retire(t);
-      const uint64_t done = CacheLevelImpl::issue(MemRequest{x.addr, bytes, write, x.tensor, x.region}, &t, c.window,
-                                                  c.stalls);
+      const uint64_t done = CacheLevelImpl::issue(
+          MemRequest{x.addr, bytes, write, x.tensor, x.region, nullptr, false, false, x.site}, &t, c.window, c.stalls);
       c.issued(t, done);
     }
     return i;
@@ -146,6 +147,22 @@ class CacheLevelImpl final : public CacheLevel {
   }
 
   bool contains(uint64_t addr) const override { return array_.contains(addr >> line_shift_); }
+
+  bool coherence_invalidate(uint64_t line, bool* was_dirty) override {
+    bool unused_prefetch = false;
+    *was_dirty = false;
+    if (!array_.invalidate(line, was_dirty, &unused_prefetch)) return false;
+    prefetch_.useless += unused_prefetch;
+    if constexpr (Sub) sub_classifier_->invalidate(line);
+    else classifier_.invalidate(line);
+    ++stats_.coherence_invalidations;
+    coherence_lost_.insert(line);
+    return true;
+  }
+  bool coherence_clean(uint64_t line) override {
+    LineOwner owner;
+    return array_.clean(line, &owner);
+  }
   bool keeps_data() const override { return Data; }
   bool peek(uint64_t addr, uint8_t* out) const override {
     const int64_t slot = array_.find_slot(addr >> line_shift_);
@@ -239,6 +256,8 @@ class CacheLevelImpl final : public CacheLevel {
       ++timing_.merges;
       done = s.ready;
     }
+    if (coherence_) [[unlikely]]  // several cores: a write needs permission (S -> M)
+      if (r.write && !r.writeback) done = std::max(done, coherence_->write(core_, addr, bytes, r.tensor, r.site, issue));
     if (prefetcher_) [[unlikely]] prefetch_after_hit(slot, line, r, issue);
     return done;
   }
@@ -279,10 +298,15 @@ class CacheLevelImpl final : public CacheLevel {
     const bool allocate = allocates(write, bytes);
     typename Array::Victim v;
     if (allocate) v = array_.reserve(f);
-    switch (classifier_.miss(line, allocate, array_.extra(v.slot).shadow)) {
-      case MissClass::Compulsory: ++stats_.compulsory; break;
-      case MissClass::Capacity: ++stats_.capacity; break;
-      case MissClass::Conflict: ++stats_.conflict; break;
+    const MissClass mc = classifier_.miss(line, allocate, array_.extra(v.slot).shadow);
+    if (coherence_ && coherence_lost_.erase(line)) [[unlikely]] {
+      ++stats_.coherence;  // another core's write took it: the fourth C
+    } else {
+      switch (mc) {
+        case MissClass::Compulsory: ++stats_.compulsory; break;
+        case MissClass::Capacity: ++stats_.capacity; break;
+        case MissClass::Conflict: ++stats_.conflict; break;
+      }
     }
     if (!allocate) {  // the write goes below in place of a fill
       post_below(addr, bytes, r.tensor, r.region, issue, false, at_data(r, addr));
@@ -293,10 +317,12 @@ class CacheLevelImpl final : public CacheLevel {
     // below in between (a back-invalidation) can touch the new line before
     // it is installed, and the victim's data waits in the writeback buffer.
     mirror_filling(line, v.slot);
-    const uint64_t filled = write && whole ? issue : fill(v.slot, line, r, issue);
+    uint64_t filled = write && whole ? issue : fill(v.slot, line, r, issue, demand_touch(r, addr, bytes));
     const bool dirty = write && config_.write_back;
     array_.install(f, v.slot, line, dirty, LineOwner{r.tensor, r.region});
     mirror_filling(~0ull, 0);
+    if (coherence_ && write && !r.writeback) [[unlikely]]  // several cores: write permission
+      filled = std::max(filled, coherence_->write(core_, addr, bytes, r.tensor, r.site, issue));
     array_.extra(v.slot).ready = filled;
     if constexpr (Data) move_bytes(v.slot, line, addr, bytes, r);
     if (write && !config_.write_back) post_below(addr, bytes, r.tensor, r.region, issue, false, at_data(r, addr));
@@ -349,9 +375,12 @@ class CacheLevelImpl final : public CacheLevel {
     }
     const typename Array::Victim v = array_.reserve(f);
     classifier_.miss(line, true, array_.extra(v.slot).shadow);  // not a demand miss: not classified
+    if (coherence_) [[unlikely]] coherence_lost_.erase(line);
     if (v.evicted) leave(v);
     mirror_filling(line, v.slot);
-    const uint64_t filled = fill(v.slot, line, r, at);
+    MemRequest p = r;
+    p.write = false;  // a prefetch reads, and touches no byte of the line for the directory
+    const uint64_t filled = fill(v.slot, line, p, at, 0);
     array_.install(f, v.slot, line, false, LineOwner{r.tensor, r.region}, true);
     mirror_filling(~0ull, 0);
     array_.extra(v.slot).ready = filled;
@@ -364,11 +393,17 @@ class CacheLevelImpl final : public CacheLevel {
   // --check-data: while it is on its way (until the line is installed), a
   // lower level that back-invalidates a dirty copy above of any of its
   // bytes gives it those newer bytes too (see invalidate_above).
-  uint64_t fill(uint64_t slot, uint64_t line, const MemRequest& r, uint64_t at) {
+  // `touch`: the demand's bytes of the line, for the directory below (several cores).
+  uint64_t fill(uint64_t slot, uint64_t line, const MemRequest& r, uint64_t at, uint64_t touch) {
     if constexpr (Data) filling_ = InFlight{fill_data(slot), line << line_shift_};
     if (!read_fills_.empty() && !r.write) [[unlikely]] ++read_fills_[line % sets_];
-    const uint64_t done =
-        fill_below(MemRequest{line << line_shift_, config_.line, false, r.tensor, r.region, fill_data(slot)}, at);
+    MemRequest f{line << line_shift_, config_.line, false, r.tensor, r.region, fill_data(slot)};
+    if (coherence_) [[unlikely]] {
+      f.rfo = r.write || r.rfo;
+      f.site = r.site;
+      f.touch = touch;
+    }
+    const uint64_t done = fill_below(f, at);
     if constexpr (Data) filling_ = InFlight{};
     return done;
   }
@@ -402,6 +437,13 @@ class CacheLevelImpl final : public CacheLevel {
                  Data ? written_back(bytes) : nullptr);
       if (!set_filled_.empty()) [[unlikely]] writeback_leaves_set(v.line, at);
     }
+    if (coherence_) [[unlikely]] coherence_->left(core_, v.line << line_shift_);  // after the writeback went below
+  }
+
+  // The bytes of its line a demand touched, for the directory (0 without one).
+  uint64_t demand_touch(const MemRequest& r, uint64_t addr, uint64_t bytes) const {
+    if (!coherence_) return 0;
+    return r.touch ? r.touch : coherence_->touch_of(addr, bytes);
   }
 
   // Gives the 3C shadow of a mirrored level (fully associative: one set)

@@ -29,6 +29,12 @@ struct MemRequest {
   // A dirty line leaving the level above (an eviction or a copyback), not a
   // demand: counted apart so that a level's demand miss ratio leaves it out.
   bool writeback = false;
+  // Several cores (coherence.h), set only where a level has a directory
+  // below: a fill for a write (read for ownership), the demand's program
+  // site, and the bytes of the line the demand touched (touch_mask).
+  bool rfo = false;
+  SiteId site = 0;
+  uint64_t touch = 0;
 };
 
 class MemPort {

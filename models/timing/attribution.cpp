@@ -53,8 +53,13 @@ void Attribution::op_mark(uint16_t id, bool begin, CoreId core, uint64_t t) {
 
 void Attribution::read(std::vector<Counts>& into) const {
   for (size_t i = 0; i < levels_.size(); ++i) {
-    const LevelStats& s = *levels_[i].stats;
-    into[i] = Counts{s.accesses(), s.misses(), s.bytes_read + s.bytes_written};
+    Counts c{0, 0, 0};
+    for (const LevelStats* s : levels_[i].stats) {
+      c.accesses += s->accesses();
+      c.misses += s->misses();
+      c.bytes += s->bytes_read + s->bytes_written;
+    }
+    into[i] = c;
   }
 }
 
@@ -124,7 +129,16 @@ void Attribution::close_epoch(uint64_t end_fs) {
   tensor_base_.resize(levels_.size());
   e.tensors.resize(levels_.size());
   for (size_t i = 0; i < levels_.size(); ++i) {
-    const std::vector<TagCounters>& rows = levels_[i].stats->by_tensor().rows();
+    std::vector<TagCounters> rows = levels_[i].stats[0]->by_tensor().rows();
+    for (size_t k = 1; k < levels_[i].stats.size(); ++k) {  // a private level's other cores
+      const std::vector<TagCounters>& more = levels_[i].stats[k]->by_tensor().rows();
+      if (rows.size() < more.size()) rows.resize(more.size());
+      for (size_t t = 1; t < more.size(); ++t) {
+        rows[t].accesses += more[t].accesses;
+        rows[t].misses += more[t].misses;
+        rows[t].bytes += more[t].bytes;
+      }
+    }
     std::vector<TagCounters>& base = tensor_base_[i];
     if (base.size() < rows.size()) base.resize(rows.size());
     for (size_t t = 1; t < rows.size(); ++t) {  // row 0 (untagged) is derived: not a tensor

@@ -36,7 +36,8 @@ struct AttributionOptions {
 // A level whose counters are read: its name and kind as the report has them.
 struct ProbedLevel {
   std::string name, kind;
-  const LevelStats* stats;
+  // The level's counters; several for a private level of several cores (one per core, summed).
+  std::vector<const LevelStats*> stats;
 };
 
 class Attribution {

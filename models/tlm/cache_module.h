@@ -32,6 +32,12 @@ class CacheModule : public sc_core::sc_module, public LtTarget, public LtInitiat
 
   CacheLevel& logic() { return *logic_; }
   const CacheLevel& logic() const { return *logic_; }
+  // Several cores, a private level: one more instance, core instances()'s
+  // (logic() is core 0's). The report sums them and lists each core.
+  void add_core_instance();
+  size_t instances() const { return 1 + others_.size(); }
+  CacheLevel& instance(size_t core) { return core == 0 ? *logic_ : *others_.at(core - 1); }
+  const CacheLevel& instance(size_t core) const { return core == 0 ? *logic_ : *others_.at(core - 1); }
   // Writes back every dirty line; `at` is the offset from now at which it happens.
   void flush(const sc_core::sc_time& at);
   void report(StatsNode& parent, const TagNames& names, double seconds) const;
@@ -40,7 +46,11 @@ class CacheModule : public sc_core::sc_module, public LtTarget, public LtInitiat
   uint64_t access(const MemRequest& r, uint64_t at) override;  // what the level sends through `down`
   void poke(uint64_t addr, uint64_t bytes, const uint8_t* data) override;  // a host write, as transport_dbg
 
+  void set_timing(CacheLevel& l) const;
+
   std::unique_ptr<CacheLevel> logic_;
+  std::vector<std::unique_ptr<CacheLevel>> others_;  // cores 1.. of a private level
+  bool data_;
   TaggedPayload below_;
   double clock_hz_;
 };

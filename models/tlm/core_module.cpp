@@ -28,6 +28,7 @@ CoreModule::CoreModule(sc_core::sc_module_name name, const HwConfig& config, siz
   const uint32_t cores = std::max<uint32_t>(config.core.count, 1);
   clocks_.reserve(cores);
   queues_.resize(cores);
+  empty_queues_ = cores;
   pending_.resize(cores);
   for (uint32_t i = 0; i < cores; ++i) {
     clocks_.emplace_back(config.core.max_outstanding, CoreId(i));
@@ -47,6 +48,9 @@ void CoreModule::route(SpaceId space, const std::string& space_name, size_t port
   Route& r = routes_[space];
   r.socket = ports_.at(port).get();
   r.cache = first_level ? &first_level->logic() : nullptr;
+  r.per_core.clear();
+  if (first_level && first_level->instances() > 1)
+    for (size_t c = 0; c < first_level->instances(); ++c) r.per_core.push_back(&first_level->instance(c));
   r.split = first_level ? first_level->logic().config().line : 0;
   r.space = space_name;
   auto target = config_.spaces.find(space_name);
@@ -270,7 +274,8 @@ class CoreModule::RoutePort final : public CorePort {
     if (r_.cache) {
       k_.window.retire(*t);
       m_.sync(*t);
-      return r_.cache->issue(MemRequest{addr, bytes, write_, a_.tensor, a_.region, data}, t, k_.window, k_.stalls);
+      return r_.cache_of(k_.id)->issue(MemRequest{addr, bytes, write_, a_.tensor, a_.region, data, false, false, a_.site},
+                                       t, k_.window, k_.stalls);
     }
     Access piece = a_;
     piece.addr = addr;
@@ -291,13 +296,13 @@ class CoreModule::RoutePort final : public CorePort {
   }
 
   std::unique_ptr<CorePort> retain(bool with_bytes) const override;
-  bool holds(uint64_t addr) const override { return !r_.cache || r_.cache->contains(addr); }
+  bool holds(uint64_t addr) const override { return !r_.cache || r_.cache_of(k_.id)->contains(addr); }
   uint32_t ways() const override {
     if (!r_.cache) return 0;
     const CacheConfig& c = r_.cache->config();
     return uint32_t(c.ways ? c.ways : c.size / c.line);  // 0 ways: fully associative
   }
-  uint64_t load_fills(uint64_t addr) override { return r_.cache ? r_.cache->read_fills(addr) : 0; }
+  uint64_t load_fills(uint64_t addr) override { return r_.cache ? r_.cache_of(k_.id)->read_fills(addr) : 0; }
 
  private:
   class Retained;
@@ -344,7 +349,7 @@ void CoreModule::issue_now(const Access& a, uint32_t seq, uint8_t* data) {
     model_->settle(k);  // the stores before it reach the caches first
     if (r.cache) {
       sync(k.issue_at);
-      r.cache->control(a.kind, a.addr, a.bytes, k.issue_at);
+      r.cache_of(k.id)->control(a.kind, a.addr, a.bytes, k.issue_at);
       if (checker_ && a.kind == AccessKind::Invalidate) discard_data(a);
     }
     return;
@@ -370,7 +375,7 @@ void CoreModule::issue_runs(const Access* a, size_t n) {
     // The first level of the access's space issues as many as it can.
     const SpaceId space = a[i].space;
     if (space < routes_.size() && routes_[space].cache && a[i].core < clocks_.size()) {
-      i += routes_[space].cache->run(a + i, n - i, space, clocks_[a[i].core]);
+      i += routes_[space].cache_of(a[i].core)->run(a + i, n - i, space, clocks_[a[i].core]);
       if (i == n) break;
     }
     issue_now(a[i++], 0);  // anything else, and a sync with the kernel
@@ -388,7 +393,7 @@ size_t CoreModule::issue_some(const Access* a, size_t n) {
     const uint64_t boundary = attr_->next_boundary_fs();
     const uint64_t kernel = now_fs_ + quantum_fs_;
     k.sync_at = boundary - 1 < kernel ? boundary - 1 : kernel;
-    m = routes_[space].cache->run(a, n, space, k);
+    m = routes_[space].cache_of(a[0].core)->run(a, n, space, k);
     k.sync_at = kernel;
     if (m == n) return m;
   }
@@ -448,6 +453,8 @@ void CoreModule::compute_attributed(const Compute& c, uint32_t seq) {
 }
 
 void CoreModule::name_site(SiteId id, uint32_t line) {
+  if (id >= names_.site_lines.size()) names_.site_lines.resize(size_t(id) + 1, 0);
+  names_.site_lines[id] = line;
   if (attr_) attr_->name_site(id, line);
 }
 
@@ -501,6 +508,7 @@ void CoreModule::compute_now(const Compute& c, uint32_t seq) {
 void CoreModule::enqueue(const Queued& q) {
   const CoreId core = q.kind == Queued::AccessEvent ? q.access.core : q.compute.core;
   clock(core);  // a core the config does not have is an error now, not later
+  empty_queues_ -= queues_[core].empty();
   queues_[core].push_back(q);
   ++queued_;
   schedule(false);
@@ -510,7 +518,9 @@ void CoreModule::schedule(bool drain) {
   for (;;) {
     // The core whose clock is earliest goes next; a core with nothing queued
     // may still receive earlier events, so it holds everyone up (within the
-    // lookahead) until the barrier says it is done.
+    // lookahead) until the barrier says it is done. Most calls end here (a
+    // core's whole iteration arrives before the next core's): no scan.
+    if (!drain && empty_queues_ && queued_ < kLookahead) return;
     size_t best = queues_.size();
     for (size_t c = 0; c < queues_.size(); ++c) {
       if (queues_[c].empty()) {
@@ -520,31 +530,44 @@ void CoreModule::schedule(bool drain) {
       if (best == queues_.size() || clocks_[c].issue_at < clocks_[best].issue_at) best = c;
     }
     if (best == queues_.size()) return;
-    const Queued q = queues_[best].front();
-    queues_[best].pop_front();
-    --queued_;
-    switch (q.kind) {
-      case Queued::AccessEvent: {
-        auto issue = [&] {
-          if (checker_ && !is_control(q.access.kind)) {
-            Pending p = std::move(pending_[best].front());
-            pending_[best].pop_front();
-            issue_checked(q.access, q.host, p);
-          } else {
-            issue_now(q.access, q.seq);
-          }
-        };
-        // A host write (--check-data) is no event of the program: not attributed.
-        if (attr_ && !q.host) one_attributed(q.access.site, q.access.region, q.access.core, 1, 0, issue);
-        else issue();
-        break;
-      }
-      case Queued::ComputeEvent: attr_ ? compute_attributed(q.compute, q.seq) : compute_now(q.compute, q.seq); break;
-      case Queued::OpBegin:
-      case Queued::OpEnd:
-        attr_->op_mark(q.compute.op, q.kind == Queued::OpBegin, best, clocks_[best].issue_at);
-        break;
+    // It stays the earliest until its clock passes another core's (a lower
+    // core wins a tie): only its own events move its clock, so it issues
+    // until then without a scan per event, in the order a scan would give.
+    uint64_t lower = ~0ull, higher = ~0ull;
+    for (size_t c = 0; c < queues_.size(); ++c)
+      if (c != best && !queues_[c].empty()) (c < best ? lower : higher) = std::min(c < best ? lower : higher, clocks_[c].issue_at);
+    do issue_queued(best);
+    while (!queues_[best].empty() && (drain || !empty_queues_ || queued_ >= kLookahead) &&
+           clocks_[best].issue_at < lower && clocks_[best].issue_at <= higher);
+  }
+}
+
+void CoreModule::issue_queued(size_t best) {
+  const Queued q = queues_[best].front();
+  queues_[best].pop_front();
+  empty_queues_ += queues_[best].empty();
+  --queued_;
+  switch (q.kind) {
+    case Queued::AccessEvent: {
+      auto issue = [&] {
+        if (checker_ && !is_control(q.access.kind)) {
+          Pending p = std::move(pending_[best].front());
+          pending_[best].pop_front();
+          issue_checked(q.access, q.host, p);
+        } else {
+          issue_now(q.access, q.seq);
+        }
+      };
+      // A host write (--check-data) is no event of the program: not attributed.
+      if (attr_ && !q.host) one_attributed(q.access.site, q.access.region, q.access.core, 1, 0, issue);
+      else issue();
+      break;
     }
+    case Queued::ComputeEvent: attr_ ? compute_attributed(q.compute, q.seq) : compute_now(q.compute, q.seq); break;
+    case Queued::OpBegin:
+    case Queued::OpEnd:
+      attr_->op_mark(q.compute.op, q.kind == Queued::OpBegin, CoreId(best), clocks_[best].issue_at);
+      break;
   }
 }
 

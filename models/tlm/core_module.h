@@ -34,6 +34,7 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <new>
 #include <systemc>
 #include <tlm>
 #include <vector>
@@ -118,18 +119,29 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   struct Route {
     tlm::tlm_initiator_socket<>* socket = nullptr;
     CacheLevel* cache = nullptr;  // the level inside the first CacheModule, called directly
+    // A private first level of several cores: each core's instance (empty: `cache` for every core).
+    std::vector<CacheLevel*> per_core;
+    CacheLevel* cache_of(CoreId c) const { return per_core.empty() ? cache : per_core[c]; }
     uint64_t split = 0;  // line size of `cache`; 0 = send whole (scratchpads take bulk transfers)
     bool reg = false;    // served by a register file (the cpu model treats its values as registers)
     std::string space;
   };
   void run();
   CoreClock& clock(CoreId core);
+  // One queued event, as small as its larger half: a lookahead's worth of
+  // them streams through the host's caches.
   struct Queued {
     enum Kind : uint8_t { AccessEvent, ComputeEvent, OpBegin, OpEnd } kind;
-    Access access;
-    Compute compute;   // a mark's op id and core too
-    uint32_t seq = 0;  // the event's number (dataflow)
     bool host = false;  // --check-data: a host write (its bytes are queued beside)
+    uint32_t seq = 0;   // the event's number (dataflow)
+    union {
+      Access access;     // AccessEvent
+      Compute compute;   // the others (a mark's op id and core too)
+    };
+    Queued(Kind k, const Access& a, const Compute& c, uint32_t s) : kind(k), seq(s) {
+      if (k == AccessEvent) new (&access) Access(a);
+      else new (&compute) Compute(c);
+    }
   };
   // --check-data: an access's or host write's bytes and position, in order.
   struct Pending {
@@ -146,6 +158,7 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   // (everything, with `drain`).
   void enqueue(const Queued& q);
   void schedule(bool drain);
+  void issue_queued(size_t core);  // the front of core's queue
   void issue_now(const Access& a, uint32_t seq, uint8_t* data = nullptr);
   void compute_now(const Compute& c, uint32_t seq);
   const Route& route_of(const Access& a) const;
@@ -191,6 +204,7 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   bool parallel_ = false;                    // inside a parallel loop: events are queued
   std::vector<std::deque<Queued>> queues_;   // per core
   size_t queued_ = 0;
+  size_t empty_queues_ = 0;  // of queues_ (set with them)
   Attribution* attr_ = nullptr;
   DataChecker* checker_ = nullptr;
   std::vector<DataRoute> data_routes_;

@@ -4,10 +4,13 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
+#include <sstream>
 #include <thread>
 
 #include "models/tlm/cache_module.h"
+#include "models/cache/coherence.h"
 #include "models/cache/hierarchy.h"
 #include "models/cache/data_checker.h"
 #include "models/tlm/constant_module.h"
@@ -15,7 +18,9 @@
 #include "models/tlm/dram_module.h"
 #include "models/tlm/memory_factory.h"
 #include "models/tlm/memory_module.h"
+#include "sim/common/error.h"
 #include "sim/common/run_control.h"
+#include "sim/common/time.h"
 #include "sim/report/run_report.h"
 
 namespace ptosim {
@@ -50,7 +55,8 @@ System::System(const HwConfig& config, bool check_data) : config_(config), check
       caches_[i]->set_direct_below(dram_->port());
     }
   }
-  link_levels_above(levels);
+  if (config_.private_levels()) build_private_levels(config_.private_levels());
+  else link_levels_above(levels);
 
   // Every module that can serve a space, by its config name: the core's
   // ports are bound through this one map.
@@ -80,7 +86,94 @@ System::System(const HwConfig& config, bool check_data) : config_(config), check
   }
 }
 
+// Several cores and `k` private levels: each core gets its own instance of
+// L1..Lk, its last private level sends below through the directory
+// (coherence.h), which sends on to the first shared level (or the DRAM).
+void System::build_private_levels(size_t k) {
+  if (check_data_)
+    throw InputError(config_.source + ": --check-data does not model the bytes of private caches of several cores "
+                     "(core.cores " + std::to_string(config_.core.count) + " with " + caches_[0]->logic().config().name +
+                     " private): run it with core.cores = 1 or with every level `sharing: shared`");
+  const uint32_t cores = config_.core.count;
+  for (size_t i = 0; i < k; ++i)
+    for (uint32_t c = 1; c < cores; ++c) caches_[i]->add_core_instance();
+  const Fs period = period_fs(config_.clock_hz);
+  const CacheConfig& home = k < caches_.size() ? caches_[k]->logic().config() : caches_[k - 1]->logic().config();
+  // The directory's line: the largest of the private levels' and the first shared level's.
+  uint32_t unit = home.line;
+  for (size_t i = 0; i < k; ++i) unit = std::max(unit, caches_[i]->logic().config().line);
+  coherence_ = std::make_unique<Coherence>(cores, unit,
+                                           cycles_to_fs(config_.coherence_latency(), period),
+                                           uint64_t(std::llround(double(period) / home.bandwidth)),
+                                           config_.coherence.message_bytes);
+  if (k < caches_.size()) coherence_->set_below(&caches_[k]->logic());
+  else coherence_->set_below(&dram_->port());
+  std::vector<CacheLevel*> all_private;  // every core's, for an inclusive shared level's back-invalidations
+  for (uint32_t c = 0; c < cores; ++c) {
+    std::vector<CacheLevel*> chain;
+    for (size_t i = 0; i < k; ++i) {
+      CacheLevel& l = caches_[i]->instance(c);
+      coherence_->add_level(CoreId(c), &l);
+      if (i + 1 < k) l.connect_below(&caches_[i + 1]->instance(c));
+      else l.connect_below(&coherence_->port(CoreId(c)));
+      chain.push_back(&l);
+    }
+    link_levels_above(chain);
+    all_private.insert(all_private.end(), chain.rbegin(), chain.rend());
+  }
+  for (size_t i = k; i < caches_.size(); ++i) {
+    std::vector<CacheLevel*> above = all_private;
+    for (size_t j = k; j < i; ++j) above.insert(above.begin(), &caches_[j]->logic());
+    caches_[i]->logic().set_levels_above(above);
+  }
+}
+
 System::~System() = default;
+
+// The directory's counters, per core and summed, the shared traffic each
+// core caused, and the lines with the most false-sharing invalidations.
+void System::report_coherence(StatsNode& root, const TagNames& names, const std::string& source,
+                              double seconds) const {
+  const double period = 1e15 / config_.clock_hz;
+  auto counters = [&](StatsNode& n, const CoherenceCounters& k) {
+    n.set("invalidations_sent", k.invalidations_sent)
+        .set("invalidations_received", k.invalidations_received)
+        .set("interventions", k.interventions)
+        .set("upgrades", k.upgrades)
+        .set("snoop_writebacks", k.snoop_writebacks)
+        .set("directory_requests", k.requests)
+        .set("bytes_below", k.bytes_below)
+        .set("bandwidth_bytes_per_s", seconds > 0 ? double(k.bytes_below) / seconds : 0.0)
+        .set("stall_cycles", uint64_t(std::llround(double(k.stall_fs) / period)));
+  };
+  StatsNode& n = root.child("coherence", NodeKind::Object);
+  n.set("protocol", std::string("mesi"));
+  n.set("private_levels", uint64_t(config_.private_levels()));
+  n.set("latency_cycles", uint64_t(config_.coherence_latency()));
+  counters(n, coherence_->total());
+  n.set("directory_utilization", seconds > 0 ? fs_to_seconds(coherence_->busy_fs()) / seconds : 0.0);
+  StatsNode& list = n.child("per_core", NodeKind::List);
+  for (uint32_t c = 0; c < coherence_->cores(); ++c)
+    counters(list.child("core" + std::to_string(c), NodeKind::Row), coherence_->counters(CoreId(c)));
+  StatsNode& fs = n.child("false_sharing", NodeKind::List);
+  const uint64_t line_bytes = coherence_->line_bytes();
+  for (const SharedLine& s : coherence_->false_sharing(10)) {
+    std::ostringstream addr;
+    addr << "0x" << std::hex << s.line * line_bytes;
+    std::string tensors, sites;
+    for (TagId t : s.tensors)
+      tensors += (tensors.empty() ? "" : ", ") + (t < names.tensors.size() ? names.tensors[t] : "#" + std::to_string(t));
+    for (SiteId id : s.sites) {
+      const uint32_t line = id < names.site_lines.size() ? names.site_lines[id] : 0;
+      if (line) sites += (sites.empty() ? "" : ", ") + source + ":" + std::to_string(line);
+    }
+    fs.child(addr.str(), NodeKind::Row)
+        .set("false_sharing_invalidations", s.false_invalidations)
+        .set("true_sharing_invalidations", s.true_invalidations)
+        .set("tensors", tensors)
+        .set("program_lines", sites);
+  }
+}
 
 bool System::private_cache(const std::string& cache) const { return config_.private_cache(cache); }
 
@@ -149,9 +242,12 @@ StatsNode System::run(const std::function<void(EventSink&)>& producer, const Run
   if (options.attribution.any()) {
     // Every level the report lists, in its order.
     std::vector<ProbedLevel> probed;
-    for (auto& m : memories_) probed.push_back({m->name(), kMemoryKinds.name(m->config().kind), &m->stats()});
-    for (auto& c : caches_) probed.push_back({c->name(), "cache", &c->logic().stats()});
-    probed.push_back({dram_->name(), "dram", &dram_->stats()});
+    for (auto& m : memories_) probed.push_back({m->name(), kMemoryKinds.name(m->config().kind), {&m->stats()}});
+    for (auto& c : caches_) {
+      probed.push_back({c->name(), "cache", {}});
+      for (size_t k = 0; k < c->instances(); ++k) probed.back().stats.push_back(&c->instance(k).stats());
+    }
+    probed.push_back({dram_->name(), "dram", {&dram_->stats()}});
     attribution_ = std::make_unique<Attribution>(options.attribution, 1e15 / config_.clock_hz, std::move(probed),
                                                  config_.space_names(), std::max<uint32_t>(config_.core.count, 1),
                                                  &core_->names_for_attribution());
@@ -192,6 +288,7 @@ StatsNode System::run(const std::function<void(EventSink&)>& producer, const Run
   in.peak_flops_per_s = config_.core.flops_per_cycle * config_.clock_hz;
   in.peak_dram_bandwidth = dram_->peak_bandwidth();
   StatsNode root = make_run_report(in, std::move(core_parent.children.front()), std::move(levels));
+  if (coherence_) report_coherence(root, names, options.source, seconds);
   if (attribution_) attribution_->report(root);
   if (checker) {
     root.child("data_check", NodeKind::DataCheck)

@@ -14,6 +14,8 @@
 
 namespace ptosim {
 
+class Coherence;
+struct TagNames;
 class CoreModule;
 class DataChecker;
 class CacheModule;
@@ -54,6 +56,9 @@ class System {
   std::unique_ptr<DataChecker> make_checker(const RunOptions& options);
   // True for a cache named by a memory's `backing:` and by no space.
   bool private_cache(const std::string& cache) const;
+  // Several cores: per-core instances of the first k levels and their directory.
+  void build_private_levels(size_t k);
+  void report_coherence(StatsNode& root, const TagNames& names, const std::string& source, double seconds) const;
 
   HwConfig config_;
   bool check_data_;
@@ -61,6 +66,7 @@ class System {
   std::vector<std::unique_ptr<MemoryModule>> memories_;
   std::vector<std::unique_ptr<CacheModule>> caches_;
   std::unique_ptr<DramModule> dram_;
+  std::unique_ptr<Coherence> coherence_;  // null unless several cores have private levels
   std::unique_ptr<Attribution> attribution_;
 };
 

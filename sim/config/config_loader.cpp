@@ -425,6 +425,8 @@ CacheConfig parse_cache(Section& sec, double clock_hz, size_t index) {
   c.pos = sec.pos();
   c.name = "L" + std::to_string(index + 1);
   sec.read_name("name", c.name);
+  c.sharing = index == 0 ? CacheSharing::Private : CacheSharing::Shared;
+  sec.read_enum("sharing", c.sharing, kCacheSharing);
   for (const char* key : {"size", "ways", "line"})
     if (!sec.has(key)) throw InputError(sec.pos(), sec.key_path(key), "missing (a cache needs size, ways and line)");
   sec.read("size", c.size, units::parse_bytes);
@@ -557,6 +559,20 @@ void parse_dram(Section& sec, DramConfig& d, double clock_hz) {
 
 }  // namespace
 
+// Several cores with private levels: they keep whole lines (the
+// directory's unit is a line; docs/CACHES.md, "Several cores").
+static void check_private_levels(const HwConfig& c) {
+  const size_t k = c.private_levels();
+  if (k == 0) return;
+  std::vector<const CacheConfig*> chain;
+  for (auto& cc : c.caches)
+    if (!c.private_cache(cc.name)) chain.push_back(&cc);
+  for (size_t i = 0; i < k; ++i)
+    if (chain[i]->has_subblocks())
+      throw InputError(chain[i]->pos, "caches[" + std::to_string(chain[i] - c.caches.data()) + "].subblock",
+                       "a private level of several cores keeps whole lines (the directory's unit): no sub-blocks");
+}
+
 HwConfig parse_config(const std::string& text, const std::string& file) {
   YAML::Node root = first_document(text, file);
   return parse_config_node(root, file);
@@ -610,7 +626,23 @@ HwConfig parse_config_node(const YAML::Node& root, const std::string& file) {
         s.fail(s.get("inclusion"), s.key_path("inclusion"),
                "an inclusive level needs lines at least as large as those above (" + up.name + " has " +
                    std::to_string(up.line) + " B, " + cc.name + " " + std::to_string(cc.line) + " B)");
+    // Private levels are the top of the hierarchy: a core reaches its own
+    // levels, then the shared ones (docs/CACHES.md, "Several cores").
+    if (cc.sharing == CacheSharing::Private && !c.caches.empty() && c.caches.back().sharing == CacheSharing::Shared &&
+        s.has("sharing"))
+      s.fail(s.get("sharing"), s.key_path("sharing"),
+             "a private level below the shared level " + c.caches.back().name +
+                 " (private levels come first: L1 .. Lk private, the rest shared)");
     c.caches.push_back(cc);
+  }
+  if (top.has("coherence")) {
+    Section s(top.get("coherence"), file, "coherence");
+    c.coherence.pos = s.pos();
+    s.read("latency", c.coherence.latency, [&](const std::string& v) { return latency_cycles(v, c.clock_hz); });
+    s.read("message_bytes", c.coherence.message_bytes, to_u32_bytes);
+    s.reject_unknown();
+    if (c.coherence.message_bytes == 0)
+      s.fail(s.get("message_bytes"), "coherence.message_bytes", "must be positive");
   }
   if (top.has("dram")) {
     Section s(top.get("dram"), file, "dram");
@@ -665,6 +697,7 @@ HwConfig parse_config_node(const YAML::Node& root, const std::string& file) {
       throw InputError(m.pos, "memories." + m.name + ".backing", "'" + m.backing + "' is not a cache or the DRAM");
   }
   top.reject_unknown();
+  check_private_levels(c);
   c.core.npu.space_roles = c.space_roles();
   return c;
 }

@@ -3,6 +3,7 @@
 #include "sim/config/cpuid_caches.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -109,8 +110,26 @@ const VendorCore& vendor_core(const HostFacts& f) {
 
 }  // namespace
 
+unsigned cpu_list_count(const std::string& list) {
+  unsigned n = 0;
+  size_t at = 0;
+  while (at < list.size()) {
+    const size_t comma = std::min(list.find(',', at), list.size());
+    const std::string part = list.substr(at, comma - at);
+    unsigned lo = 0, hi = 0;
+    char extra = 0;
+    const int got = std::sscanf(part.c_str(), "%u-%u%c", &lo, &hi, &extra);
+    if (got == 1) hi = lo;
+    else if (got != 2 || hi < lo) return 0;
+    n += hi - lo + 1;
+    at = comma + 1;
+  }
+  return n;
+}
+
 HostFacts read_host_facts(const std::string& root) {
   HostFacts f;
+  f.smt_siblings = read_line(root + "/sys/devices/system/cpu/cpu0/topology/thread_siblings_list");
   const std::string base = root + "/sys/devices/system/cpu/cpu0/cache/";
   for (int i = 0; i < 16; ++i) {
     const std::string d = base + "index" + std::to_string(i) + "/";
@@ -282,8 +301,11 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
     << "  - {name: register, size: " << units::format_bytes(32ull * vec) << ", latency: 0 cycles, bandwidth: "
     << 3 * vec << " B/cycle}\n";
   o << "spaces: {shared: L1D, constant: L1D}   # a CPU has no scratchpad: tiles live in the caches\n";
+  o << "# core.cores stays 1 (one core's view); --set core.cores=N runs pto.parallel on N cores, each with\n"
+    << "# its own private levels, kept coherent (docs/CACHES.md, \"Several cores\").\n";
   o << "caches:\n";
   double above_ns = 0;
+  bool still_private = true;
   for (size_t i = 0; i < f.caches.size(); ++i) {
     const HostCache& c = f.caches[i];
     const std::string name = i == 0 ? "L1D" : "L" + std::to_string(c.level);
@@ -294,7 +316,16 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
     } else {
       lat = k.cache_latency[std::min<size_t>(i, 2)];
     }
-    o << "  - {name: " << name << ", size: " << units::format_bytes(c.size) << ", ways: " << c.ways
+    // A level that only cpu0's SMT siblings share is one core's own; the
+    // first level shared wider, and every one below it, is shared
+    // (docs/CACHES.md, "Several cores"). Unknown lists say nothing.
+    const unsigned sharers = cpu_list_count(c.shared_cpus);
+    const char* sharing = nullptr;
+    if (sharers) {
+      still_private = still_private && sharers <= std::max(1u, cpu_list_count(f.smt_siblings));
+      sharing = still_private ? "private" : "shared";
+    }
+    o << "  - {name: " << name << (sharing ? std::string(", sharing: ") + sharing : std::string()) << ", size: " << units::format_bytes(c.size) << ", ways: " << c.ways
       << ", line: " << c.line << " B, latency: " << format_number(lat) << " cycles, bandwidth: " << (i == 0 ? 2 * vec : vec)
       << " B/cycle, mshrs: " << (i == 0 ? l1_mshrs : 48);
     if (i == 0) {

@@ -24,8 +24,14 @@ struct HostFacts {
   int family = 0, model_number = 0;  // /proc/cpuinfo "cpu family", "model"
   bool avx512 = false, avx2 = false;
   unsigned cpus = 1;
+  // cpu0's SMT siblings (topology/thread_siblings_list; "" = unknown): a
+  // level shared only by them is private to one core.
+  std::string smt_siblings;
   std::vector<HostCache> caches;  // data and unified levels, L1 first
 };
+
+// The CPUs of a sysfs CPU list ("0-3,8,10-11" -> 7); 0 for "" or a malformed list.
+unsigned cpu_list_count(const std::string& list);
 
 // Reads /sys/devices/system/cpu/cpu0/cache and /proc/cpuinfo under `root`
 // ("" = the real ones); throws InputError when there is no cache level.

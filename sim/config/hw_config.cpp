@@ -70,6 +70,28 @@ bool HwConfig::private_cache(const std::string& c) const {
   return backs;
 }
 
+size_t HwConfig::private_levels() const {
+  if (core.count <= 1) return 0;
+  size_t n = 0;
+  for (auto& c : caches) {
+    if (private_cache(c.name)) continue;  // a memory's own cache: no level of the chain
+    if (c.sharing != CacheSharing::Private) break;
+    ++n;
+  }
+  return n;
+}
+
+uint32_t HwConfig::coherence_latency() const {
+  if (coherence.latency) return coherence.latency;
+  const CacheConfig* last_private = nullptr;
+  for (auto& c : caches) {
+    if (private_cache(c.name)) continue;
+    if (c.sharing == CacheSharing::Shared) return c.latency;
+    last_private = &c;
+  }
+  return last_private ? last_private->latency : 0;
+}
+
 std::vector<std::pair<std::string, std::string>> HwConfig::report_levels() const {
   std::vector<std::pair<std::string, std::string>> levels;
   for (auto& m : memories) levels.emplace_back(m.name, kMemoryKinds.name(m.kind));
@@ -171,6 +193,7 @@ std::string to_yaml(const HwConfig& c) {
   o << "caches:\n";
   for (auto& k : c.caches) {
     o << "  - name: " << k.name << "\n"
+      << "    sharing: " << kCacheSharing.name(k.sharing) << "\n"
       << "    size: " << format_bytes(k.size) << "\n"
       << "    ways: " << k.ways << "\n"
       << "    line: " << format_bytes(k.line) << "\n"
@@ -214,6 +237,10 @@ std::string to_yaml(const HwConfig& c) {
     << "  controller_latency: " << ns(d.controller_latency) << "\n"
     << "  page_policy: " << kPagePolicies.name(d.page_policy) << "\n"
     << "  mapping: " << d.mapping << "\n";
+  if (c.private_levels())
+    o << "coherence:\n"
+      << "  latency: " << c.coherence_latency() << " cycles\n"
+      << "  message_bytes: " << format_bytes(c.coherence.message_bytes) << "\n";
   o << "spaces:\n";
   for (auto& [space, module] : c.spaces) o << "  " << space << ": " << module << "\n";
   o << "alignment: " << format_bytes(c.alignment) << "\n";

@@ -111,8 +111,18 @@ struct PrefetchConfig {
   uint32_t subblocks = 1;
 };
 
+// Whether a cache level is one instance per core or one for all of them
+// (docs/CACHES.md, "Several cores"). With one core both are the same cache.
+enum class CacheSharing { Private, Shared };
+inline constexpr NameTable<CacheSharing, 2> kCacheSharing{{{
+    {CacheSharing::Private, "private", "one instance per core, kept coherent (MESI, a directory below)"},
+    {CacheSharing::Shared, "shared", "one instance that every core reaches"},
+}}};
+
 struct CacheConfig {
   std::string name;
+  // sharing: private is the default of the first level, shared of the others.
+  CacheSharing sharing = CacheSharing::Shared;
   uint64_t size = 0;
   uint32_t ways = 0;
   uint32_t line = 0;
@@ -151,6 +161,22 @@ struct CacheConfig {
   uint64_t sets() const { return size / (uint64_t(ways) * line); }
 };
 
+// How the private cache levels of several cores are kept coherent
+// (docs/CACHES.md, "Several cores"): a MESI directory at the first shared
+// level. Only used when core.cores > 1 and a level is private.
+struct CoherenceConfig {
+  // Cycles a directory action that reaches other cores adds to the request
+  // that caused it (an invalidation's or an intervention's round trip);
+  // 0 (no key) = the first shared level's hit latency, where the directory
+  // lives (the last private level's when every level is private).
+  uint32_t latency = 0;
+  // Bytes of one coherence message (request, invalidation, acknowledgement)
+  // on the directory's port, which moves the first shared level's
+  // bandwidth: the interconnect's share of coherence traffic.
+  uint32_t message_bytes = 8;
+  SourcePos pos;
+};
+
 struct DramConfig {
   std::string name = "DRAM";
   double latency_ns = 80;          // flat latency used when timing: simple
@@ -186,6 +212,7 @@ class HwConfig {
   std::vector<MemoryConfig> memories;
   std::vector<CacheConfig> caches;  // L1 first
   DramConfig dram;
+  CoherenceConfig coherence;
   // space name -> module name (a memory, a cache or the DRAM); "global" is
   // always present and maps to the first cache (or DRAM without caches).
   std::map<std::string, std::string> spaces;
@@ -204,6 +231,11 @@ class HwConfig {
   // A cache named only by a memory's `backing:` is that memory's private
   // constant cache: not a level of the hierarchy nor of the report.
   bool private_cache(const std::string& cache) const;
+  // The cache levels that are one instance per core (a prefix of `caches`);
+  // 0 with one core, where private and shared are the same.
+  size_t private_levels() const;
+  // coherence.latency after its default.
+  uint32_t coherence_latency() const;
   // The report's levels in order: memories, caches L1..Ln, DRAM; (name, kind).
   std::vector<std::pair<std::string, std::string>> report_levels() const;
 };

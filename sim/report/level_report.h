@@ -11,6 +11,7 @@ namespace ptosim {
 struct TagNames {
   std::vector<std::string> tensors{"(untagged)"};
   std::vector<std::string> regions{"(untagged)"};
+  std::vector<uint32_t> site_lines{0};  // a program site's source line (0: none)
   static void put(std::vector<std::string>& names, TagId id, const std::string& name) {
     if (id >= names.size()) names.resize(size_t(id) + 1);
     names[id] = name;

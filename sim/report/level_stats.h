@@ -57,6 +57,10 @@ struct LevelStats {
   uint64_t bytes_read = 0, bytes_written = 0;
   uint64_t compulsory = 0, capacity = 0, conflict = 0;
   uint64_t back_invalidations = 0;  // lines removed because an inclusive level below evicted them
+  // A core's private level with several cores: misses to lines another
+  // core's write invalidated here (the fourth C, not in the other three),
+  // and those invalidations.
+  uint64_t coherence = 0, coherence_invalidations = 0;
   // Of the requests above: those that were writebacks of the level above
   // (not demands), and their misses. Demand = the rest (there are no
   // prefetches).
@@ -88,6 +92,27 @@ struct LevelStats {
         count_tags(hit, bytes, tensor, region);
       }
     }
+  }
+
+  // Adds another instance's counters (a private level's cores, reported as one level).
+  void add(const LevelStats& o) {
+    reads += o.reads, writes += o.writes, read_hits += o.read_hits, write_hits += o.write_hits;
+    read_misses += o.read_misses, write_misses += o.write_misses, evictions += o.evictions;
+    writebacks += o.writebacks, bytes_read += o.bytes_read, bytes_written += o.bytes_written;
+    compulsory += o.compulsory, capacity += o.capacity, conflict += o.conflict;
+    back_invalidations += o.back_invalidations, coherence += o.coherence;
+    coherence_invalidations += o.coherence_invalidations;
+    writeback_requests += o.writeback_requests, writeback_misses += o.writeback_misses;
+    subblocks = subblocks || o.subblocks;
+    block_misses += o.block_misses, compulsory_blocks += o.compulsory_blocks;
+    capacity_blocks += o.capacity_blocks, conflict_blocks += o.conflict_blocks;
+    for (auto [mine, theirs] : {std::pair{&by_tensor_, &o.by_tensor_}, std::pair{&by_region_, &o.by_region_}})
+      for (size_t id = 1; id < theirs->rows().size(); ++id) {
+        TagCounters& r = (*mine)[TagId(id)];
+        r.accesses += theirs->rows()[id].accesses;
+        r.misses += theirs->rows()[id].misses;
+        r.bytes += theirs->rows()[id].bytes;
+      }
   }
 
   const TagTable& by_tensor() const { return settled(by_tensor_); }

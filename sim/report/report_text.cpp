@@ -120,8 +120,16 @@ void level(std::ostringstream& o, const StatsNode& l) {
     std::vector<std::string> ev = {"evictions " + u(l, "evictions"), "writebacks " + u(l, "writebacks")};
     if (l.find("back_invalidations")) ev.push_back("back-invalidated " + u(l, "back_invalidations"));
     items(o, "  ", ev);
-    items(o, "  misses by cause: ", {"compulsory " + u(l, "compulsory_misses"), "capacity " + u(l, "capacity_misses"),
-                                     "conflict " + u(l, "conflict_misses")});
+    std::vector<std::string> causes = {"compulsory " + u(l, "compulsory_misses"),
+                                       "capacity " + u(l, "capacity_misses"), "conflict " + u(l, "conflict_misses")};
+    if (l.find("coherence_misses"))  // a private level of several cores: the fourth C
+      causes.push_back("coherence " + u(l, "coherence_misses"));
+    items(o, "  misses by cause: ", causes);
+    if (const StatsNode* per = l.find_child("per_core"))
+      for (const StatsNode& k : per->children)
+        items(o, "  " + k.name + ": ", {u(k, "accesses") + " requests", u(k, "misses") + " misses",
+                                         u(k, "coherence_misses") + " coherence misses",
+                                         u(k, "coherence_invalidations") + " invalidated"});
     // The count beside the ratio: a ratio that falls because the requests
     // grew (or a level below sees fewer) is not a better cache.
     std::vector<std::string> demand = {u(l, "demand_misses") + " of " + u(l, "demand_requests") + " (" +

@@ -1,5 +1,6 @@
 #include "sim/trace/din_format.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -21,8 +22,9 @@ inline int hex_digit(char c) {
 // Parses one din line [p, e). Returns false when the line holds no access.
 class LineParser {
  public:
-  LineParser(const char* p, const char* e, const std::string& path, uint64_t line)
-      : begin_(p), p_(p), e_(e), path_(path), line_(line) {}
+  // cores: the config's (an `@core` field at or past it is an error).
+  LineParser(const char* p, const char* e, const std::string& path, uint64_t line, uint32_t cores = kMaxCores)
+      : begin_(p), p_(p), e_(e), path_(path), line_(line), cores_(cores) {}
 
   [[noreturn]] void fail(const char* at, const std::string& msg) const {
     throw InputError({path_, int(line_), int(at - begin_) + 1}, "", msg);
@@ -30,6 +32,22 @@ class LineParser {
 
   void skip_blanks() {
     while (p_ < e_ && is_blank(*p_)) ++p_;
+  }
+
+  // `@N`: the core that issues the access (decimal), pto-sim's extension of
+  // din for several cores; Dinero IV ignores it with the rest of the line.
+  CoreId core() {
+    const char* start = p_++;
+    uint64_t v = 0;
+    int n = 0;
+    for (; p_ < e_ && *p_ >= '0' && *p_ <= '9'; ++p_, ++n)
+      v = std::min<uint64_t>(v * 10 + uint64_t(*p_ - '0'), kMaxCores);  // past the last core: an error below
+    if (n == 0 || (p_ < e_ && !is_blank(*p_) && *p_ != '#'))
+      fail(start, "expected a core number after '@' (such as @0), got '" + shown(token(start)) + "'");
+    if (v >= cores_)
+      fail(start, "access by core " + (v >= kMaxCores ? token(start).substr(1) : std::to_string(v)) +
+                      " but the config has " + std::to_string(cores_) + " core(s)");
+    return CoreId(v);
   }
 
   uint64_t hex(const char* what) {
@@ -96,15 +114,18 @@ class LineParser {
     a.addr = hex("address");
     skip_blanks();
     a.bytes = 1;
-    if (p_ < e_ && *p_ != '#') {
+    a.core = 0;
+    if (p_ < e_ && *p_ != '#' && *p_ != '@') {
       const char* size_at = p_;
       a.bytes = hex("size");
       // Size 0 on a copyback or invalidate record means the whole cache.
       if (a.bytes == 0 && !is_control(a.kind)) fail(size_at, "size must be positive");
       if (a.bytes > kMaxAccessBytes) fail(size_at, "size larger than one access may be (1 GiB)");
       // The rest of the line is ignored, as Dinero IV ignores it (p2d writes
-      // `i 130 4	i1`: a tag per record).
+      // `i 130 4	i1`: a tag per record), except pto-sim's core field.
+      skip_blanks();
     }
+    if (p_ < e_ && *p_ == '@') a.core = core();
     if (!access_in_range(a.addr, a.bytes)) fail(addr_at, "the access runs past the end of the 64-bit address space");
     return true;
   }
@@ -115,6 +136,7 @@ class LineParser {
   const char* e_;
   const std::string& path_;
   uint64_t line_;
+  uint32_t cores_;
 };
 
 }  // namespace
@@ -132,10 +154,11 @@ struct SinkOut {
   explicit SinkOut(EventSink& s) : sink(s) {}
   EventSink& sink;
   Access a;
-  void put(uint64_t addr, uint64_t bytes, AccessKind kind) {
+  void put(uint64_t addr, uint64_t bytes, AccessKind kind, CoreId core = 0) {
     a.addr = addr;
     a.bytes = bytes;
     a.kind = kind;
+    a.core = core;
     sink.access(a);
   }
 };
@@ -177,7 +200,7 @@ void read_din_into(ByteSource& in, Target& target, TraceCounts& counts, const Tr
   Access a;
   // The general parser on [p, e): whether the line holds an access (in `a`).
   auto general = [&](const char* p, const char* e) {
-    if (LineParser(p, e, in.path(), line_no()).parse(a, counts)) {
+    if (LineParser(p, e, in.path(), line_no(), rules.cores).parse(a, counts)) {
       if (unsigned(a.kind) == misfit_kind) misfit(in.path(), line_no(), rules, write);
       ++kinds[int(a.kind)];
       return true;
@@ -218,7 +241,7 @@ void read_din_into(ByteSource& in, Target& target, TraceCounts& counts, const Tr
         fast_fetches += kind == 2;
         out.put(addr, bytes, AccessKind(kind));
       } else if (general(p, nl)) {
-        out.put(a.addr, a.bytes, a.kind);
+        out.put(a.addr, a.bytes, a.kind, a.core);
       }
       p = nl + 1;
     }
@@ -229,7 +252,7 @@ void read_din_into(ByteSource& in, Target& target, TraceCounts& counts, const Tr
       // longer than the buffer.
       if (avail >= kMaxLine) throw InputError({in.path(), int(line_no()), 0}, "", "line longer than 1 MiB");
       if (in.fill(avail + 1) > avail) { want = avail * 2; continue; }
-      if (general(d, end)) out.put(a.addr, a.bytes, a.kind);
+      if (general(d, end)) out.put(a.addr, a.bytes, a.kind, a.core);
       in.consume(avail);
       break;
     }
@@ -259,7 +282,11 @@ void DinWriter::access(const Access& a) {
     return;
   }
   static const char kinds[] = {'r', 'w', 'i', 'w', 'm', 'c', 'v'};  // a fill is a write to din
-  std::fprintf(out_, "%c %llx %llx\n", kinds[int(a.kind)], (unsigned long long)a.addr, (unsigned long long)a.bytes);
+  if (a.core)  // pto-sim's core field (read_din); core 0's records stay plain Dinero IV
+    std::fprintf(out_, "%c %llx %llx @%u\n", kinds[int(a.kind)], (unsigned long long)a.addr,
+                 (unsigned long long)a.bytes, unsigned(a.core));
+  else
+    std::fprintf(out_, "%c %llx %llx\n", kinds[int(a.kind)], (unsigned long long)a.addr, (unsigned long long)a.bytes);
   ++counts_.records;
 }
 

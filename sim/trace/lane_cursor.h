@@ -16,15 +16,15 @@ class LaneCursor {
   LaneCursor(const LaneCursor&) = delete;
   LaneCursor& operator=(const LaneCursor&) = delete;
 
-  void put(uint64_t addr, uint64_t bytes, AccessKind kind) {
+  void put(uint64_t addr, uint64_t bytes, AccessKind kind, CoreId core = 0) {
     if (next_ + 1 < end_) {
-      *next_++ = Access{addr, bytes, kind};
+      *next_++ = Access{addr, bytes, kind, kGlobalSpace, 0, 0, 0, core};
       return;
     }
     // The lane's last slot goes through access(), which hands the lane's
     // buffer on and renews it.
     lane_.next = next_;
-    sink_.access(Access{addr, bytes, kind});
+    sink_.access(Access{addr, bytes, kind, kGlobalSpace, 0, 0, 0, core});
     load();
   }
 

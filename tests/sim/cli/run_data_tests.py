@@ -111,9 +111,13 @@ for cfg in CONFIGS:
           code == 0 and rep and rep["data_check"]["tensors_compared"] >= 10, (code, err))
 
 # pto.parallel on 4 cores: the cores' queued events keep their bytes and
-# positions, and the check (in the cores' clock order) still passes.
+# positions, and the check (in the cores' clock order) still passes. The L1
+# is shared: --check-data refuses private levels of several cores (their
+# copies' bytes are not moved between cores; docs/CACHES.md "Several cores").
 base = open(os.path.join(SRC, "configs", "tiny.yaml")).read()
-CFG4 = write("tiny-4-cores.yaml", base.replace("vector_bytes: 16 B}", "vector_bytes: 16 B, cores: 4}"))
+CFG4 = write("tiny-4-cores.yaml", base.replace("vector_bytes: 16 B}", "vector_bytes: 16 B, cores: 4}")
+             .replace("{name: L1, ", "{name: L1, sharing: shared, "))
+check("4-core config with a shared L1", "sharing: shared" in open(CFG4).read(), base)
 check("4-core config written", "cores: 4" in open(CFG4).read(), base)
 P_PAR = os.path.join(SRC, "workloads", "matmul_parallel.pto")
 code, rep, err = run_json(P_PAR, "--config", CFG4, "--check-data", *DEFINES["tiny.yaml"]["matmul_parallel.pto"])

@@ -114,6 +114,41 @@ TEST(HostConfig, AMeasuredReplacementIsWrittenWithItsFit) {
   EXPECT_EQ(written(facts("AuthenticAMD"), m).caches[0].replacement, "lru");
 }
 
+// sysfs's shared_cpu_list decides: a level only cpu0 (and its SMT
+// siblings) uses is private, the first one shared wider and those below
+// it are shared, and an unknown list leaves the default.
+TEST(HostConfig, SharedCpuListGivesPrivateAndSharedLevels) {
+  EXPECT_EQ(cpu_list_count("0"), 1u);
+  EXPECT_EQ(cpu_list_count("0-3,8,10-11"), 7u);
+  EXPECT_EQ(cpu_list_count("0,24"), 2u);
+  EXPECT_EQ(cpu_list_count(""), 0u);
+  EXPECT_EQ(cpu_list_count("3-1"), 0u);
+  EXPECT_EQ(cpu_list_count("x"), 0u);
+  HostFacts f = facts("GenuineIntel");
+  f.smt_siblings = "0,24";
+  f.caches[0].shared_cpus = "0,24";
+  f.caches[1].shared_cpus = "0,24";
+  f.caches[2].shared_cpus = "0-47";
+  HwConfig c = written(f);
+  EXPECT_EQ(c.caches[0].sharing, CacheSharing::Private);
+  EXPECT_EQ(c.caches[1].sharing, CacheSharing::Private);
+  EXPECT_EQ(c.caches[2].sharing, CacheSharing::Shared);
+  f.smt_siblings = "";  // no SMT known: "0,24" is two cores
+  c = written(f);
+  EXPECT_EQ(c.caches[0].sharing, CacheSharing::Shared);
+  EXPECT_EQ(c.caches[1].sharing, CacheSharing::Shared);
+  f.caches[0].shared_cpus = "0";
+  f.caches[1].shared_cpus = "0-3";
+  f.caches[2].shared_cpus = "0";  // below a shared level: shared too
+  c = written(f);
+  EXPECT_EQ(c.caches[0].sharing, CacheSharing::Private);
+  EXPECT_EQ(c.caches[1].sharing, CacheSharing::Shared);
+  EXPECT_EQ(c.caches[2].sharing, CacheSharing::Shared);
+  f.caches[1].shared_cpus = f.caches[2].shared_cpus = "";  // unknown: the defaults
+  c = written(f);
+  EXPECT_EQ(c.caches[1].sharing, CacheSharing::Shared);
+}
+
 TEST(HostConfig, CpuinfoGivesTheFamilyAndModelNumber) {
   namespace fs = std::filesystem;
   const fs::path root = fs::temp_directory_path() / ("pto-host-facts-" + std::to_string(getpid()));
@@ -127,6 +162,8 @@ TEST(HostConfig, CpuinfoGivesTheFamilyAndModelNumber) {
   put(l1 / "ways_of_associativity", "12");
   put(l1 / "coherency_line_size", "64");
   put(l1 / "shared_cpu_list", "0");
+  fs::create_directories(root / "sys/devices/system/cpu/cpu0/topology");
+  put(root / "sys/devices/system/cpu/cpu0/topology/thread_siblings_list", "0,8");
   put(root / "proc/cpuinfo",
       "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 207\n"
       "model name\t: Intel(R) Xeon(R) Processor\ncpu MHz\t\t: 2900.000");
@@ -137,6 +174,8 @@ TEST(HostConfig, CpuinfoGivesTheFamilyAndModelNumber) {
   EXPECT_EQ(f.model, "Intel(R) Xeon(R) Processor");
   ASSERT_EQ(f.caches.size(), 1u);
   EXPECT_EQ(f.caches[0].ways, 12u);
+  EXPECT_EQ(f.smt_siblings, "0,8");
+  EXPECT_EQ(written(f).caches[0].sharing, CacheSharing::Private);
   EXPECT_EQ(written(f).core.rob_entries, 512u);  // Golden Cove-class
 }
 

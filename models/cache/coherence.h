@@ -1,0 +1,147 @@
+#pragma once
+// Coherence among the private cache levels of several cores: a MESI
+// directory at the first shared level (docs/CACHES.md, "Several cores").
+// It exists only when core.cores > 1 and a level is private; a one-core
+// run has none and its levels never look for one (a null pointer).
+//
+// Each core's last private level sends what it cannot serve to its port
+// here (port(c)): a fill asks for the line shared (GetS) or, when the
+// demand that missed is a write (MemRequest::rfo), exclusive (GetM); a
+// demand write at any private level asks write permission (write()), an
+// upgrade S -> M when the core holds the line shared. The directory keeps,
+// per line held by any private level, the cores that hold it and whether
+// one holds it exclusively (E or M; the level's dirty bit tells M). Taking
+// a line exclusive invalidates the other holders' copies in all their
+// private levels (a dirty one is written to the shared level: a snoop
+// writeback); reading a line another core holds exclusive is an
+// intervention (the owner keeps it shared, clean, its dirty bytes written
+// below). Either costs the requester `latency` and occupies the
+// directory's port with two messages per core reached.
+//
+// Exact and deterministic: the counts depend only on the order of the
+// requests, as a cache level's do (tests/models/cache/coherence_test.cpp
+// checks them against a reference model on random traces).
+#include <bitset>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "models/cache/mem_port.h"
+#include "models/timing/busy_port.h"
+#include "sim/common/ids.h"
+
+namespace ptosim {
+
+class CacheLevel;
+
+// One core's coherence counters (the report's coherence.per_core rows).
+struct CoherenceCounters {
+  uint64_t invalidations_sent = 0;      // copies of other cores this core's requests invalidated
+  uint64_t invalidations_received = 0;  // copies of this core invalidated by another's
+  uint64_t interventions = 0;           // reads of this core that found another core's exclusive copy
+  uint64_t upgrades = 0;                // writes to a line this core held shared (S -> M)
+  uint64_t snoop_writebacks = 0;        // dirty copies of this core written below because of another core
+  uint64_t requests = 0;                // fills and writes that reached the directory
+  uint64_t bytes_below = 0;             // bytes this core's private levels moved to and from the shared level
+  uint64_t stall_fs = 0;                // time its requests waited for the directory (port and round trips)
+};
+
+// A line whose invalidations came from false sharing: the writer and the
+// core it invalidated had touched disjoint bytes of it.
+struct SharedLine {
+  uint64_t line = 0;
+  uint64_t false_invalidations = 0;  // the cores' bytes were disjoint
+  uint64_t true_invalidations = 0;   // they overlapped
+  std::vector<TagId> tensors;        // tensors of the accesses involved (up to 4)
+  std::vector<SiteId> sites;         // program sites of the accesses involved (up to 4)
+};
+
+// The bytes [addr, addr + bytes) of their line as a 64-bit mask (a bit per
+// line / 64 bytes; a 64 B line: a bit per byte).
+uint64_t touch_mask(uint64_t addr, uint64_t bytes, uint32_t line_shift);
+
+class Coherence {
+ public:
+  // line_bytes: the directory's unit, at least every private level's line.
+  // latency_fs: a round trip to other cores; fs_per_byte: the directory's port.
+  Coherence(uint32_t cores, uint32_t line_bytes, uint64_t latency_fs, uint64_t fs_per_byte, uint32_t message_bytes);
+  ~Coherence();
+  // Core c's private levels, nearest first (each attached to this).
+  void add_level(CoreId c, CacheLevel* level);
+  // Where the directory sends fills, writes and snoop writebacks: the first shared level or the DRAM.
+  void set_below(MemPort* below) { below_ = below; }
+  // What core c's last private level sends below.
+  MemPort& port(CoreId c);
+
+  // A demand write by core c to [addr, addr + bytes) at a private level
+  // that holds its line; returns when the core may write (`at` if it holds
+  // the line exclusive).
+  uint64_t write(CoreId c, uint64_t addr, uint64_t bytes, TagId tensor, SiteId site, uint64_t at);
+  // A private level of core c let the line at `addr` go (evicted): the core
+  // stops holding the directory's line when none of its levels holds any of it.
+  void left(CoreId c, uint64_t addr);
+  // The bytes [addr, addr + bytes) of the directory's line (touch_mask).
+  uint64_t touch_of(uint64_t addr, uint64_t bytes) const { return touch_mask(addr, bytes, line_shift_); }
+
+  uint32_t cores() const { return uint32_t(counters_.size()); }
+  const CoherenceCounters& counters(CoreId c) const { return counters_[c]; }
+  CoherenceCounters total() const;
+  uint64_t busy_fs() const { return port_.busy_total(); }
+  uint32_t line_bytes() const { return line_bytes_; }
+  // Lines with false-sharing invalidations, most first (ties: lower address), at most n.
+  std::vector<SharedLine> false_sharing(size_t n) const;
+  // Lines the directory tracks now (tests: it forgets lines no core holds).
+  size_t tracked_lines() const { return dir_.size(); }
+
+ private:
+  class Port;
+  // What a core did to a line it holds: false sharing's evidence.
+  struct Touch {
+    uint64_t mask = 0;  // the bytes its fills and writes touched since it got the line
+    TagId tensor = 0;
+    SiteId site = 0;
+    CoreId core = 0;
+  };
+  struct Entry {
+    std::vector<Touch> touches;  // per holder that touched it (few: kept beside the entry, no second lookup)
+    std::bitset<kMaxCores> holders;
+    bool exclusive = false;  // one holder, in E or M
+    // When the line's last transfer between cores is over: one owner
+    // change at a time (a line ping-pongs no faster than its round trips).
+    uint64_t busy_until = 0;
+  };
+  uint64_t request(CoreId c, const MemRequest& r, uint64_t at);
+  // Whether any private level of c holds any of `line` (the directory's
+  // line: a private level with smaller lines may hold several of it).
+  bool holds(CoreId c, uint64_t line) const;
+  // f(level, its line number) for each of c's levels and each of its lines within `line`.
+  template <class F>
+  void each_copy(CoreId c, uint64_t line, F&& f) const;
+  // A round trip for `e`'s line reaching `cores` other cores, from `at`
+  // (or when the line's previous one is over); returns when it is back.
+  uint64_t round_trip(CoreId c, Entry& e, uint32_t cores, uint64_t at);
+  void snoop_writeback(CoreId d, uint64_t line, uint64_t at);
+  // Adds to c's touch of e's line; returns a copy of it.
+  static Touch touch(Entry& e, CoreId c, uint64_t mask, TagId tensor, SiteId site);
+  // Removes c's touch of e's line (returns it, or an empty one).
+  static Touch forget(Entry& e, CoreId c);
+  // Invalidates every other holder of `line` (pruning cores that no longer
+  // hold it); returns how many cores it reached.
+  uint32_t invalidate_others(CoreId c, uint64_t line, Entry& e, const Touch& mine, uint64_t at);
+  void record_sharing(uint64_t line, bool false_sharing, const Touch& writer, const Touch& victim);
+
+  uint32_t line_bytes_, line_shift_;
+  uint64_t latency_fs_;
+  uint32_t message_bytes_;
+  MemPort* below_ = nullptr;
+  std::vector<std::vector<CacheLevel*>> levels_;  // per core, nearest first
+  std::vector<std::unique_ptr<Port>> ports_;
+  std::vector<CoherenceCounters> counters_;
+  std::unordered_map<uint64_t, Entry> dir_;
+  std::unordered_map<uint64_t, SharedLine> shared_lines_;
+  BusyPort port_;
+};
+
+}  // namespace ptosim

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Several cores end to end (issue 27, docs/CACHES.md "Several cores"):
+false sharing and its cure on the default and the Xeon config, the
+coherence report, din's @core field (written and read, bad fields), one
+core without a coherence section, and the configs and flags refused.
+Usage: cores_tests.py PTO_SIM SOURCE_DIR"""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import Harness, level  # noqa: E402
+
+h = Harness("ptosim-cores-")
+fs = os.path.join(h.src, "workloads", "false_sharing.pto")
+xeon = os.path.join(h.src, "configs", "xeon-gold-6248r.yaml")
+
+
+def run_json(*args):
+    out = os.path.join(h.tmp, "r.json")
+    rc, _, err = h.run("run", *args, "--format", "json", "-o", out)
+    if not h.check(f"run {' '.join(args)}", rc == 0, err):
+        return None
+    return json.load(open(out))
+
+
+# False sharing: the counters in one line, then padded to a line each.
+for config in ([], ["--config", xeon]):
+    name = "xeon" if config else "default"
+    packed = run_json(fs, "-D", "PAD=0", "-D", "ITERS=500", *config, "--set", "core.cores=4")
+    padded = run_json(fs, "-D", "PAD=64", "-D", "ITERS=500", *config, "--set", "core.cores=4")
+    if not packed or not padded:
+        continue
+    l1 = next(lv["name"] for lv in packed["levels"] if lv["kind"] == "cache")
+    miss_packed = level(packed, l1)["coherence_misses"]
+    miss_padded = level(padded, l1)["coherence_misses"]
+    h.check(f"{name}: packed counters ping-pong", miss_packed >= 100, miss_packed)
+    h.check(f"{name}: padding removes >= 95 % of the coherence misses", miss_padded <= 0.05 * miss_packed,
+            (miss_padded, miss_packed))
+    h.check(f"{name}: the padded run is faster", padded["cycles"] < packed["cycles"],
+            (padded["cycles"], packed["cycles"]))
+    c = packed["coherence"]
+    h.check(f"{name}: invalidations sent = received", c["invalidations_sent"] == c["invalidations_received"], c)
+    h.check(f"{name}: per-core rows", [r["name"] for r in c["per_core"]] == ["core0", "core1", "core2", "core3"], c)
+    h.check(f"{name}: per-core rows add up",
+            sum(r["invalidations_sent"] for r in c["per_core"]) == c["invalidations_sent"], c)
+    top = c["false_sharing"][0] if c["false_sharing"] else {}
+    h.check(f"{name}: the falsely shared line is listed with its tensor and program line",
+            top.get("tensors") == "counts" and top.get("program_lines", "").endswith("false_sharing.pto:26")
+            and top.get("false_sharing_invalidations", 0) >= miss_packed, top)
+    h.check(f"{name}: padded: nothing falsely shared", padded["coherence"]["false_sharing"] == [],
+            padded["coherence"])
+    per_core = level(packed, l1).get("per_core", [])
+    h.check(f"{name}: the private level lists its cores", len(per_core) == 4 and
+            sum(r["accesses"] for r in per_core) == level(packed, l1)["reads"] + level(packed, l1)["writes"],
+            per_core)
+
+# One core: no coherence section, no per-core rows at the levels.
+one = run_json(fs, "-D", "ITERS=100", "--config", xeon)
+if one:
+    h.check("one core: no coherence section", "coherence" not in one, list(one))
+    h.check("one core: no per-core level rows", "per_core" not in level(one, "L1D"), level(one, "L1D"))
+
+# din keeps the cores: `trace` writes @N, `run --trace` reads it.
+din = os.path.join(h.tmp, "fs.din")
+rc, _, err = h.run("trace", fs, "-D", "ITERS=50", "--config", xeon, "--set", "core.cores=4", "-o", din)
+if h.check("trace to din", rc == 0, err):
+    text = open(din).read()
+    h.check("din records carry @core", " @3\n" in text and " @1\n" in text, text[:300])
+    replay = run_json("--trace", din, "--config", xeon, "--set", "core.cores=4")
+    if replay:
+        rows = replay["core"]["per_core"]
+        # 50 reads and writes of each core's counter; core 0 also fills the expected values.
+        h.check("din replay: each core issues its accesses",
+                [r["accesses"] for r in rows][1:] == [100] * 3 and rows[0]["accesses"] == 104, rows)
+    rc, _, err = h.run("run", "--trace", din, "--config", xeon)
+    h.check("din with @3 on a one-core config: exit 2 at the field", rc == 2 and
+            "access by core 1 but the config has 1 core(s)" in err and ".din:" in err, err)
+
+for text, why in [("r 100 4 @x\n", "expected a core number after '@'"),
+                  ("r 100 4 @\n", "expected a core number after '@'"),
+                  ("r 100 4 @4\n", "access by core 4 but the config has 4 core(s)"),
+                  ("r 100 4 @99999\n", "access by core"),
+                  ("r 100 4 @1x\n", "expected a core number after '@'")]:
+    path = h.write("bad.din", "r 0 4\n" + text)
+    rc, out, err = h.run("run", "--trace", path, "--set", "core.cores=4", "-o", os.path.join(h.tmp, "bad.json"))
+    h.check(f"bad core field {text.strip()!r}", rc == 2 and f"{path}:2:9: {why}" in err and
+            not os.path.exists(os.path.join(h.tmp, "bad.json")), (rc, err))
+ok = h.write("ok.din", "w 100 4 @1\nr 100 @0\nr 104 4 # @5 is a comment here\n")
+rc, _, err = h.run("run", "--trace", ok, "--set", "core.cores=2")
+h.check("an @core after the address, and after a comment mark", rc == 0, err)
+
+# Configs and flags refused.
+base = open(os.path.join(h.src, "configs", "default.yaml")).read()
+below = h.write("below.yaml", "name: t\ncore: {cores: 2}\ncaches:\n"
+                "  - {name: L1, size: 4 KiB, ways: 4, line: 64 B, sharing: shared}\n"
+                "  - {name: L2, size: 64 KiB, ways: 8, line: 64 B, sharing: private}\n")
+rc, _, err = h.run("config", "show", below)
+h.check("a private level below a shared one", rc == 2 and "below.yaml:5:" in err and "caches[1].sharing" in err and
+        "below the shared level L1" in err, err)
+lines = h.write("lines.yaml", "name: t\ncore: {cores: 2}\ncaches:\n"
+                "  - {name: L1, size: 4 KiB, ways: 4, line: 32 B}\n"
+                "  - {name: L2, size: 64 KiB, ways: 8, line: 64 B}\n")
+# A 32 B private L1 above a 64 B shared L2: the directory's line is 64 B,
+# and a write to one half of it takes both halves from the other core.
+rep = run_json(fs, "-D", "ITERS=200", "--config", lines)
+if rep:
+    h.check("32 B private lines, 64 B directory lines: the false sharing is seen",
+            level(rep, "L1")["coherence_misses"] >= 50 and rep["coherence"]["false_sharing"], rep.get("coherence"))
+sub = h.write("sub.yaml", "name: t\ncore: {cores: 2}\ncaches:\n"
+              "  - {name: L1, size: 4 KiB, ways: 4, line: 64 B, subblock: 16 B}\n")
+rc, _, err = h.run("config", "show", sub)
+h.check("a private level with sub-blocks on several cores", rc == 2 and "sub.yaml:4:" in err and
+        "caches[0].subblock" in err, err)
+bad = h.write("bad.yaml", "name: t\ncaches:\n  - {name: L1, size: 4 KiB, ways: 4, line: 64 B, sharing: some}\n")
+rc, _, err = h.run("config", "show", bad)
+h.check("sharing: an unknown value", rc == 2 and "caches[0].sharing" in err and "private | shared" in err, err)
+coh = h.write("coh.yaml", "name: t\ncore: {cores: 2}\ncoherence: {latency: 40 cycles, message_bytes: 0}\n"
+              "caches:\n  - {name: L1, size: 4 KiB, ways: 4, line: 64 B}\n")
+rc, _, err = h.run("config", "show", coh)
+h.check("coherence.message_bytes 0", rc == 2 and "coherence.message_bytes" in err, err)
+xeon24 = h.write("xeon24.yaml", open(xeon).read().replace("\ncore:\n", "\ncore:\n  cores: 24\n", 1))
+rc, out, err = h.run("config", "show", xeon24)
+h.check("config show: sharing and the coherence section", rc == 0 and "sharing: private" in out and
+        "coherence:\n  latency: 60 cycles\n  message_bytes: 8 B" in out, out + err)
+rc, _, err = h.run("run", fs, "-D", "ITERS=10", "--set", "core.cores=2", "--check-data")
+h.check("--check-data with private levels of several cores: exit 2", rc == 2 and "--check-data" in err, err)
+
+h.finish()
