@@ -194,6 +194,7 @@ struct ParamStmt : SNode {
 
 struct ScopeItem {
   const BuiltinDef* def = nullptr;
+  NodeP manager;  // instead of def: a method call giving a tool's block (tools.h)
   Pos pos;
   std::vector<NodeP> args;  // by parameter index
   std::vector<Pos> arg_pos;
@@ -216,9 +217,10 @@ struct WithStmt : SNode {
   Flow exec(Frame& f) override;
 
  private:
-  void begin(Frame& f, const ScopeItem& it);
+  // `block`: a tool's block item's value, kept from begin to end.
+  void begin(Frame& f, const ScopeItem& it, Value& block);
   void begin_bound(Frame& f, const ScopeItem& it, Args& a);
-  void end(Frame& f, const ScopeItem& it);
+  void end(Frame& f, const ScopeItem& it, const Value& block);
 };
 
 }  // namespace ptosim::frontend

@@ -7,6 +7,7 @@
 
 #include "sim/common/memory_budget.h"
 #include "sim/frontend/interp.h"
+#include "sim/frontend/tools.h"
 
 namespace ptosim::frontend {
 
@@ -105,6 +106,7 @@ const char* type_name(const Value& v) {
     case VT::Layout: return "layout";
     case VT::Func: return "function";
     case VT::Dict: return "dict";
+    case VT::Object: return as_object(v).type();
   }
   return "?";
 }
@@ -159,6 +161,7 @@ std::string to_str(const Value& v) {
       for (auto& [k, x] : as_dict(v).entries) s += (s.size() > 1 ? ", " : "") + to_repr(k) + ": " + to_repr(x);
       return s + "}";
     }
+    case VT::Object: return as_object(v).str();
   }
   return "?";
 }
