@@ -237,11 +237,13 @@ def plot_timeline(args):
             data["miss_rate"][n] = [r["miss_rate"] * 100 for r in rows]
             mr.plot(mids, data["miss_rate"][n], marker=".", label=n)
     bw.set_ylabel("bandwidth (GB/s)")
-    bw.legend(loc="upper right", fontsize="small", ncol=min(len(names), 4))
+    # Legends beside the panels, where they hide no point.
+    outside = dict(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small", borderaxespad=0)
+    bw.legend(**outside)
     mr.set_ylabel("miss rate (%)")
     mr.set_ylim(0, 105)
     if data["miss_rate"]:
-        mr.legend(loc="upper right", fontsize="small", ncol=min(len(data["miss_rate"]), 4))
+        mr.legend(**outside)
     regions = []
     for r in data["region"]:
         if r not in regions:
@@ -253,7 +255,7 @@ def plot_timeline(args):
         who.broken_barh(xs, (0, 1), color=colours(i % 10), label=r or "(top level)")
     who.set_yticks([])
     who.set_ylabel("region")
-    who.legend(loc="upper right", fontsize="small", ncol=min(len(regions), 4))
+    who.legend(**outside)
     for ax in (bw, mr, who):
         ax.set_xlim(epochs[0]["start_cycles"] / clock * 1e6, epochs[-1]["end_cycles"] / clock * 1e6)
     who.set_xlabel("simulated time (µs)")
