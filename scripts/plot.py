@@ -79,6 +79,9 @@ def load_csv(path):
 
 
 def column(rows, name, path):
+    # pto-sim sweep names a parameter's column param.NAME: --x TM finds it.
+    if name not in rows[0] and "param." + name in rows[0]:
+        name = "param." + name
     if name not in rows[0]:
         raise PlotError(f"{path}: no column '{name}' (columns: {', '.join(rows[0].keys())})")
     out = []
@@ -341,6 +344,8 @@ def groups(rows, args):
     """(label suffix, row indices) per value of --group (one group without it)."""
     if not args.group:
         return [("", list(range(len(rows))))]
+    if args.group not in rows[0] and "param." + args.group in rows[0]:
+        args.group = "param." + args.group
     if args.group not in rows[0]:
         raise PlotError(f"{args.input}: no column '{args.group}' (columns: {', '.join(rows[0].keys())})")
     values = []
@@ -350,15 +355,37 @@ def groups(rows, args):
     return [(f" ({args.group}={v})", [i for i, r in enumerate(rows) if r[args.group] == v]) for v in values]
 
 
+def shown(rows, cols):
+    """The columns found by name that hold numbers, not all zero (a sweep CSV
+    has every level's every key: registers and DRAM never miss, and keys a
+    level lacks are empty)."""
+    out = []
+    for c in cols:
+        try:
+            v = [float(r[c]) for r in rows]
+        except (TypeError, ValueError):
+            continue
+        if any(v):
+            out.append(c)
+    return out
+
+
 def plot_sweep_rate(args):
     rows = load_csv(args.input)
     keys = list(rows[0].keys())
-    rate_cols = args.rate or [k for k in keys if k.endswith("miss_rate")]
-    miss_cols = args.misses or [k for k in keys if k.endswith("misses") and not k.endswith(
-        ("compulsory_misses", "capacity_misses", "conflict_misses", "read_misses", "write_misses"))]
+    # By default one line per level: its miss rate, and its demand misses
+    # (pto-sim's sweep CSV: LEVEL.miss_rate, LEVEL.demand_misses).
+    # Other CSVs: every column ending in miss_rate, and in misses.
+    rate_cols = args.rate or shown(rows, [k for k in keys if k.endswith(".miss_rate") and k.count(".") == 1]) or \
+        [k for k in keys if k.endswith("miss_rate")]
+    miss_cols = args.misses or shown(rows, [k for k in keys if k.endswith(".demand_misses")]) or \
+        [k for k in keys if k.endswith("misses") and not k.endswith(
+            ("compulsory_misses", "capacity_misses", "conflict_misses", "read_misses", "write_misses"))]
     if not rate_cols:
         raise PlotError(f"{args.input}: no miss-rate column (give --rate COL)")
     x = column(rows, args.x, args.input)
+    if args.per == "accesses" and "accesses" not in rows[0] and "core.accesses" in rows[0]:
+        args.per = "core.accesses"  # the core's requests, in pto-sim's sweep CSV
     per = column(rows, args.per, args.input) if miss_cols else []
     fig, (a, b) = figure(args, ncols=2)
     data = {"x": {}, "miss_rate": {}, "mpka": {}}

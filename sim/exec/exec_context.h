@@ -137,7 +137,10 @@ class ExecContext {
   void fuse_begin();
   // live_after: tensors still referenced after the block; only those produced
   // inside are written back.
-  void fuse_end(const std::vector<Tensor>& live_after);
+  // dead: tensors bound to names in the block that nothing reads after it;
+  // those made inside never leave the registers, so their buffers are
+  // released here (reading one through another name is a use after free).
+  void fuse_end(const std::vector<Tensor>& live_after, const std::vector<Tensor>& dead = {});
   bool fusing() const { return fuse_ != nullptr; }
 
   void auto_reuse_begin(const SourcePos& pos);

@@ -363,6 +363,9 @@ class Compiler {
       for (auto& w : written)
         if (after.count(w)) live.insert(w);
       for (auto& w : live) n->live_after.push_back(slot_of(w, s.pos));
+      if (fuse)
+        for (auto& w : written)
+          if (!live.count(w)) n->fuse_dead.push_back(slot_of(w, s.pos));
       if (n->auto_reuse) {
         std::map<std::string, size_t> last_use;
         for (size_t k = 0; k < s.body.size(); ++k) {

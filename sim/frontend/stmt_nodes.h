@@ -211,6 +211,7 @@ struct WithStmt : SNode {
   std::vector<ScopeItem> items;
   BlockNode body;
   std::vector<SlotRef> live_after;               // pto.fuse: names read after the block
+  std::vector<SlotRef> fuse_dead;                // pto.fuse: names bound in it and never read after
   std::vector<std::vector<SlotRef>> dead_after;  // pto.auto_reuse: per body statement
   bool auto_reuse = false;
   WithStmt(Pos p) : SNode(p) {}

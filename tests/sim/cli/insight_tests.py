@@ -343,6 +343,12 @@ for cfg in sorted(os.listdir(os.path.join(H.src, "configs"))):
 code, out, err = run("run", COPY, "--leaks=maybe")
 check("bad --leaks", code == 2 and out == "", err)
 
+# The epoch length is printed as it was asked: the femtosecond rounding of
+# 20000 cycles at tiny.yaml's clock read back as 20000.000001.
+code, out, err = run("run", COPY, "--config", os.path.join(H.src, "configs", "tiny.yaml"), "--epoch", "20000")
+check("epoch_cycles printed as the integer asked", code == 0 and "\nepoch_cycles: 20000\n" in out,
+      [l for l in out.splitlines() if "epoch_cycles" in l] or err)
+
 # Footprint over time: the epochs' peaks reach the program's peak.
 code, rep, err = run_json(LEAK, "--config", CFG, "--epoch", "50")
 peak = max(next(f for f in e["footprint"] if f["name"] == "shared")["peak_bytes"] for e in rep["epochs"])
