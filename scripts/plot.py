@@ -12,6 +12,11 @@ From one JSON report (`pto-sim run ... --format json`):
       per level: hits and misses (requests), and the miss rate
   plot.py roofline REPORT.json -o out.png
       peak compute, the DRAM roof and each level's bandwidth roof; the run
+  plot.py timeline REPORT.json -o out.png
+      per level over time (the epochs): bandwidth, miss rate (caches), and
+      the region that issued most of each epoch
+  heatmap and timeline take --cycles A:B (only the epochs in those core
+  cycles: a pto.MemoryVisualizer's traced block) and --title-note TEXT.
 
 From a sweep CSV (one row per point, parameters and report keys as columns):
   plot.py sweep-rate    SWEEP.csv --x PARAM -o out.png [--rate COL...] [--misses COL...] [--per COL] [--group COL]
@@ -35,7 +40,14 @@ import json
 import math
 import sys
 
-import matplotlib
+try:
+    import matplotlib
+except ImportError:
+    # A python3 that is not Debian's (a venv, /usr/local) has no matplotlib:
+    # say which package and which interpreter, not a bare traceback.
+    print(f"plot.py: needs matplotlib, which {sys.executable} cannot import: install Debian's python3-matplotlib "
+          "(apt-get install python3-matplotlib) and run plot.py with /usr/bin/python3", file=sys.stderr)
+    sys.exit(2)
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -67,6 +79,9 @@ def load_csv(path):
 
 
 def column(rows, name, path):
+    # pto-sim sweep names a parameter's column param.NAME: --x TM finds it.
+    if name not in rows[0] and "param." + name in rows[0]:
+        name = "param." + name
     if name not in rows[0]:
         raise PlotError(f"{path}: no column '{name}' (columns: {', '.join(rows[0].keys())})")
     out = []
@@ -115,11 +130,29 @@ def count_colorbar(fig, mesh, ax, label):
     return cb
 
 
-def plot_heatmap(args):
+def report_epochs(args):
+    """The report and its epochs, those within --cycles A:B when given."""
     rep = load_report(args.input)
     epochs = rep.get("epochs")
     if not epochs:
         raise PlotError(f"{args.input}: no epochs in the report (run pto-sim with --epoch CYCLES or --epoch-accesses N)")
+    if args.cycles:
+        try:
+            lo, hi = (float(x) for x in args.cycles.split(":"))
+        except ValueError:
+            raise PlotError(f"--cycles {args.cycles}: expected A:B (core cycles)")
+        epochs = [e for e in epochs if e["end_cycles"] > lo and e["start_cycles"] < hi] or \
+            [min(epochs, key=lambda e: abs(e["start_cycles"] - lo))]
+    return rep, epochs
+
+
+def title(rep, text, args):
+    note = f" — {args.title_note}" if args.title_note else ""
+    return f"{text}\n{rep.get('source', '')} on {rep.get('config', '')}{note}"
+
+
+def plot_heatmap(args):
+    rep, epochs = report_epochs(args)
     # Only the levels where the metric has something to show (misses: caches),
     # and in each panel only the tensors that have some.
     shown = {}
@@ -182,7 +215,54 @@ def plot_heatmap(args):
         ax.set_title(name)
         count_colorbar(fig, mesh, ax, f"{args.metric} per epoch (log)")
     what = f"address within each tensor ({bins} bins of its range)" if bins > 1 else "tensor"
-    fig.suptitle(f"{args.metric} by {what} over time (white: none)\n{rep.get('source', '')} on {rep.get('config', '')}")
+    fig.suptitle(title(rep, f"{args.metric} by {what} over time (white: none)", args))
+    fig.tight_layout()
+    save(fig, args, data)
+
+
+def plot_timeline(args):
+    """Bandwidth and miss rate per level over the epochs, and who issued them."""
+    rep, epochs = report_epochs(args)
+    clock = rep["clock_hz"]
+    mids = [(e["start_cycles"] + e["end_cycles"]) / 2 / clock * 1e6 for e in epochs]
+    names = [n for n in level_names(rep) if any(
+        next(l for l in e["levels"] if l["name"] == n)["accesses"] for e in epochs)]
+    if not names:
+        raise PlotError(f"{args.input}: no level has accesses in the epochs shown")
+    kinds = {l["name"]: l["kind"] for l in rep["levels"]}
+    fig, (bw, mr, who) = figure(args, nrows=3)
+    data = {"time_us": mids, "bandwidth_gb_s": {}, "miss_rate": {}, "region": [e.get("region", "") for e in epochs]}
+    for n in names:
+        rows = [next(l for l in e["levels"] if l["name"] == n) for e in epochs]
+        data["bandwidth_gb_s"][n] = [r["bandwidth_bytes_per_s"] / 1e9 for r in rows]
+        bw.plot(mids, data["bandwidth_gb_s"][n], marker=".", label=n)
+        if kinds.get(n) == "cache":
+            data["miss_rate"][n] = [r["miss_rate"] * 100 for r in rows]
+            mr.plot(mids, data["miss_rate"][n], marker=".", label=n)
+    bw.set_ylabel("bandwidth (GB/s)")
+    # Legends beside the panels, where they hide no point.
+    outside = dict(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small", borderaxespad=0)
+    bw.legend(**outside)
+    mr.set_ylabel("miss rate (%)")
+    mr.set_ylim(0, 105)
+    if data["miss_rate"]:
+        mr.legend(**outside)
+    regions = []
+    for r in data["region"]:
+        if r not in regions:
+            regions.append(r)
+    colours = plt.get_cmap("tab10")
+    width = [(e["end_cycles"] - e["start_cycles"]) / clock * 1e6 for e in epochs]
+    for i, r in enumerate(regions):
+        xs = [(e["start_cycles"] / clock * 1e6, w) for e, w, g in zip(epochs, width, data["region"]) if g == r]
+        who.broken_barh(xs, (0, 1), color=colours(i % 10), label=r or "(top level)")
+    who.set_yticks([])
+    who.set_ylabel("region")
+    who.legend(**outside)
+    for ax in (bw, mr, who):
+        ax.set_xlim(epochs[0]["start_cycles"] / clock * 1e6, epochs[-1]["end_cycles"] / clock * 1e6)
+    who.set_xlabel("simulated time (µs)")
+    fig.suptitle(title(rep, "bandwidth and miss rate per level over time (one point per epoch)", args))
     fig.tight_layout()
     save(fig, args, data)
 
@@ -264,6 +344,8 @@ def groups(rows, args):
     """(label suffix, row indices) per value of --group (one group without it)."""
     if not args.group:
         return [("", list(range(len(rows))))]
+    if args.group not in rows[0] and "param." + args.group in rows[0]:
+        args.group = "param." + args.group
     if args.group not in rows[0]:
         raise PlotError(f"{args.input}: no column '{args.group}' (columns: {', '.join(rows[0].keys())})")
     values = []
@@ -273,15 +355,37 @@ def groups(rows, args):
     return [(f" ({args.group}={v})", [i for i, r in enumerate(rows) if r[args.group] == v]) for v in values]
 
 
+def shown(rows, cols):
+    """The columns found by name that hold numbers, not all zero (a sweep CSV
+    has every level's every key: registers and DRAM never miss, and keys a
+    level lacks are empty)."""
+    out = []
+    for c in cols:
+        try:
+            v = [float(r[c]) for r in rows]
+        except (TypeError, ValueError):
+            continue
+        if any(v):
+            out.append(c)
+    return out
+
+
 def plot_sweep_rate(args):
     rows = load_csv(args.input)
     keys = list(rows[0].keys())
-    rate_cols = args.rate or [k for k in keys if k.endswith("miss_rate")]
-    miss_cols = args.misses or [k for k in keys if k.endswith("misses") and not k.endswith(
-        ("compulsory_misses", "capacity_misses", "conflict_misses", "read_misses", "write_misses"))]
+    # By default one line per level: its miss rate, and its demand misses
+    # (pto-sim's sweep CSV: LEVEL.miss_rate, LEVEL.demand_misses).
+    # Other CSVs: every column ending in miss_rate, and in misses.
+    rate_cols = args.rate or shown(rows, [k for k in keys if k.endswith(".miss_rate") and k.count(".") == 1]) or \
+        [k for k in keys if k.endswith("miss_rate")]
+    miss_cols = args.misses or shown(rows, [k for k in keys if k.endswith(".demand_misses")]) or \
+        [k for k in keys if k.endswith("misses") and not k.endswith(
+            ("compulsory_misses", "capacity_misses", "conflict_misses", "read_misses", "write_misses"))]
     if not rate_cols:
         raise PlotError(f"{args.input}: no miss-rate column (give --rate COL)")
     x = column(rows, args.x, args.input)
+    if args.per == "accesses" and "accesses" not in rows[0] and "core.accesses" in rows[0]:
+        args.per = "core.accesses"  # the core's requests, in pto-sim's sweep CSV
     per = column(rows, args.per, args.input) if miss_cols else []
     fig, (a, b) = figure(args, ncols=2)
     data = {"x": {}, "miss_rate": {}, "mpka": {}}
@@ -429,7 +533,13 @@ def main(argv):
         sp.add_argument("--height", type=int, default=600)
         return sp
 
-    common(sub.add_parser("heatmap")).add_argument("--metric", choices=["accesses", "misses"], default="accesses")
+    s = common(sub.add_parser("heatmap"))
+    s.add_argument("--metric", choices=["accesses", "misses"], default="accesses")
+    s.add_argument("--cycles", help="A:B: only the epochs within these core cycles")
+    s.add_argument("--title-note", help="added to the title")
+    s = common(sub.add_parser("timeline"))
+    s.add_argument("--cycles", help="A:B: only the epochs within these core cycles")
+    s.add_argument("--title-note", help="added to the title")
     common(sub.add_parser("levels"))
     common(sub.add_parser("roofline"))
     common(sub.add_parser("curves"))
@@ -460,7 +570,7 @@ def main(argv):
     args = p.parse_args(argv)
     if args.width < 100 or args.height < 100:
         raise PlotError("--width and --height must be at least 100 pixels")
-    {"heatmap": plot_heatmap, "levels": plot_levels, "roofline": plot_roofline, "curves": plot_curves, "sweep-rate": plot_sweep_rate,
+    {"heatmap": plot_heatmap, "timeline": plot_timeline, "levels": plot_levels, "roofline": plot_roofline, "curves": plot_curves, "sweep-rate": plot_sweep_rate,
      "sweep-dram": plot_sweep_dram, "sweep-heatmap": plot_sweep_heatmap,
      "sweep-roofline": plot_sweep_roofline}[args.cmd](args)
 

@@ -294,7 +294,9 @@ void Attribution::report(StatsNode& root) const {
     }
   }
   if (time_epochs_ || count_epochs_) {
-    if (time_epochs_) root.set("epoch_cycles", double(epoch_fs_) / period_fs_);
+    // What --epoch asked for: epoch_fs_ is it rounded to the femtosecond, which
+    // read back in cycles is 20000.000001 at some clocks.
+    if (time_epochs_) root.set("epoch_cycles", double(opts_.epoch_cycles));
     else root.set("epoch_accesses", opts_.epoch_accesses);
     StatsNode& t = root.child("epochs", NodeKind::Table);
     for (size_t n = 0; n < epochs_.size(); ++n) {

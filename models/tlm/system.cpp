@@ -239,6 +239,7 @@ void System::run_kernel() {
 
 StatsNode System::run(const std::function<void(EventSink&)>& producer, const RunOptions& options) {
   core_->set_producer(producer, options.producer_same_thread);
+  source_ = options.source;
   if (options.attribution.any()) {
     // Every level the report lists, in its order.
     std::vector<ProbedLevel> probed;
@@ -267,6 +268,17 @@ StatsNode System::run(const std::function<void(EventSink&)>& producer, const Run
   // the memories hold what was simulated, not the final image to compare.
   if (checker && !core_->interrupted()) checker->final_check();
 
+  StatsNode root = assemble(options.source, core_->interrupted());
+  if (attribution_) attribution_->report(root);
+  if (checker) {
+    root.child("data_check", NodeKind::DataCheck)
+        .set("reads_checked", checker->reads_checked())
+        .set("tensors_compared", checker->tensors_compared());
+  }
+  return root;
+}
+
+StatsNode System::assemble(const std::string& source, bool interrupted) const {
   const double cycles = core_->cycles();
   const double seconds = cycles / config_.clock_hz;
   StatsNode core_parent;
@@ -279,23 +291,19 @@ StatsNode System::run(const std::function<void(EventSink&)>& producer, const Run
 
   RunReportInputs in;
   in.config = config_.name;
-  in.source = options.source;
+  in.source = source;
   in.clock_hz = config_.clock_hz;
   in.cycles = cycles;
   // What the report covers after a stop request: the events simulated before it.
-  in.interrupted = core_->interrupted();
+  in.interrupted = interrupted;
   in.events_done = run_control::counters().events.load();
   in.peak_flops_per_s = config_.core.flops_per_cycle * config_.clock_hz;
   in.peak_dram_bandwidth = dram_->peak_bandwidth();
   StatsNode root = make_run_report(in, std::move(core_parent.children.front()), std::move(levels));
-  if (coherence_) report_coherence(root, names, options.source, seconds);
-  if (attribution_) attribution_->report(root);
-  if (checker) {
-    root.child("data_check", NodeKind::DataCheck)
-        .set("reads_checked", checker->reads_checked())
-        .set("tensors_compared", checker->tensors_compared());
-  }
+  if (coherence_) report_coherence(root, names, source, seconds);
   return root;
 }
+
+StatsNode System::snapshot() const { return assemble(source_, false); }
 
 }  // namespace ptosim

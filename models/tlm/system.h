@@ -47,11 +47,17 @@ class System {
   // Runs `producer` on the core's thread (it pushes events into the sink).
   // Rethrows whatever the producer threw. Returns the stats tree.
   StatsNode run(const std::function<void(EventSink&)>& producer, const RunOptions& options);
+  // During run(), from the producer's thread while the core waits for
+  // events (pipe::PipeWriter::settle): the report of what was simulated so
+  // far (header, core, levels; no attribution), for pto.MemoryProfiler.
+  StatsNode snapshot() const;
   // After run() with options.attribution.timeline: the trace-event JSON.
   std::string timeline_json(const std::string& source, const std::vector<std::string>& lines = {}) const;
 
  private:
   void run_kernel();  // sc_start() on a thread of its own (see system.cpp)
+  // The header, core and levels of the report, as far as the run has come.
+  StatsNode assemble(const std::string& source, bool interrupted) const;
   // --check-data: the checker of one run, its stores and routes given to the core.
   std::unique_ptr<DataChecker> make_checker(const RunOptions& options);
   // True for a cache named by a memory's `backing:` and by no space.
@@ -68,6 +74,7 @@ class System {
   std::unique_ptr<DramModule> dram_;
   std::unique_ptr<Coherence> coherence_;  // null unless several cores have private levels
   std::unique_ptr<Attribution> attribution_;
+  std::string source_;  // RunOptions::source of the run under way
 };
 
 }  // namespace ptosim

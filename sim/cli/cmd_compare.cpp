@@ -23,7 +23,10 @@ struct CompareArgs {
   std::vector<std::string> reports;
   std::string baseline, tolerance, format = "text";
   bool allow_different = false, changed_only = false;
+  std::string metrics;  // --metrics a,b,...: these rows only, in this order ('*' globs)
 };
+
+bool glob(const std::string& p, const std::string& s);
 
 struct Row {
   std::string name;
@@ -89,7 +92,46 @@ std::vector<Row> align(const std::vector<json>& reps, std::vector<std::vector<Me
     }
   }
   std::stable_sort(rows.begin(), rows.end(), [](const Row& x, const Row& y) { return x.score > y.score; });
-  return rows;
+  // What a reader compares first, whatever changed most: time, then each
+  // cache level's demand misses in the report's order, then DRAM traffic.
+  std::vector<std::string> lead = {"cycles", "seconds"};
+  for (size_t k = 0; k < labels[0].size(); ++k)
+    if (reps[0]["levels"][k].value("kind", "") == "cache") lead.push_back(labels[0][k] + ".demand_misses");
+  lead.push_back("dram_bytes");
+  std::vector<Row> out;
+  for (const std::string& name : lead)
+    for (Row& r : rows)
+      if (r.name == name && !r.name.empty()) {
+        out.push_back(r);
+        r.name.clear();  // taken
+      }
+  for (Row& r : rows)
+    if (!r.name.empty()) out.push_back(r);
+  return out;
+}
+
+// --metrics: the rows each pattern names, in the order given; a pattern
+// naming nothing is an error (a typo would otherwise show an empty table).
+std::vector<Row> pick(const std::vector<Row>& rows, const std::string& spec) {
+  std::vector<Row> out;
+  std::vector<bool> taken(rows.size(), false);
+  std::stringstream ss(spec);
+  std::string p;
+  while (std::getline(ss, p, ',')) {
+    if (p.empty()) throw InputError({"--metrics", 0, 0}, spec, "an empty name (names are joined by commas)");
+    bool any = false;
+    for (size_t i = 0; i < rows.size(); ++i)
+      if (glob(p, rows[i].name)) {
+        any = true;
+        if (!taken[i]) out.push_back(rows[i]);
+        taken[i] = true;
+      }
+    if (!any)
+      throw InputError({"--metrics", 0, 0}, p,
+                       "names no metric of the reports (names as the table prints them: cycles, seconds, "
+                       "L1.demand_misses, dram_bytes, L1.tensors.A.misses; '*' globs)");
+  }
+  return out;
 }
 
 // A metric in only one of the two reports: "added" in the later one, or "removed" from it.
@@ -118,6 +160,7 @@ std::string val(const json* v) { return v ? cell(*v) : "-"; }
 int print_table(const CompareArgs& a, const std::vector<json>& reps) {
   std::vector<std::vector<Metric>> flat;
   std::vector<Row> rows = align(reps, flat);
+  if (!a.metrics.empty()) rows = pick(rows, a.metrics);
   if (a.changed_only) rows.erase(std::remove_if(rows.begin(), rows.end(), [](const Row& r) { return r.score == 0; }), rows.end());
   const size_t n = reps.size();
   if (a.format == "json") {
@@ -326,6 +369,7 @@ int baseline(const CompareArgs& a, const json& golden, const json& run) {
 }
 
 int run_compare(CompareArgs a) {
+  if (!a.metrics.empty() && !a.baseline.empty()) throw InputError({"--metrics", 0, 0}, "", "not with --baseline");
   if (!a.baseline.empty()) {
     if (a.reports.size() != 1) throw InputError({"--baseline", 0, 0}, "", "give exactly one report to check against the baseline");
     a.reports.insert(a.reports.begin(), a.baseline);
@@ -348,6 +392,9 @@ void add_compare(CLI::App& app, Action& action) {
   c->add_option("--tolerance", a.tolerance, "With --baseline: cycles=2%,L1.miss_rate=0.5pp,DRAM.bytes_read=4096 ('*' globs)");
   c->add_flag("--allow-different", a.allow_different, "Compare reports of different programs or parameters anyway");
   c->add_flag("--changed", a.changed_only, "Only the metrics that differ");
+  c->add_option("--metrics", a.metrics,
+                "Only these metrics, in this order: cycles,L1.demand_misses,dram_bytes ('*' globs; default: all, "
+                "cycles, seconds, misses per level and DRAM bytes first, then the largest changes)");
   c->add_option("--format", a.format, "Table format")->check(CLI::IsMember({"text", "json", "csv"}));
   c->callback([&action] { action = [] { return run_compare(a); }; });
 }

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include <sys/stat.h>
 
@@ -16,6 +17,8 @@
 #include "sim/cli/insight_options.h"
 #include "sim/cli/program_runner.h"
 #include "sim/cli/run_identity.h"
+#include "sim/cli/tool_backends.h"
+#include "sim/frontend/frontend.h"
 #include "sim/config/config_override.h"
 #include "sim/cli/progress_line.h"
 #include "sim/common/memory_budget.h"
@@ -25,6 +28,11 @@
 
 namespace ptosim::cli {
 namespace {
+
+// What a program's tools turn on when the flags do not say (tools_turn_on).
+constexpr uint64_t kToolEpochCycles = 10000;
+constexpr uint32_t kToolHeatmapBins = 32;
+constexpr uint64_t kToolHotSpots = 10;
 
 struct RunArgs {
   std::string program, trace, config, format = "text", output;
@@ -39,6 +47,20 @@ void add_trace_counts(StatsNode& root, const TraceCounts& c) {
   t.set("records", c.records).set("reads", c.reads).set("writes", c.writes).set("fetches", c.fetches);
   t.set("misc", c.misc).set("copybacks", c.copybacks).set("invalidates", c.invalidates);
   for (auto& [type, n] : c.skipped) t.set("skipped_" + type, n);
+}
+
+// A program that makes a MemoryVisualizer needs epochs and per-bin counts
+// (its heatmap's columns and rows), one with a MemoryProfiler hot tiles
+// (get_hot_spots): turned on here, before the run, unless the flags say
+// otherwise (docs/LANGUAGE.md, "The article's tools").
+void tools_turn_on(const std::string& program, InsightArgs& insight) {
+  const std::set<std::string> used = pto_names_used(program);
+  if (used.count("MemoryVisualizer")) {
+    if (!insight.epoch && !insight.epoch_accesses) insight.epoch = kToolEpochCycles;
+    if (!insight.heatmap_bins && !insight.hot_spots) insight.heatmap_bins = kToolHeatmapBins;
+  } else if (used.count("MemoryProfiler") && !insight.hot_spots && !insight.heatmap_bins) {
+    insight.hot_spots = kToolHotSpots;
+  }
 }
 
 }  // namespace
@@ -101,6 +123,7 @@ void add_run(CLI::App& app, Action& action) {
         throw InputError({a.stop_after ? "--stop-after" : "--stop-after-compute", 0, 0}, "",
                          "cannot be combined with --check-data (it checks the whole run)");
       run_control::set_event_limit(a.stop_after ? a.stop_after : a.stop_after_compute, a.stop_after_compute != 0);
+      if (!a.program.empty()) tools_turn_on(a.program, a.insight);
       System system(config, a.check_data);
       RunOptions options;
       options.flush = a.flush || a.check_data;
@@ -116,6 +139,7 @@ void add_run(CLI::App& app, Action& action) {
       std::string source_hash;  // a trace's, taken while it was read
       std::vector<ProgramParam> params;
       int status = 0;
+      std::vector<ProgramResult::Picture> pictures;
       const auto started = std::chrono::steady_clock::now();
       std::optional<ProgressLine> progress;
       progress.emplace(a.progress);
@@ -149,7 +173,8 @@ void add_run(CLI::App& app, Action& action) {
         // A probe (--stop-after) unwinds the interpreter where it stops rather
         // than leaving its thread running while the process ends.
         options.producer_same_thread = a.single_thread || stops;
-        status = run_program_on(system, config, a.program, a.defines, a.max_events, options, root, prints, &params, hot);
+        status = run_program_on(system, config, a.program, a.defines, a.max_events, options, root, prints, &params, hot,
+                                &pictures);
         add_source_text(root, a.program);
         if (a.insight.leaks == "off") drop_leaks(root);
       }
@@ -179,6 +204,8 @@ void add_run(CLI::App& app, Action& action) {
         std::cerr.flush();
         std::_Exit(std::ferror(stdout) ? 2 : 128 + sig);
       }
+      // A MemoryVisualizer's pictures, from the complete report.
+      if (const int drawn = draw_pictures(pictures, pictures.empty() ? "" : render(root, "json")); drawn) return drawn;
       return status ? status : leak_status(root, a.insight);
     };
   });

@@ -6,10 +6,12 @@
 #include <iostream>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/tool_backends.h"
 #include "sim/common/units.h"
 #include "sim/frontend/frontend.h"
 #include "sim/report/hot_spots.h"
 #include "sim/report/report.h"
+#include "sim/trace/pipe_writer.h"
 
 namespace ptosim::cli {
 namespace {
@@ -161,7 +163,7 @@ std::vector<int64_t> parse_hot_tile(const std::string& s) {
 int run_program_on(System& system, const HwConfig& config, const std::string& program,
                    const std::vector<std::string>& defines, uint64_t max_events, const RunOptions& options,
                    StatsNode& root, std::ostream* print_stream, std::vector<ProgramParam>* params,
-                   const HotSpotArgs& hot) {
+                   const HotSpotArgs& hot, std::vector<ProgramResult::Picture>* pictures) {
   // Shared with the interpreter's thread, which an interrupted run lets go
   // (it may still be running when this returns).
   struct Job {
@@ -180,12 +182,25 @@ int run_program_on(System& system, const HwConfig& config, const std::string& pr
   }
   job->options.check_data = options.data_in_stream;  // the program sends its bytes to a System that checks them
   job->program = program;
-  root = system.run([job, &config](EventSink& sink) { job->result = run_program(job->program, config, job->options, &sink); },
-                    options);
+  job->options.cache_model = make_cache_side_model;
+  System* sys = &system;
+  root = system.run(
+      [job, &config, sys](EventSink& sink) {
+        // pto.MemoryProfiler: the pipe's writer hands over what it holds and
+        // waits until the core has simulated it; the model is then still.
+        if (auto* writer = dynamic_cast<pipe::PipeWriter*>(&sink))
+          job->options.figures = [writer, sys, &config] {
+            writer->settle();
+            return figures_of(sys->snapshot(), config);
+          };
+        job->result = run_program(job->program, config, job->options, &sink);
+      },
+      options);
   if (root.find("interrupted")) return 0;  // the program did not finish: no checks, no outputs
   const ProgramResult& result = job->result;
   add_program_node(root, result, config);
   if (params) *params = result.params;
+  if (pictures) *pictures = result.pictures;
   if (hot.count) add_hot_spots(root, result.tile_tensor, result.tile_shape, result.tensor_order, hot.count);
   if (hot.bins) add_heatmap_bins(root, result.tile_tensor, result.tile_bin, result.tensor_bytes, result.tensor_order,
                                  hot.bins);
@@ -194,7 +209,9 @@ int run_program_on(System& system, const HwConfig& config, const std::string& pr
 
 int trace_program(const HwConfig& config, const std::string& program, const std::vector<std::string>& defines,
                   uint64_t max_events, EventSink& sink) {
-  ProgramResult result = run_program(program, config, program_options(defines, max_events), &sink);
+  ProgramOptions o = program_options(defines, max_events);
+  o.cache_model = make_cache_side_model;
+  ProgramResult result = run_program(program, config, o, &sink);
   sink.finish();
   return report_checks(result);
 }
@@ -211,7 +228,9 @@ void add_check(CLI::App& app, Action& action) {
   check->callback([&action] {
     action = [] {
       HwConfig cfg = load_config_or_default(config, parse_overrides(sets));
-      ProgramResult r = run_program(program, cfg, program_options(defines, max_events), nullptr);
+      ProgramOptions o = program_options(defines, max_events);
+      o.cache_model = make_cache_side_model;
+      ProgramResult r = run_program(program, cfg, o, nullptr);
       uint64_t passed = 0;
       for (auto& c : r.checks) passed += c.passed;
       const int status = report_checks(r);

@@ -68,7 +68,7 @@ Mode write_mode(ExecContext& c, const Tensor& t) {
   check_writable(c, t, "result");
   if (auto* f = c.fuse_state()) {
     f->produced.insert(t.storage()->alloc_serial);
-    f->results.push_back(t);
+    f->results.push_back(t.storage()->alloc_serial);
     return Mode::Reg;
   }
   return natural_mode(c, t);

@@ -1,6 +1,7 @@
 #include "sim/exec/exec_context.h"
 
 #include <algorithm>
+#include <set>
 
 #include "sim/exec/data_tap.h"
 #include "sim/common/memory_budget.h"
@@ -210,12 +211,16 @@ void ExecContext::scope_begin(const std::string& name) {
   acc_.region = tag;
 }
 
-void ExecContext::scope_end() {
+void ExecContext::scope_end(bool release) {
   if (regions_.size() <= 1) throw OpError("scope_end without scope_begin");
   flush_scalar();
   Region r = std::move(regions_.back());
   regions_.pop_back();
   acc_.region = region();
+  if (!release) {
+    for (auto& w : r.allocated) regions_.back().allocated.push_back(std::move(w));
+    return;
+  }
   for (auto& w : r.allocated)
     if (auto st = w.lock()) st->release(r.name);
 }
@@ -383,18 +388,121 @@ SiteId ExecContext::site_for_line(int line) {
   return s;
 }
 
+namespace {
+// Every space but global: a buffer the program placed in `shared` is still a
+// buffer it forgot, whether `shared` is a scratchpad here or an alias of a
+// cache (the Xeon config), so --leaks answers the same on every config.
+bool leaked(const std::shared_ptr<Storage>& st) { return st && !st->freed && st->space != kGlobalSpace; }
+
+ProgramResult::Leak leak_of(const Storage& st, const std::string& file) {
+  ProgramResult::Leak l;
+  l.pos = SourcePos{file, st.alloc_line, st.alloc_col};
+  l.tensor = st.name;
+  l.space = st.space_name;
+  l.bytes = st.bytes;
+  l.scope = st.alloc_scope;
+  return l;
+}
+}  // namespace
+
 void ExecContext::collect_leaks(const std::string& file) {
-  for (auto& w : regions_.front().allocated) {
-    auto st = w.lock();
-    if (!st || st->freed || kinds_.at(st->space) == SpaceKind::Cached) continue;
-    ProgramResult::Leak l;
-    l.pos = SourcePos{file, st->alloc_line, st->alloc_col};
-    l.tensor = st->name;
-    l.space = st->space_name;
-    l.bytes = st->bytes;
-    l.scope = st->alloc_scope;
-    result_.leaks.push_back(l);
+  for (auto& w : regions_.front().allocated)
+    if (auto st = w.lock(); leaked(st)) result_.leaks.push_back(leak_of(*st, file));
+}
+
+ExecContext::LiveMark ExecContext::live_buffers() const {
+  LiveMark m;
+  for (const Region& r : regions_)
+    for (auto& w : r.allocated)
+      if (!w.expired()) m.push_back(w);
+  return m;
+}
+
+std::vector<ProgramResult::Leak> ExecContext::leaks_since(const LiveMark& mark, const std::string& file) const {
+  // The mark's weak pointers keep their control blocks, so a storage made
+  // after the mark never has the address of one made before.
+  std::set<const Storage*> before;
+  for (auto& w : mark)
+    if (auto st = w.lock()) before.insert(st.get());
+  std::vector<ProgramResult::Leak> out;
+  for (const Region& r : regions_)
+    for (auto& w : r.allocated)
+      if (auto st = w.lock(); leaked(st) && !before.count(st.get())) out.push_back(leak_of(*st, file));
+  return out;
+}
+
+namespace {
+// Every event to the run's sink (if any), then to the side model.
+class TeeSink final : public EventSink {
+ public:
+  TeeSink(EventSink* main, EventSink* side) : main_(main), side_(side) {}
+  void access(const Access& a) override {
+    if (main_) main_->access(a);
+    side_->access(a);
   }
+  void accesses(const Access* a, size_t n) override {
+    if (main_) main_->accesses(a, n);
+    side_->accesses(a, n);
+  }
+  void compute(const Compute& c) override {
+    if (main_) main_->compute(c);
+  }
+  void barrier(bool parallel) override {
+    if (main_) main_->barrier(parallel);
+  }
+  void name_tensor(TagId id, const std::string& n) override {
+    if (main_) main_->name_tensor(id, n);
+  }
+  void name_region(TagId id, const std::string& n) override {
+    if (main_) main_->name_region(id, n);
+  }
+  void name_site(SiteId id, uint32_t line) override {
+    if (main_) main_->name_site(id, line);
+  }
+  void name_op(uint16_t id, const std::string& n) override {
+    if (main_) main_->name_op(id, n);
+  }
+  void op_mark(uint16_t id, bool begin, CoreId core) override {
+    if (main_) main_->op_mark(id, begin, core);
+  }
+  void footprint(SpaceId space, uint64_t bytes) override {
+    if (main_) main_->footprint(space, bytes);
+  }
+  void access_data(const Access& a, const uint8_t* data) override {
+    if (main_) main_->access_data(a, data);
+    side_->access(a);
+  }
+  void host_write(const Access& a, const uint8_t* data) override {
+    if (main_) main_->host_write(a, data);
+  }
+  void expect(const Access& a, const uint8_t* data) override {
+    if (main_) main_->expect(a, data);
+  }
+  void position(const std::string& file, int line, int col) override {
+    if (main_) main_->position(file, line, col);
+  }
+
+ private:
+  EventSink* main_;
+  EventSink* side_;
+};
+}  // namespace
+
+void ExecContext::side_begin(EventSink* side) {
+  if (tee_) throw OpError("a CacheSimulator is already simulating (simulate() calls do not nest)");
+  flush_scalar();
+  saved_sink_ = sink_;
+  tee_ = std::make_unique<TeeSink>(sink_, side);
+  sink_ = tee_.get();
+  lane_ = nullptr;  // what was written into the lane is the sink's already
+}
+
+void ExecContext::side_end() {
+  if (!tee_) return;
+  flush_scalar();
+  sink_ = saved_sink_;
+  lane_ = sink_ ? sink_->lane() : nullptr;
+  tee_.reset();
 }
 
 ProgramResult ExecContext::take_result() {

@@ -82,6 +82,7 @@ class ExecContext {
   SpaceId space_id(const std::string& name) const;  // OpError "unknown memory space 'x'"
   const std::string& space_name(SpaceId id) const;
   SpaceKind space_kind(SpaceId id) const { return kinds_.at(id); }
+  size_t space_count() const { return kinds_.size(); }
   bool read_only(SpaceId id) const { return read_only_.at(id); }
   SpaceId register_space() const;  // OpError when the config has none
   uint64_t free_bytes(SpaceId id) const { return allocators_.at(id)->free_bytes(); }  // UINT64_MAX: unbounded
@@ -114,7 +115,9 @@ class ExecContext {
   // ---- scopes (the interpreter calls begin/end around `with` bodies; end
   // must be called on error paths too, or the context simply destroyed) ----
   void scope_begin(const std::string& name);  // pto.scope / pto.profile
-  void scope_end();                            // frees tensors allocated inside
+  // Frees tensors allocated inside; with `release` false (a profiler's block,
+  // which only names a region) they pass to the enclosing region instead.
+  void scope_end(bool release = true);
   TagId region() const { return regions_.empty() ? 0 : regions_.back().tag; }
 
   void memory_push(const std::string& space);  // validates the name
@@ -134,7 +137,10 @@ class ExecContext {
   void fuse_begin();
   // live_after: tensors still referenced after the block; only those produced
   // inside are written back.
-  void fuse_end(const std::vector<Tensor>& live_after);
+  // dead: tensors bound to names in the block that nothing reads after it;
+  // those made inside never leave the registers, so their buffers are
+  // released here (reading one through another name is a use after free).
+  void fuse_end(const std::vector<Tensor>& live_after, const std::vector<Tensor>& dead = {});
   bool fusing() const { return fuse_ != nullptr; }
 
   void auto_reuse_begin(const SourcePos& pos);
@@ -147,6 +153,7 @@ class ExecContext {
   void set_core(int64_t iteration);  // core = iteration % core.count
   void parallel_end();
   uint32_t core() const { return acc_.core; }
+  bool in_parallel() const { return !saved_cores_.empty(); }
 
   // ---- source positions (per-line attribution, leak sites) ----
   // The statement running now: its site id (every event carries it) and its
@@ -174,6 +181,17 @@ class ExecContext {
   // still allocated now: call at the end of the program, while the
   // program's variables still hold them.
   void collect_leaks(const std::string& file);
+  // pto.MemoryLeakDetector: the buffers alive now (held until leaks_since),
+  // then those allocated after that mark and still allocated, in every space
+  // but global, as collect_leaks reports them.
+  using LiveMark = std::vector<std::weak_ptr<Storage>>;
+  LiveMark live_buffers() const;
+  std::vector<ProgramResult::Leak> leaks_since(const LiveMark& mark, const std::string& file) const;
+
+  // pto.CacheSimulator: from now until side_end, every event goes to `side`
+  // too (after the sink, in order); the sink's lane is not used meanwhile.
+  void side_begin(EventSink* side);
+  void side_end();
 
   // An op call of the program (`pto.load(...)`), while it is alive: the
   // scalar work pending before it is handed over first (so that none of
@@ -319,6 +337,8 @@ class ExecContext {
   EventSink* sink_;
   DataTap* tap_ = nullptr;
   AccessLane* lane_;
+  std::unique_ptr<EventSink> tee_;  // sink + side (side_begin)
+  EventSink* saved_sink_ = nullptr;
   uint64_t max_events_;
   uint64_t events_ = 0;
   uint32_t seq_ = 0;        // events emitted: the last one's number (event.h)

@@ -2,6 +2,7 @@
 // values are computed exactly as unfused; only the events differ (see
 // read_mode / write_mode in emit.cpp): intermediates and repeated inputs cost
 // register bytes, and results live after the block are written at its end.
+#include <unordered_map>
 #include <unordered_set>
 
 #include "sim/exec/emission.h"
@@ -14,18 +15,24 @@ void ExecContext::fuse_begin() {
   ++fuse_depth_;
 }
 
-void ExecContext::fuse_end(const std::vector<Tensor>& live_after) {
+void ExecContext::fuse_end(const std::vector<Tensor>& live_after, const std::vector<Tensor>& dead) {
   if (!fuse_ || --fuse_depth_ > 0) return;
   const std::unique_ptr<FuseState> f = std::move(fuse_);  // the write-back below is ordinary traffic
-  std::unordered_set<uint64_t> live;
+  std::unordered_map<uint64_t, const Tensor*> live;
   for (auto& t : live_after)
-    if (t.valid()) live.insert(t.storage()->alloc_serial);
-  for (auto& t : f->results) {
-    uint64_t s = t.storage()->alloc_serial;
-    if (!live.count(s) || t.freed()) continue;
-    live.erase(s);  // once per tensor
+    if (t.valid()) live.emplace(t.storage()->alloc_serial, &t);
+  for (uint64_t s : f->results) {
+    auto it = live.find(s);
+    if (it == live.end() || it->second->freed()) continue;
+    const Tensor& t = *it->second;
+    live.erase(it);  // once per tensor
     detail::emit_whole(*this, t, AccessKind::Write, detail::natural_mode(*this, t));
   }
+  // The intermediates no one reads after the block held registers, not
+  // memory: a global footprint that counts them made the fused chain look
+  // larger than the unfused one.
+  for (const Tensor& t : dead)
+    if (t.valid() && !t.freed() && f->produced.count(t.storage()->alloc_serial)) t.storage()->release("pto.fuse");
 }
 
 }  // namespace ptosim::exec

@@ -55,6 +55,11 @@ struct ProgramResult {
   // Buffers left allocated in managed spaces at the end (allocation order).
   struct Leak { SourcePos pos; std::string tensor, space, scope; uint64_t bytes = 0; };
   std::vector<Leak> leaks;
+  // Pictures a pto.MemoryVisualizer asked for (`generate_heatmap("x.png")`):
+  // drawn from the run's report once it is complete (`kind`: heatmap or
+  // timeline; the block traced ran from cycle `from` to `to`).
+  struct Picture { SourcePos pos; std::string kind, path, region; double from = 0, to = 0; };
+  std::vector<Picture> pictures;
   // With hot spots on: each tile tag's tensor and tile shape ("32x32").
   std::map<std::string, std::string> tile_tensor, tile_shape;
   std::vector<std::string> tensor_order;  // tensor tag names in tag-id order

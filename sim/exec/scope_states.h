@@ -15,7 +15,10 @@ namespace ptosim::exec {
 struct ExecContext::FuseState {
   std::unordered_set<uint64_t> produced;  // alloc serials of results made inside
   std::unordered_set<uint64_t> read;      // outside inputs already read once
-  std::vector<Tensor> results;            // in production order
+  // Alloc serials of results, in production order. Serials, not tensors:
+  // holding a temporary here kept it allocated to the end of the block, so
+  // the fused LayerNorm had a larger footprint than the unfused one.
+  std::vector<uint64_t> results;
 };
 
 struct ExecContext::ReuseState {

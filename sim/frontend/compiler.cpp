@@ -322,11 +322,24 @@ class Compiler {
     bool fuse = false, parallel = false;
     for (auto& item : s.items) {
       const BuiltinDef* def = nullptr;
+      bool method = false;
       if (item->kind == ExprKind::Call) {
         NodeP callee = expr(*item->object);
         if (auto* c = dynamic_cast<ConstNode*>(callee.get()); c && c->v.tag == VT::Builtin) def = c->v.b;
+        method = !def && item->object->kind == ExprKind::Attribute;
       }
-      if (!def || !def->scope) fail(item->pos, "'with' needs a pto scope: " + scope_listing());
+      if (method) {
+        // A tool's block (`with profiler.profile("x"):`): the call runs when
+        // the `with` does and must give a block (tools.h).
+        ScopeItem si;
+        si.pos = item->pos;
+        si.manager = expr(*item);
+        n->items.push_back(std::move(si));
+        continue;
+      }
+      if (!def || !def->scope)
+        fail(item->pos, "'with' needs a pto scope: " + scope_listing() +
+                            ", or a tool's block (profiler.profile(name), visualizer.trace(name), detector.monitor())");
       ScopeItem si;
       si.def = def;
       si.pos = item->pos;
@@ -354,6 +367,9 @@ class Compiler {
       for (auto& w : written)
         if (after.count(w)) live.insert(w);
       for (auto& w : live) n->live_after.push_back(slot_of(w, s.pos));
+      if (fuse)
+        for (auto& w : written)
+          if (!live.count(w)) n->fuse_dead.push_back(slot_of(w, s.pos));
       if (n->auto_reuse) {
         std::map<std::string, size_t> last_use;
         for (size_t k = 0; k < s.body.size(); ++k) {
@@ -453,8 +469,10 @@ class Compiler {
         if (auto dt = exec::dtype_from_name(e.name)) return std::make_unique<ConstNode>(e.pos, Value::dtype(*dt));
         if (e.name == "ref") return std::make_unique<ConstNode>(e.pos, Value::module(1));
       }
-      if (const BuiltinDef* d = ref ? find_pto_ref(e.name) : find_pto(e.name))
+      if (const BuiltinDef* d = ref ? find_pto_ref(e.name) : find_pto(e.name)) {
+        if (!ref) prog_->pto_used.insert(e.name);
         return std::make_unique<ConstNode>(e.pos, Value::builtin(d));
+      }
       if (!ref && (e.name == "float64" || e.name == "int64" || e.name == "int16" || e.name == "uint8" ||
                    e.name == "bool"))
         fail(e.pos, "unsupported dtype 'pto." + e.name +

@@ -5,6 +5,7 @@
 // op or keyword, wrong builtin arity, break outside a loop, ...) are raised
 // here, before anything runs.
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@ struct Program {
   BlockNode main;
   std::vector<std::string> global_names;  // slot -> name
   std::map<std::string, ParamStmt*> params;
+  std::set<std::string> pto_used;  // the pto.X names it refers to (pto_names_used)
 };
 
 std::unique_ptr<Program> compile_program(const Module& m);

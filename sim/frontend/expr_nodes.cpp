@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/frontend/tools.h"
+
 namespace ptosim::frontend {
 
 int64_t Node::eval_int(Frame& f) {
@@ -216,6 +218,10 @@ Value get_attribute(Interp& in, const Value& obj, const std::string& name, Pos p
     fail(pos, std::string("unknown operation '") + (obj.i == 0 ? "pto." : "pto.ref.") + name + "'");
   }
   if (obj.tag == VT::DType && name == "itemsize") return Value::integer(exec::dtype_size(exec::DType(obj.i)));
+  if (obj.tag == VT::Object) {
+    Value out;
+    if (as_object(obj).attribute(name, out)) return out;
+  }
   fail(pos, std::string("'") + type_name(obj) + "' object has no attribute '" + name + "'");
 }
 

@@ -2,6 +2,8 @@
 // Entry point of the PTO frontend: interpret a .pto program, computing real
 // values and pushing its memory/compute events into a sink.
 #include <cstdint>
+#include <functional>
+#include <set>
 #include <map>
 #include <string>
 #include <utility>
@@ -9,6 +11,7 @@
 
 #include "sim/config/hw_config.h"
 #include "sim/exec/program_result.h"
+#include "sim/exec/run_figures.h"
 #include "sim/trace/event.h"
 
 namespace ptosim {
@@ -32,6 +35,12 @@ struct ProgramOptions {
   // --check-data: the sink also receives the bytes of writes, allocations
   // and the final memory (exec/data_tap.h), and events' positions.
   bool check_data = false;
+  // pto.MemoryProfiler / MemoryVisualizer: the figures of the simulation so
+  // far, every event sent before the call simulated (null: nothing is
+  // simulated, `pto-sim check` and `trace`).
+  std::function<exec::RunFigures()> figures;
+  // pto.CacheSimulator's side model (null: CacheSimulator is an error).
+  exec::CacheModelFactory cache_model;
 };
 
 // Throws InputError("file:line:col: message\n<source line>\n<caret>") on a bad
@@ -42,5 +51,9 @@ ProgramResult run_program(const std::string& path, const HwConfig& config,
 // The names of the program's `param` statements in source order, without
 // running it (a sweep checks its -D names and fixes its columns up front).
 std::vector<std::string> declared_parameters(const std::string& path);
+
+// The `pto.X` names the program refers to (`MemoryVisualizer`, ...), without
+// running it: a run turns on what their objects read (epochs, hot tiles).
+std::set<std::string> pto_names_used(const std::string& path);
 
 }  // namespace ptosim

@@ -3,12 +3,14 @@
 // whose names are already resolved to slots. Expression nodes return Values;
 // statement nodes return how control leaves them.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "sim/exec/exec_context.h"
+#include "sim/exec/run_figures.h"
 #include "sim/frontend/ast.h"
 #include "sim/frontend/errors.h"
 #include "sim/frontend/value.h"
@@ -142,6 +144,12 @@ struct Interp {
   std::vector<uint64_t> capture[2];
 
   std::ostream* warnings = nullptr;  // `file:line:col: warning: ...` lines; null = std::cerr
+  // The article's tools (tools.h): the simulation's figures so far (null:
+  // nothing is simulated), the side model of a CacheSimulator, and the
+  // pictures a MemoryVisualizer asked for.
+  std::function<exec::RunFigures()> figures;
+  exec::CacheModelFactory cache_model;
+  std::vector<ProgramResult::Picture> pictures;
 
   Interp(exec::ExecContext& c, const Source& s, std::ostream& o) : ctx(c), src(s), out(o) {}
   // A construct that ran but did nothing it asked for (a pto.reuse with no hit).
@@ -170,7 +178,7 @@ std::string dict_key(const Value& key, Pos pos);
 // `obj.name(args)` for dicts (get, items, keys, values), lists (append) and
 // tensors (assign); false when obj has no such method.
 bool call_method(Interp& in, const Value& obj, const std::string& name, std::vector<Value>& args,
-                 const std::vector<std::string>& kw_names, Pos pos, Value& result);
+                 const std::vector<std::string>& kw_names, std::vector<Value>& kw_vals, Pos pos, Value& result);
 // Calls a function or builtin value with already evaluated arguments.
 Value call_value(Interp& in, const Value& callee, std::vector<Value>& pos_args,
                  const std::vector<std::string>& kw_names, std::vector<Value>& kw_vals,

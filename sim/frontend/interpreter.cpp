@@ -86,6 +86,8 @@ ProgramResult run_program_text(const std::string& path, const std::string& text,
   std::ostream& out = options.print_stream ? *options.print_stream : std::cout;
   Interp in(ctx, src, out);
   in.warnings = options.warning_stream;
+  in.figures = options.figures;
+  in.cache_model = options.cache_model;
   if (tap) tap->follow(path, &in.at.line, &in.at.col);
   in.step_limit = std::max<uint64_t>(options.max_events, 1'000'000);
   in.globals.resize(prog->global_names.size());
@@ -119,6 +121,7 @@ ProgramResult run_program_text(const std::string& path, const std::string& text,
   in.globals.clear();
   ProgramResult result = ctx.take_result();
   result.params = std::move(params);
+  result.pictures = std::move(in.pictures);
   return result;
 }
 
@@ -141,6 +144,16 @@ std::vector<std::string> declared_parameters(const std::string& path) {
   std::vector<std::string> names;
   for (auto& [pos, name] : at) names.push_back(name);
   return names;
+}
+
+std::set<std::string> pto_names_used(const std::string& path) {
+  const std::string text = read_file(path);
+  Source src(path, text);
+  try {
+    return compile_program(parse_program(text))->pto_used;
+  } catch (const ProgramError& e) {
+    throw src.error(e);
+  }
 }
 
 ProgramResult run_program(const std::string& path, const HwConfig& config, const ProgramOptions& options,

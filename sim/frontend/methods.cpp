@@ -5,6 +5,7 @@
 
 #include "sim/exec/ops.h"
 #include "sim/frontend/expr_nodes.h"
+#include "sim/frontend/tools.h"
 
 namespace ptosim::frontend {
 
@@ -71,7 +72,7 @@ Value MethodCallNode::eval(Frame& f) {
   std::vector<Pos> kw_pos;
   kw.eval(f, kw_names, kw_vals, kw_pos);
   Value result;
-  if (call_method(*f.in, o, name, argv, kw_names, pos, result)) return result;
+  if (call_method(*f.in, o, name, argv, kw_names, kw_vals, pos, result)) return result;
   Value callee = get_attribute(*f.in, o, name, pos);
   return call_value(*f.in, callee, argv, kw_names, kw_vals, kw_pos, pos);
 }
@@ -121,8 +122,9 @@ void tensor_assign(Interp& in, const Value& t, const Value& v, Pos pos) {
 }  // namespace
 
 bool call_method(Interp& in, const Value& obj, const std::string& name, std::vector<Value>& args,
-                 const std::vector<std::string>& kw_names, Pos pos, Value& result) {
+                 const std::vector<std::string>& kw_names, std::vector<Value>& kw_vals, Pos pos, Value& result) {
   switch (obj.tag) {
+    case VT::Object: return as_object(obj).method(in, name, args, kw_names, kw_vals, pos, result);
     case VT::Dict: return dict_method(obj, name, args, kw_names, pos, result);
     case VT::List:
       if (name != "append") return false;

@@ -7,6 +7,7 @@
 #include "sim/exec/ops.h"
 #include "sim/frontend/scopes.h"
 #include "sim/frontend/interp.h"
+#include "sim/frontend/tools.h"
 
 namespace ptosim::frontend {
 
@@ -266,6 +267,12 @@ Tables make_tables() {
   auto& p = t.pto;
   const std::string P = "pto.";
   add(p, P, "tensor", {"shape", "dtype", "memory", "layout", "init", "seed", "name"}, 1, p_tensor);
+  // The article's tools (tools.h).
+  add(p, P, "MemoryProfiler", {}, 0, p_memory_profiler);
+  add(p, P, "MemoryVisualizer", {}, 0, p_memory_visualizer);
+  add(p, P, "MemoryLeakDetector", {}, 0, p_memory_leak_detector);
+  add(p, P, "CacheSimulator", {"l1_size", "l2_size", "l3_size", "line_size", "associativity", "replacement"}, 1,
+      p_cache_simulator);
   add(p, P, "blocked", {"block"}, 1, p_blocked);
   add(p, P, "vectorized", {"width"}, 1, p_vectorized);
   add(p, P, "zeros", {"shape", "dtype", "memory"}, 1, p_zeros);

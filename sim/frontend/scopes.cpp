@@ -58,12 +58,16 @@ void reuse_end(const ScopeEnd& e) {
 }
 
 void fuse_end(const ScopeEnd& e) {
-  std::vector<exec::Tensor> live;
+  std::vector<exec::Tensor> live, dead;
   for (const SlotRef& r : e.with.live_after) {
     const Value& v = r.get(e.frame);
     if (v.tag == VT::Tensor) live.push_back(v.as_tensor());
   }
-  e.ctx.fuse_end(live);
+  for (const SlotRef& r : e.with.fuse_dead) {
+    const Value& v = r.get(e.frame);
+    if (v.tag == VT::Tensor) dead.push_back(v.as_tensor());
+  }
+  e.ctx.fuse_end(live, dead);
 }
 
 void parallel_begin(const ScopeBegin& b) {

@@ -5,6 +5,7 @@
 #include "sim/common/memory_budget.h"
 #include "sim/frontend/induction_streams.h"
 #include "sim/frontend/scopes.h"
+#include "sim/frontend/tools.h"
 
 namespace ptosim::frontend {
 
@@ -231,7 +232,15 @@ Flow AssertStmt::exec(Frame& f) {
   fail(pos, msg);
 }
 
-void WithStmt::begin(Frame& f, const ScopeItem& it) {
+void WithStmt::begin(Frame& f, const ScopeItem& it, Value& block) {
+  if (it.manager) {
+    block = it.manager->eval(f);
+    if (block.tag != VT::Object || !as_object(block).is_context())
+      fail(it.pos, std::string("'with' needs a pto scope or a tool's block (profiler.profile(name), ...), got '") +
+                       type_name(block) + "'");
+    as_object(block).enter(*f.in, it.pos);
+    return;
+  }
   std::vector<Value> vals;
   std::vector<Pos> apos;
   if (it.dynamic) {
@@ -264,13 +273,18 @@ void WithStmt::begin_bound(Frame& f, const ScopeItem& it, Args& a) {
   at_pos(it.pos, [&] { it.def->scope->begin(ScopeBegin{f, it, a, f.in->ctx}); });
 }
 
-void WithStmt::end(Frame& f, const ScopeItem& it) {
+void WithStmt::end(Frame& f, const ScopeItem& it, const Value& block) {
+  if (it.manager) {
+    as_object(block).exit(*f.in, it.pos);
+    return;
+  }
   at_pos(it.pos, [&] { it.def->scope->end(ScopeEnd{f, *this, it, f.in->ctx}); });
 }
 
 Flow WithStmt::exec(Frame& f) {
   size_t begun = 0;
-  for (; begun < items.size(); ++begun) begin(f, items[begun]);
+  std::vector<Value> blocks(items.size());
+  for (; begun < items.size(); ++begun) begin(f, items[begun], blocks[begun]);
   Flow fl = Flow::Normal;
   if (!auto_reuse) {
     fl = body.exec(f);
@@ -289,7 +303,10 @@ Flow WithStmt::exec(Frame& f) {
       }
     }
   }
-  while (begun > 0) end(f, items[--begun]);
+  while (begun > 0) {
+    --begun;
+    end(f, items[begun], blocks[begun]);
+  }
   return fl;
 }
 

@@ -198,6 +198,7 @@ struct ParamStmt : SNode {
 
 struct ScopeItem {
   const BuiltinDef* def = nullptr;
+  NodeP manager;  // instead of def: a method call giving a tool's block (tools.h)
   Pos pos;
   std::vector<NodeP> args;  // by parameter index
   std::vector<Pos> arg_pos;
@@ -214,15 +215,17 @@ struct WithStmt : SNode {
   std::vector<ScopeItem> items;
   BlockNode body;
   std::vector<SlotRef> live_after;               // pto.fuse: names read after the block
+  std::vector<SlotRef> fuse_dead;                // pto.fuse: names bound in it and never read after
   std::vector<std::vector<SlotRef>> dead_after;  // pto.auto_reuse: per body statement
   bool auto_reuse = false;
   WithStmt(Pos p) : SNode(p) {}
   Flow exec(Frame& f) override;
 
  private:
-  void begin(Frame& f, const ScopeItem& it);
+  // `block`: a tool's block item's value, kept from begin to end.
+  void begin(Frame& f, const ScopeItem& it, Value& block);
   void begin_bound(Frame& f, const ScopeItem& it, Args& a);
-  void end(Frame& f, const ScopeItem& it);
+  void end(Frame& f, const ScopeItem& it, const Value& block);
 };
 
 }  // namespace ptosim::frontend

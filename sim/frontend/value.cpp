@@ -1,5 +1,6 @@
 #include "sim/frontend/value.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -7,6 +8,7 @@
 
 #include "sim/common/memory_budget.h"
 #include "sim/frontend/interp.h"
+#include "sim/frontend/tools.h"
 
 namespace ptosim::frontend {
 
@@ -102,6 +104,7 @@ const char* type_name(const Value& v) {
     case VT::Layout: return "layout";
     case VT::Func: return "function";
     case VT::Dict: return "dict";
+    case VT::Object: return as_object(v).type();
   }
   return "?";
 }
@@ -116,6 +119,19 @@ std::string format_float(double d) {
     if (strtod(buf, nullptr) == d) break;
   }
   std::string s = buf;
+  // Python's repr writes the shortest digits in positional notation when the
+  // exponent is in [-4, 16) (100.0, 123456.0, 0.0001); %g goes to exponent
+  // form as soon as the digits are fewer than the exponent (1e+02).
+  if (const size_t e = s.find('e'); e != std::string::npos) {
+    const int exp = std::atoi(s.c_str() + e + 1);
+    if (exp >= -4 && exp < 16) {
+      size_t digits = 0;
+      for (size_t k = 0; k < e; ++k) digits += std::isdigit((unsigned char)s[k]) != 0;
+      const int decimals = std::max(0, int(digits) - 1 - exp);
+      snprintf(buf, sizeof buf, "%.*f", decimals, d);
+      s = buf;
+    }
+  }
   if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
   return s;
 }
@@ -156,6 +172,7 @@ std::string to_str(const Value& v) {
       for (auto& [k, x] : as_dict(v).entries) s += (s.size() > 1 ? ", " : "") + to_repr(k) + ": " + to_repr(x);
       return s + "}";
     }
+    case VT::Object: return as_object(v).str();
   }
   return "?";
 }

@@ -19,6 +19,7 @@ enum class VT : uint8_t {
   None, Bool, Int, Float, DType, Module, Builtin,
   // heap-allocated from here on (is_heap relies on this order)
   Str, List, Tuple, Tensor, Layout, Func, Dict,
+  Object,  // an ObjectBase: the article's tools and their records (tools.h)
 };
 
 struct Obj {

@@ -79,6 +79,15 @@ class ChunkRing {
     published_.store(++pub_);
     data_.ring();
   }
+  // Producer: blocks until the consumer has given back every chunk handed
+  // over, i.e. has simulated every event so far and waits for more (a
+  // pto.MemoryProfiler reads the model's counters meanwhile: the release
+  // that ends the wait orders the consumer's writes before those reads).
+  // Throws Abandoned once the consumer has gone.
+  void wait_idle() {
+    space_.wait([this] { return released_.load() == pub_ || abandoned_.load(); }, kProducerSpins);
+    if (abandoned_.load()) throw Abandoned();
+  }
   // Producer: no more chunks. Call after the last publish().
   void close() {
     closed_.store(true);

@@ -51,6 +51,11 @@ void PipeWriter::flush() {
   open_lane();
 }
 
+void PipeWriter::settle() {
+  if (count() || !chunk_->others.empty()) flush();
+  ring_.wait_idle();
+}
+
 void PipeWriter::close() {
   if (count() || !chunk_->others.empty()) {
     chunk_->count = count();

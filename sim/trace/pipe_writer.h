@@ -34,6 +34,10 @@ class PipeWriter final : public EventSink {
 
   // Hands over the partial chunk. Call once, at the end (also after an error).
   void close();
+  // Hands over the partial chunk and returns once the consumer has simulated
+  // every event sent so far and is idle, so that the producer may read the
+  // model's counters until it sends the next event (pto.MemoryProfiler).
+  void settle();
 
  private:
   void flush();  // hands the chunk over and takes the next

@@ -82,7 +82,7 @@ def suite(quick):
     conv = dict(C=16, H=16, W=16, F=16) if quick else dict(C=64, H=28, W=28, F=64)
     im2col_tiles = dict(TM=16, TN=64, TK=48) if quick else dict(TM=64, TN=112, TK=64)
     conv_tiles = dict(TF=8, TH=4, TW=16, TC=8) if quick else dict(TF=16, TH=7, TW=28, TC=16)
-    v.append(("conv_basic", "conv_basic", os.path.join(WL, "conv2d_basic.pto"), dict(conv)))
+    v.append(("conv_basic", "conv_basic", os.path.join(OWN, "conv2d_op.pto"), dict(conv)))
     v.append(("conv_im2col_tiled", "conv_im2col", os.path.join(WL, "conv2d_im2col_tiled.pto"),
               dict(conv, **im2col_tiles)))
     v.append(("conv_tiled", "conv_tiled", os.path.join(OWN, "conv2d_tiled.pto"), dict(conv, **conv_tiles)))

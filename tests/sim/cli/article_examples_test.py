@@ -35,6 +35,10 @@ SMALL = {
     "4_1_conv2d_im2col_tiled.pto": ["C=4", "HW=8", "F=8"],
     "4_1_conv2d_cached.pto": ["C=2", "HW=16", "F=4"],
     "5_1_attention.pto": ["L=80", "D_MODEL=32"],
+    "4_3_memory_profiler.pto": ["C=2", "HW=16", "F=4"],
+    "6_1_visualizer.pto": ["C=2", "HW=16", "F=4", "HEATMAP=" + os.path.join(H.tmp, "heatmap.png"),
+                           "TIMELINE=" + os.path.join(H.tmp, "timeline.png")],
+    "6_2_cache_simulator.pto": ["N=128"],
 }
 # Examples whose pto.reuse serves nothing, and must say so on stderr.
 REUSE_WARNINGS = {"3_1_explicit_reuse.pto": 2, "3_3_loop_reuse.pto": 1}
@@ -73,6 +77,25 @@ for path in examples:
         check(f"{name}: checks ran", prog["checks_passed"] >= text.count("pto.check("), prog["checks_passed"])
     warnings = err.count(": warning: pto.reuse served nothing")
     check(f"{name}: reuse warnings", warnings == REUSE_WARNINGS.get(name, 0), err)
+
+
+# 4.3 and 6.1 profile conv2d_cached: their copies of it are 4.1's, unchanged.
+def helpers(name):
+    text = open(os.path.join(DIR, name)).read()
+    start = text.index("# CHANGED: added, the helper the snippet calls")
+    return text[start:text.index("    return output\n", start)]
+
+
+for name in ("4_3_memory_profiler.pto", "6_1_visualizer.pto"):
+    check(f"{name}: conv2d_cached as in 4.1", helpers(name) == helpers("4_1_conv2d_cached.pto"))
+for p in ("heatmap.png", "timeline.png"):
+    path = os.path.join(H.tmp, p)
+    check("6.1 drew " + p, os.path.exists(path) and open(path, "rb").read(4) == b"\x89PNG", path)
+code, out, err = run("run", os.path.join(DIR, "4_3_memory_profiler.pto"), "--config", CFG, *defines("4_3_memory_profiler.pto"))
+check("4.3 prints the article's lines", code == 0 and "Total memory accesses: " in out and "Cache miss rate: " in out
+      and out.count("Hot spot ") >= 5, out + err)
+code, out, err = run("run", os.path.join(DIR, "6_3_leak_detector.pto"), "--config", CFG)
+check("6.3 finds the kept tiles", code == 0 and out.count(" 4096 bytes") == 4 and "Memory leaks detected:" in out, out + err)
 
 
 def as_written(name, changed, original, *extra):

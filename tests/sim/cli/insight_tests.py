@@ -335,8 +335,19 @@ code, rep, err = run_json(LEAK, "--config", CFG, "--leaks", "off")
 check("--leaks off", code == 0 and "leaks" not in rep["program"], rep["program"].keys())
 code, out, err = run("run", COPY, "--config", CFG, "--leaks=error")
 check("no leaks, exit 0", code == 0, err)
+# Leaks are tracked whatever the space maps to: on the Xeon config `shared`
+# is an alias of L1D (a cache), and the leak was missed there (exit 0).
+for cfg in sorted(os.listdir(os.path.join(H.src, "configs"))):
+    code, out, err = run("run", LEAK, "--config", os.path.join(H.src, "configs", cfg), "--leaks=error")
+    check("--leaks=error on " + cfg, code == 1 and "leak: 'S' (1024 bytes in shared)" in err, (code, err))
 code, out, err = run("run", COPY, "--leaks=maybe")
 check("bad --leaks", code == 2 and out == "", err)
+
+# The epoch length is printed as it was asked: the femtosecond rounding of
+# 20000 cycles at tiny.yaml's clock read back as 20000.000001.
+code, out, err = run("run", COPY, "--config", os.path.join(H.src, "configs", "tiny.yaml"), "--epoch", "20000")
+check("epoch_cycles printed as the integer asked", code == 0 and "\nepoch_cycles: 20000\n" in out,
+      [l for l in out.splitlines() if "epoch_cycles" in l] or err)
 
 # Footprint over time: the epochs' peaks reach the program's peak.
 code, rep, err = run_json(LEAK, "--config", CFG, "--epoch", "50")

@@ -220,6 +220,43 @@ d = json.load(open(data))
 check("sweep-roofline points", [p["ai"] for p in d["points"]] == [r["flops"] / r["dram_bytes"] for r in rows] and
       d["points"][0]["label"] == "M=32, tile=8", d)
 
+# ---- pto-sim's own sweep CSV, every default ----
+own = os.path.join(tmp, "own.csv")
+code, out, err = run("sweep", os.path.join(H.src, "workloads", "matmul_tiled.pto"), "-D", "M=64", "-D", "N=64", "-D", "K=64",
+                     "-D", "TM=16,32", "-D", "TN=16,32", "-o", own)
+if check("own sweep", code == 0, err):
+    png, data = os.path.join(tmp, "own_rate.png"), os.path.join(tmp, "own_rate.json")
+    # It failed on `no column 'accesses'`, then on the empty L1.block_misses; its legend held 25 series.
+    code, out, err = plot("sweep-rate", own, "--x", "TM", "--group", "TN", "-o", png, "--data", data)
+    d = json.load(open(data)) if code == 0 else {}
+    check("sweep-rate on pto-sim's CSV with its defaults", code == 0 and not png_problems(png, 1000, 600), err)
+    check("sweep-rate: one line per cache level and group", sorted(d.get("miss_rate", {})) == sorted(
+        f"{l}.miss_rate (param.TN={t})" for l in ("L1", "L2") for t in (16, 32)) and sorted(d["mpka"]) == sorted(
+        f"{l}.demand_misses (param.TN={t})" for l in ("L1", "L2") for t in (16, 32)), d.get("miss_rate"))
+
+# ---- the timeline picture ----
+tl_rep = os.path.join(tmp, "tl.json")
+report("--epoch", "2000", "-D", "M=64", "-D", "N=64", "-D", "K=64", "-o", tl_rep)
+png, data = os.path.join(tmp, "tl.png"), os.path.join(tmp, "tl_data.json")
+code, out, err = plot("timeline", tl_rep, "-o", png, "--data", data)
+d = json.load(open(data)) if code == 0 else {}
+r = json.load(open(tl_rep))
+check("timeline", code == 0 and not png_problems(png, 1000, 600), err)
+check("timeline: a point per epoch, the report's bandwidths",
+      len(d.get("time_us", [])) == len(r["epochs"]) and d["bandwidth_gb_s"]["L1"] ==
+      [next(l for l in e["levels"] if l["name"] == "L1")["bandwidth_bytes_per_s"] / 1e9 for e in r["epochs"]], d.keys())
+code, out, err = plot("timeline", tl_rep, "-o", png, "--data", data, "--cycles", "0:2000")
+check("timeline --cycles: the epochs inside", code == 0 and len(json.load(open(data))["time_us"]) == 1, err)
+
+# ---- without matplotlib: the package named, exit 2 ----
+fake = os.path.join(tmp, "fake")
+os.makedirs(os.path.join(fake, "matplotlib"))
+write(os.path.join("fake", "matplotlib", "__init__.py"), "raise ImportError('no matplotlib here')\n")
+p = subprocess.run([sys.executable, PLOT, "levels", tl_rep, "-o", os.path.join(tmp, "m.png")], capture_output=True,
+                   text=True, env=dict(os.environ, PYTHONPATH=fake))
+check("no matplotlib: names python3-matplotlib", p.returncode == 2 and "python3-matplotlib" in p.stderr
+      and "Traceback" not in p.stderr, p.stderr)
+
 # ---- bad input ----
 code, out, err = plot("sweep-rate", sweep, "--x", "nope", "-o", os.path.join(tmp, "x.png"))
 check("missing column", code == 2 and "no column 'nope'" in err and not os.path.exists(os.path.join(tmp, "x.png")), err)

@@ -48,8 +48,21 @@ l1c = next(r for r in body if r[0] == "L1.capacity_misses")
 check("text: L1 capacity misses and their delta", l1c[1:] == [str(ra["levels"][3]["capacity_misses"]),
       str(rb["levels"][3]["capacity_misses"]), "+320", "+166.67%"], l1c)
 changed = [r for r in body if len(r) >= 5 and r[4] not in ("0%",)]
-check("text: largest changes first", body[0][0] in ("config_overrides.caches.L1.size", "L1.capacity_misses") and
-      names.index("L1.capacity_misses") < names.index("cycles") < names.index("L1.reads"), names[:8])
+check("text: time, misses per cache level and DRAM bytes lead", names[:6] == [
+      "cycles", "seconds", "L1.demand_misses", "L2.demand_misses", "dram_bytes"][:5] + names[5:6], names[:8])
+rest = names[5:]
+check("text: then the largest changes first", rest[0] in ("config_overrides.caches.L1.size", "L1.capacity_misses") and
+      rest.index("L1.capacity_misses") < rest.index("L1.reads"), rest[:8])
+# --metrics: those rows only, in the order given; globs; a name that matches nothing is exit 2.
+code, out, err = run("compare", a, b, "--metrics", "dram_bytes,cycles,L1.tensors.*.misses")
+picked = [l.split()[0] for l in out.splitlines()[3:]]
+check("--metrics picks and orders", code == 0 and picked[:2] == ["dram_bytes", "cycles"] and len(picked) > 2 and
+      all(re.fullmatch(r"L1\.tensors\.\w+\.misses", n) for n in picked[2:]), (picked, err))
+code, out, err = run("compare", a, b, "--metrics", "cycles,L1.missez")
+check("--metrics: unknown name is exit 2", code == 2 and "L1.missez" in err and "names no metric" in err and out == "",
+      (code, err))
+code, out, err = run("compare", a, b, "--metrics", "cycles", "--format", "csv")
+check("--metrics in CSV", code == 0 and [r[0] for r in csv.reader(io.StringIO(out))][1:] == ["cycles"], out)
 code, out, err = run("compare", a, a2, "--changed")
 check("identical runs: --changed prints no metric", code == 0 and len(out.splitlines()) == 3, out)
 

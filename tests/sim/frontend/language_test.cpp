@@ -24,6 +24,10 @@ TEST(Expressions, PythonArithmetic) {
 
 TEST(Expressions, ComparisonsAndLogic) {
   EXPECT_EQ(out_of("x = 5\nprint(1 < x < 10, 1 < x > 7, x == 5.0, x != 5, not x)\n"), "True False True False False\n");
+  // Floats print as Python's repr: positional for exponents in [-4, 16)
+  // (round(100.0, 2) printed 1e+02), exponent form outside.
+  EXPECT_EQ(out_of("print(round(100.0, 2), 1e2, 123456.0, 2.5e7, 1e15, 1e16, 0.0001, 1e-05, -300.0, 0.5)\n"),
+            "100.0 100.0 123456.0 25000000.0 1000000000000000.0 1e+16 0.0001 1e-05 -300.0 0.5\n");
   EXPECT_EQ(out_of("print(0 or 3, 2 and 0, None or \"d\", 1 and 2)\n"), "3 0 d 2\n");
   // Short circuit: the right side would divide by zero.
   EXPECT_EQ(out_of("x = 0\nprint(x != 0 and 1 / x > 1, x == 0 or 1 / x)\n"), "False True\n");
