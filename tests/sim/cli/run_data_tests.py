@@ -68,7 +68,7 @@ DEFINES = {
 TINY_DEFINES = DEFINES["tiny.yaml"]
 # Pairs that cannot run, as the workload's header says, and the error that
 # says why (when the config changes, this fails and the pair runs again).
-CANNOT = {("npu.yaml", "conv2d_cached.pto"): "unknown memory space 'constant'"}
+CANNOT = {}
 
 # ---------------------------------------------------------------------------
 # 1. Every shipped workload on every shipped config: exit 0, loads checked.
