@@ -54,4 +54,16 @@ inline Tensor make(ExecContext& c, const std::string& name, Shape shape, const s
 
 inline IndexItem sl(int64_t a, int64_t b) { return IndexItem::slice(a, b); }
 
+// pto.matmul under pto.tile(M=tm, N=tn, K=tk), its result named "C".
+inline Tensor tiled_matmul(ExecContext& c, const Tensor& a, const Tensor& b, int64_t tm, int64_t tn, int64_t tk) {
+  TileDirective td;
+  td.sizes = {{"M", tm}, {"N", tn}, {"K", tk}};
+  c.tile_push(td);
+  c.set_result_name("C");
+  Tensor out = matmul(c, a, b);
+  c.set_result_name("");
+  c.tile_pop();
+  return out;
+}
+
 }  // namespace ptosim::test

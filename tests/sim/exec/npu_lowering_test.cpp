@@ -34,17 +34,6 @@ HwConfig npu_config(uint64_t l0a_size = 64 * 1024) {
   return c;
 }
 
-Tensor tiled(ExecContext& c, const Tensor& a, const Tensor& b, int64_t tm, int64_t tn, int64_t tk) {
-  TileDirective td;
-  td.sizes = {{"M", tm}, {"N", tn}, {"K", tk}};
-  c.tile_push(td);
-  c.set_result_name("C");
-  Tensor out = matmul(c, a, b);
-  c.set_result_name("");
-  c.tile_pop();
-  return out;
-}
-
 }  // namespace
 
 TEST(NpuLowering, Matmul32CubedIn16TilesTravelsTheDataPath) {
@@ -54,7 +43,7 @@ TEST(NpuLowering, Matmul32CubedIn16TilesTravelsTheDataPath) {
   Tensor A = make(c, "A", {32, 32}, "random", 1), B = make(c, "B", {32, 32}, "random", 2);
   Tensor plain = matmul(c, A, B);
   rec.clear();
-  Tensor C = tiled(c, A, B, 16, 16, 16);
+  Tensor C = tiled_matmul(c, A, B, 16, 16, 16);
   EXPECT_EQ(C.to_vector(), plain.to_vector());
   const SpaceId l1 = c.space_id("l1"), l0a = c.space_id("l0a"), l0b = c.space_id("l0b"), l0c = c.space_id("l0c"),
                 ub = c.space_id("ub");
@@ -102,7 +91,7 @@ TEST(NpuLowering, OneBufferWhenTwoDoNotFit) {
   ExecContext c(cfg, &rec);
   Tensor A = make(c, "A", {64, 128}, "random", 1), B = make(c, "B", {128, 64}, "random", 2);
   rec.clear();
-  tiled(c, A, B, 64, 64, 64);
+  tiled_matmul(c, A, B, 64, 64, 64);
   std::set<uint64_t> l0a;
   for (auto& a : rec.acc)
     if (a.space == c.space_id("l0a") && a.kind == AccessKind::Write) l0a.insert(a.addr);
@@ -115,7 +104,7 @@ TEST(NpuLowering, ATileThatCannotFitL0aSaysWhere) {
   ExecContext c(cfg, &rec);
   Tensor A = make(c, "A", {256, 256}, "random", 1), B = make(c, "B", {256, 256}, "random", 2);
   try {
-    tiled(c, A, B, 256, 64, 256);  // A tile 256 KiB > 64 KiB of l0a
+    tiled_matmul(c, A, B, 256, 64, 256);  // A tile 256 KiB > 64 KiB of l0a
     FAIL() << "expected a capacity error";
   } catch (const OpError& e) {
     const std::string m = e.what();

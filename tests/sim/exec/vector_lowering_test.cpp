@@ -20,17 +20,6 @@ HwConfig cpu_config() {
   return c;
 }
 
-Tensor tiled_matmul(ExecContext& c, const Tensor& a, const Tensor& b, int64_t tm, int64_t tn, int64_t tk) {
-  TileDirective td;
-  td.sizes = {{"M", tm}, {"N", tn}, {"K", tk}};
-  c.tile_push(td);
-  c.set_result_name("C");
-  Tensor out = matmul(c, a, b);
-  c.set_result_name("");
-  c.tile_pop();
-  return out;
-}
-
 uint64_t count_tag(const Recorder& r, TagId tag, AccessKind k) {
   uint64_t n = 0;
   for (auto& a : r.acc) n += a.tensor == tag && a.kind == k;
