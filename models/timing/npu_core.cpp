@@ -93,7 +93,7 @@ class NpuCore final : public CoreTiming {
     const Pipe p = cube ? Pipe::Cube : Pipe::Vector;
     Engine& e = engine(s, p);
     uint64_t start = e.free;
-    const uint64_t data = send_reads(k, s, start);
+    const uint64_t data = reads_ready(s, start);
     const double peak = cube ? config_.flops_per_cycle : npu_.vector_flops_per_cycle;
     const uint64_t work = uint64_t(std::llround(period_fs_ * double(c.flops) / peak));
     start = std::max(start, data);
@@ -150,7 +150,7 @@ class NpuCore final : public CoreTiming {
     if (!bytes) bytes = w.bytes;
     const uint64_t start = std::max({e.free, ready, hazard(w, false)});
     const uint64_t t0 = start + uint64_t(std::llround(period_fs_ * pc.setup));
-    const uint64_t data = send_reads(k, s, t0);
+    const uint64_t data = reads_ready(s, t0);
     const uint64_t stream =
         pc.bandwidth > 0 ? uint64_t(std::llround(period_fs_ * double(bytes) / pc.bandwidth)) : 0;
     // The engine is busy for its setup and while it streams the bytes; the
@@ -194,7 +194,7 @@ class NpuCore final : public CoreTiming {
     const Pipe p = source_pipe(role(s.reads.front().a.space));
     Engine& e = engine(s, p);
     const uint64_t start = e.free;
-    const uint64_t data = send_reads(k, s, start);
+    const uint64_t data = reads_ready(s, start);
     e.free = std::max(start, data);
     busy(s, p) += e.free - start;
     ++transfers(s, p);
@@ -207,7 +207,7 @@ class NpuCore final : public CoreTiming {
   }
 
   // When the pending reads' data is there (no sooner than t0).
-  static uint64_t send_reads(CoreClock&, CoreState& s, uint64_t t0) {
+  static uint64_t reads_ready(CoreState& s, uint64_t t0) {
     uint64_t data = t0;
     for (const Pending& r : s.reads) data = std::max(data, r.done);
     s.reads.clear();
