@@ -1,4 +1,4 @@
-#include "models/timing/attribution.h"
+#include "models/attribution/attribution.h"
 
 #include <algorithm>
 #include <cstdio>

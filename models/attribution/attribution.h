@@ -19,7 +19,7 @@
 
 #include "sim/report/level_report.h"
 #include "sim/report/level_stats.h"
-#include "models/timing/dram_timing.h"
+#include "models/dram/dram_timing.h"
 #include "sim/report/stats.h"
 #include "sim/trace/event.h"
 

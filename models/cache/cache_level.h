@@ -27,7 +27,7 @@
 #include "sim/report/level_stats.h"
 #include "models/cache/mem_port.h"
 #include "models/cache/prefetch/prefetcher.h"
-#include "models/timing/core_clock.h"
+#include "models/core/core_clock.h"
 #include "sim/config/hw_config.h"
 
 namespace ptosim {

@@ -5,7 +5,7 @@
 // per-access path has no virtual call and keeps this state in registers.
 #include <cstdint>
 
-#include "models/timing/completion_window.h"
+#include "models/core/completion_window.h"
 #include "sim/trace/event.h"
 
 namespace ptosim {

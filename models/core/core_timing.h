@@ -15,7 +15,7 @@
 #include <memory>
 #include <vector>
 
-#include "models/timing/core_clock.h"
+#include "models/core/core_clock.h"
 #include "sim/common/registry.h"
 #include "sim/config/hw_config.h"
 #include "sim/report/stats.h"

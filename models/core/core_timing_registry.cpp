@@ -1,6 +1,6 @@
 // The core model a config names; the models register themselves in their
 // own files (simple_core.cpp, cpu_core.cpp).
-#include "models/timing/core_timing.h"
+#include "models/core/core_timing.h"
 
 namespace ptosim {
 

@@ -3,8 +3,8 @@
 // numbered, which is how their dependences name each other; every access
 // goes through the pipeline one line at a time, and an access to a register
 // file is an operand, not an instruction.
-#include "models/timing/core_timing.h"
-#include "models/timing/cpu_pipeline.h"
+#include "models/core/core_timing.h"
+#include "models/core/cpu_pipeline.h"
 
 #include <deque>
 #include <stdexcept>

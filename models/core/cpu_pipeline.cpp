@@ -1,4 +1,4 @@
-#include "models/timing/cpu_pipeline.h"
+#include "models/core/cpu_pipeline.h"
 
 #include <algorithm>
 #include <cmath>

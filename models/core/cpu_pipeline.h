@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "sim/config/hw_config.h"
-#include "models/timing/core_clock.h"
+#include "models/core/core_clock.h"
 #include "sim/trace/event.h"
 
 namespace ptosim {

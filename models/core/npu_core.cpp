@@ -16,7 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "models/timing/core_timing.h"
+#include "models/core/core_timing.h"
 #include "sim/config/npu_config.h"
 
 namespace ptosim {

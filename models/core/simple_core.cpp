@@ -6,7 +6,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "models/timing/core_timing.h"
+#include "models/core/core_timing.h"
 #include "sim/common/error.h"
 #include "sim/common/time_limits.h"
 

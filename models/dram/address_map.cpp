@@ -1,4 +1,4 @@
-#include "models/timing/address_map.h"
+#include "models/dram/address_map.h"
 
 #include <sstream>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "models/timing/detailed_dram.h"
+#include "models/dram/detailed_dram.h"
 
 #include <algorithm>
 #include <cmath>

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/timing/address_map.h"
-#include "models/timing/dram_timing.h"
+#include "models/dram/address_map.h"
+#include "models/dram/dram_timing.h"
 
 namespace ptosim {
 

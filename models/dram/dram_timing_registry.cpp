@@ -1,6 +1,6 @@
 // The DRAM timing model a config names; the models register themselves in
 // their own files (simple_dram.cpp, detailed_dram.cpp).
-#include "models/timing/dram_timing.h"
+#include "models/dram/dram_timing.h"
 
 namespace ptosim {
 

@@ -1,5 +1,5 @@
 // SimpleDram is header-only; this file registers it under `dram.timing: simple`.
-#include "models/timing/simple_dram.h"
+#include "models/dram/simple_dram.h"
 
 namespace ptosim {
 namespace {

@@ -1,6 +1,6 @@
 #pragma once
 // DRAM as one pipe: fixed latency plus serialisation on the peak bandwidth.
-#include "models/timing/dram_timing.h"
+#include "models/dram/dram_timing.h"
 
 namespace ptosim {
 

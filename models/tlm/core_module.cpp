@@ -3,7 +3,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "models/timing/attribution.h"
+#include "models/attribution/attribution.h"
 #include "models/cache/data_checker.h"
 #include "models/tlm/cache_module.h"
 #include "sim/common/error.h"

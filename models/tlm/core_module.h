@@ -15,7 +15,7 @@
 // that the earliest queued core issues even if another core's queue is empty.
 //
 // The timing of an access or a compute event is the core model's
-// (`core.model`, models/timing/core_timing.h: `simple`, the default, above;
+// (`core.model`, models/core/core_timing.h: `simple`, the default, above;
 // `cpu`, an out-of-order window with dependences). With a dataflow model
 // events are numbered as they arrive, which is how their dependences name
 // each other, and every event goes to the model one at a time.
@@ -40,8 +40,8 @@
 #include <vector>
 
 #include "sim/report/level_report.h"
-#include "models/timing/core_clock.h"
-#include "models/timing/core_timing.h"
+#include "models/core/core_clock.h"
+#include "models/core/core_timing.h"
 #include "models/tlm/access_tags.h"
 #include "models/tlm/target_base.h"
 #include "sim/config/hw_config.h"

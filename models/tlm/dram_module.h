@@ -13,7 +13,7 @@
 #include "models/cache/byte_store.h"
 #include "models/cache/mem_port.h"
 #include "sim/report/level_report.h"
-#include "models/timing/dram_timing.h"
+#include "models/dram/dram_timing.h"
 #include "models/tlm/access_tags.h"
 #include "models/tlm/target_base.h"
 

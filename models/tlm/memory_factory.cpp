@@ -1,6 +1,6 @@
 #include "models/tlm/memory_factory.h"
 
-#include "models/timing/dram_timing.h"
+#include "models/dram/dram_timing.h"
 #include "models/tlm/constant_module.h"
 #include "models/tlm/scratchpad_module.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "models/timing/attribution.h"
+#include "models/attribution/attribution.h"
 #include "sim/config/hw_config.h"
 #include "sim/report/stats.h"
 #include "sim/trace/event.h"

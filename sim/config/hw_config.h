@@ -25,7 +25,7 @@ inline constexpr NameTable<StoreRequest, 3> kStoreRequests{{{
 }}};
 
 struct CoreConfig {
-  // A registered core model (models/timing/core_timing.h, docs/TIMING.md "The core").
+  // A registered core model (models/core/core_timing.h, docs/TIMING.md "The core").
   std::string model = "simple";
   uint32_t issue_width = 4;        // simple: accesses per cycle; cpu: instructions dispatched per cycle
   uint32_t max_outstanding = 16;   // misses in flight (memory-level parallelism)

@@ -28,7 +28,7 @@ class Mru {
 
 }  // namespace ptosim::replacement
 
-#include "models/cache/replacement/register.h"
+#include "models/cache/replacement/policy.h"
 PTOSIM_REPLACEMENT_POLICY(Mru, "mru", 50, "most recently used: the way touched last is the victim")
 
 #include "models/cache/cache_level.h"

@@ -29,5 +29,5 @@ class Fifo {
 
 }  // namespace ptosim::replacement
 
-#include "models/cache/replacement/register.h"
+#include "models/cache/replacement/policy.h"
 PTOSIM_REPLACEMENT_POLICY(Fifo, "fifo", 1, "first in, first out: the oldest fill is the victim")

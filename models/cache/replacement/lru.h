@@ -89,5 +89,5 @@ class Lru {
 
 }  // namespace ptosim::replacement
 
-#include "models/cache/replacement/register.h"
+#include "models/cache/replacement/policy.h"
 PTOSIM_REPLACEMENT_POLICY(Lru, "lru", 0, "least recently used: recency updated on every hit")

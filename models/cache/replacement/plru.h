@@ -51,5 +51,5 @@ class Plru {
 
 }  // namespace ptosim::replacement
 
-#include "models/cache/replacement/register.h"
+#include "models/cache/replacement/policy.h"
 PTOSIM_REPLACEMENT_POLICY(Plru, "plru", 3, "tree pseudo-LRU: one bit per node of a binary tree over the ways")

@@ -39,5 +39,5 @@ class Random {
 
 }  // namespace ptosim::replacement
 
-#include "models/cache/replacement/register.h"
+#include "models/cache/replacement/policy.h"
 PTOSIM_REPLACEMENT_POLICY(Random, "random", 2, "a seeded pseudo-random way (config seed)")

@@ -101,5 +101,5 @@ class Srrip {
 
 }  // namespace ptosim::replacement
 
-#include "models/cache/replacement/register.h"
+#include "models/cache/replacement/policy.h"
 PTOSIM_REPLACEMENT_POLICY(Srrip, "srrip", 4, "static re-reference interval prediction (2-bit RRPV)")

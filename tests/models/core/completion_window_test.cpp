@@ -8,7 +8,7 @@
 #include <random>
 #include <set>
 
-#include "models/timing/completion_window.h"
+#include "models/core/completion_window.h"
 
 namespace ptosim {
 namespace {

@@ -1,4 +1,4 @@
-// The `cpu` core's store queue (models/timing/cpu_pipeline.h): a store's
+// The `cpu` core's store queue (models/core/cpu_pipeline.h): a store's
 // line is requested when the queue drains it — in program order, after it
 // retires, one a cycle per store port — not when it dispatches; a load goes
 // to memory when it executes, after the stores due by then, and a load that
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "models/timing/cpu_pipeline.h"
+#include "models/core/cpu_pipeline.h"
 
 namespace ptosim {
 namespace {

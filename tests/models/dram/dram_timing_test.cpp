@@ -3,7 +3,7 @@
 
 #include <random>
 
-#include "models/timing/detailed_dram.h"
+#include "models/dram/detailed_dram.h"
 #include "sim/config/config_loader.h"
 
 namespace ptosim {

@@ -1,4 +1,4 @@
-// The `cpu` core model (models/timing/cpu_pipeline.h): a chain of dependent
+// The `cpu` core model (models/core/cpu_pipeline.h): a chain of dependent
 // instructions advances one latency per link, independent ones overlap up
 // to the dispatch width, the units' throughput and the reorder window, and
 // a dependent load waits for the one its address came from. Expectations

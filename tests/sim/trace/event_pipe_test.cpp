@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "models/timing/completion_window.h"
+#include "models/core/completion_window.h"
 #include "sim/trace/batch_sink.h"
 #include "sim/trace/event_pipe.h"
 #include "sim/trace/lane_cursor.h"
