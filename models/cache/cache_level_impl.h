@@ -552,6 +552,12 @@ class CacheLevelImpl final : public CacheLevel {
   uint32_t sub_all_ = 1;         // Sub: the mask of every sub-block of a line
 };
 
+// The two other instantiations by name (make_level_with picks one).
+template <class Policy>
+using SubblockedLevel = CacheLevelImpl<Policy, /*Data=*/false, /*Sub=*/true>;
+template <class Policy>
+using DataKeepingLevel = CacheLevelImpl<Policy, /*Data=*/true, /*Sub=*/false>;
+
 }  // namespace ptosim
 
 #include "models/cache/subblock_paths.h"

@@ -1,5 +1,5 @@
 #pragma once
-// The paths of a cache level with sub-blocks (CacheLevelImpl<Policy, false, true>),
+// The paths of a cache level with sub-blocks (SubblockedLevel<Policy>, cache_level_impl.h),
 // as Dinero IV's d4ref runs them with -lN-Tsbsize: a line has a valid, a
 // dirty and a demand-referenced bit per sub-block; a request misses when
 // any sub-block it touches is not valid (a sub-block miss; a block miss

@@ -3,8 +3,8 @@
 // core module (models/tlm/core_module.h) owns the clocks, the routes and
 // the SystemC side; a model decides when each access issues and when its
 // data is needed, and what compute costs. Each model lives in its own file
-// and registers itself by name (Registry<CoreTimingFactory>,
-// concepts::kCoreModel), like the DRAM timing models; `core.model` names
+// and registers itself by name (PTOSIM_REGISTER(CoreModelConcept, ...)),
+// like the DRAM timing models; `core.model` names
 // one (docs/TIMING.md, "The core"; docs/ARCHITECTURE.md).
 //
 // A model registered with traits::kDataflow gets numbered events and their
@@ -87,6 +87,18 @@ class CoreTiming {
 
 // cores: how many clocks the module keeps (CoreClock::id < cores).
 using CoreTimingFactory = std::unique_ptr<CoreTiming> (*)(const CoreConfig& config, double period_fs, uint32_t cores);
+
+// The concept's tag for PTOSIM_REGISTER (sim/common/registry.h).
+struct CoreModelConcept {
+  using Factory = CoreTimingFactory;
+  static constexpr const char* kKind = concepts::kCoreModel;
+};
+
+// The factory of a model built from its constructor (config, period_fs, cores).
+template <class T>
+std::unique_ptr<CoreTiming> make_core(const CoreConfig& config, double period_fs, uint32_t cores) {
+  return std::make_unique<T>(config, period_fs, cores);
+}
 
 // The model the config's `core.model` names.
 std::unique_ptr<CoreTiming> make_core_timing(const CoreConfig& config, double period_fs, uint32_t cores);

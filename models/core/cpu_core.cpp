@@ -169,15 +169,9 @@ class CpuCore final : public CoreTiming {
   uint64_t next_id_ = 0;
 };
 
-const bool registered = Registry<CoreTimingFactory>::instance().add(
-    concepts::kCoreModel,
-    {"cpu",
-     "an out-of-order core: dependences, reorder window, load/store queues, op latencies",
-     1,
-     {traits::kDataflow}},
-    [](const CoreConfig& c, double period_fs, uint32_t cores) -> std::unique_ptr<CoreTiming> {
-      return std::make_unique<CpuCore>(c, period_fs, cores);
-    });
+PTOSIM_REGISTER(CoreModelConcept, Cpu, "cpu", 1,
+                "an out-of-order core: dependences, reorder window, load/store queues, op latencies",
+                make_core<CpuCore>, traits::kDataflow);
 
 }  // namespace
 }  // namespace ptosim

@@ -267,13 +267,9 @@ class NpuCore final : public CoreTiming {
   std::unordered_map<uint64_t, Hazard> hazards_;
 };
 
-const bool registered = Registry<CoreTimingFactory>::instance().add(
-    concepts::kCoreModel,
-    {"npu", "an AI core's engines (MTE2, MTE1, cube, fixpipe, vector, MTE3) overlapping where the buffers allow", 2,
-     {traits::kEveryAccess}},
-    [](const CoreConfig& c, double period_fs, uint32_t cores) -> std::unique_ptr<CoreTiming> {
-      return std::make_unique<NpuCore>(c, period_fs, cores);
-    });
+PTOSIM_REGISTER(CoreModelConcept, Npu, "npu", 2,
+                "an AI core's engines (MTE2, MTE1, cube, fixpipe, vector, MTE3) overlapping where the buffers allow",
+                make_core<NpuCore>, traits::kEveryAccess);
 
 }  // namespace
 }  // namespace ptosim

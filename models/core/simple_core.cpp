@@ -15,7 +15,7 @@ namespace {
 
 class SimpleCore final : public CoreTiming {
  public:
-  SimpleCore(const CoreConfig& config, double period_fs) : config_(config), period_fs_(period_fs) {}
+  SimpleCore(const CoreConfig& config, double period_fs, uint32_t /*cores: no per-core state*/) : config_(config), period_fs_(period_fs) {}
 
   void access(CoreClock& k, uint32_t, const Access& a, CorePort& port) override {
     k.count(a.kind == AccessKind::Write || a.kind == AccessKind::Fill);
@@ -47,11 +47,8 @@ class SimpleCore final : public CoreTiming {
   double period_fs_;
 };
 
-const bool registered = Registry<CoreTimingFactory>::instance().add(
-    concepts::kCoreModel, {"simple", "accesses issue at issue_width a cycle; compute time is added to it", 0},
-    [](const CoreConfig& c, double period_fs, uint32_t) -> std::unique_ptr<CoreTiming> {
-      return std::make_unique<SimpleCore>(c, period_fs);
-    });
+PTOSIM_REGISTER(CoreModelConcept, Simple, "simple", 0,
+                "accesses issue at issue_width a cycle; compute time is added to it", make_core<SimpleCore>);
 
 }  // namespace
 }  // namespace ptosim

@@ -161,10 +161,8 @@ void DetailedDram::report(StatsNode& node, double seconds) const {
   }
 }
 
-namespace {
-const bool registered = Registry<DramTimingFactory>::instance().add(
-    concepts::kDramTiming, {"detailed", "channels, ranks, banks and row buffers with DDR timing parameters", 1},
-    [](const DramConfig& c) -> std::unique_ptr<DramTiming> { return std::make_unique<DetailedDram>(c); });
-}  // namespace
+PTOSIM_REGISTER(DramModelConcept, Detailed, "detailed", 1,
+                "channels, ranks, banks and row buffers with DDR timing parameters", make_dram<DetailedDram>,
+                traits::kBanked);
 
 }  // namespace ptosim

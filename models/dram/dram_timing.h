@@ -31,12 +31,20 @@ class DramTiming {
 
 using DramTimingFactory = std::unique_ptr<DramTiming> (*)(const DramConfig&);
 
-// The model the config's `dram.timing` names; each model registers itself
-// in its own file (Registry<DramTimingFactory>, concepts::kDramTiming).
-using DramTimingFactory = std::unique_ptr<DramTiming> (*)(const DramConfig&);
+// The concept's tag for PTOSIM_REGISTER (sim/common/registry.h).
+struct DramModelConcept {
+  using Factory = DramTimingFactory;
+  static constexpr const char* kKind = concepts::kDramTiming;
+};
+
+// The factory of a model built from its config alone.
+template <class T>
+std::unique_ptr<DramTiming> make_dram(const DramConfig& config) {
+  return std::make_unique<T>(config);
+}
 
 // The model the config's `dram.timing` names; each model registers itself
-// in its own file (Registry<DramTimingFactory>, concepts::kDramTiming).
+// in its own file (PTOSIM_REGISTER(DramModelConcept, ...)).
 std::unique_ptr<DramTiming> make_dram_timing(const DramConfig& config);
 
 }  // namespace ptosim

@@ -19,6 +19,7 @@
 #include "models/tlm/memory_factory.h"
 #include "models/tlm/memory_module.h"
 #include "sim/common/error.h"
+#include "sim/common/registry.h"
 #include "sim/common/run_control.h"
 #include "sim/common/time.h"
 #include "sim/report/run_report.h"
@@ -252,7 +253,7 @@ StatsNode System::run(const std::function<void(EventSink&)>& producer, const Run
     attribution_ = std::make_unique<Attribution>(options.attribution, 1e15 / config_.clock_hz, std::move(probed),
                                                  config_.space_names(), std::max<uint32_t>(config_.core.count, 1),
                                                  &core_->names_for_attribution());
-    if (config_.dram.timing == "detailed") attribution_->set_row_counter([this] { return dram_->row_counts(); });
+    if (ChoiceLists::has_trait(concepts::kDramTiming, config_.dram.timing, traits::kBanked)) attribution_->set_row_counter([this] { return dram_->row_counts(); });
     core_->set_attribution(attribution_.get());
   }
   std::unique_ptr<DataChecker> checker;

@@ -1,7 +1,8 @@
 #pragma once
 // One name list per kind. An implementation (a replacement policy, a DRAM
 // timing model, a prefetcher, a core model) registers itself by name in its
-// own file, Ramulator-2 style; the config loader asks the kind's list to
+// own file with PTOSIM_REGISTER (below), as Ramulator 2's
+// RAMULATOR_REGISTER_IMPLEMENTATION; the config loader asks the kind's list to
 // validate a name and to list the choices, and the model asks the same list
 // for the factory. The loader sits below the models (it may not include
 // them), so the lists are kept by kind name here, where both can reach.
@@ -37,6 +38,14 @@ inline constexpr char kDataflow[] = "dataflow";
 // A core model that times every access itself (the npu model's engines):
 // no cache level issues runs of them on its behalf (CacheLevel::run).
 inline constexpr char kEveryAccess[] = "every access";
+// A prefetcher whose proposals stay within the read's line (Dinero IV's
+// load_forward and subblock): the loader refuses a prefetch_distance
+// longer than a line's sub-blocks, which would never prefetch.
+inline constexpr char kWithinLine[] = "within line";
+// A DRAM model whose peak bandwidth follows from its geometry (channels x
+// bus width x data rate) rather than from `bandwidth:`, and that counts
+// row-buffer outcomes (DramTiming::row_counts).
+inline constexpr char kBanked[] = "banked";
 }  // namespace traits
 
 struct Choice {
@@ -75,6 +84,13 @@ class ChoiceLists {
       if (c.name == name) return std::find(c.traits.begin(), c.traits.end(), trait) != c.traits.end();
     return false;
   }
+  // Every kind with a registration, in name order (`pto-sim schema --choices`).
+  static std::vector<std::string> kinds() {
+    std::vector<std::string> k;
+    for (const auto& [kind, list] : lists())
+      if (!list.empty()) k.push_back(kind);
+    return k;
+  }
   // "a | b | c", the form every config error lists choices in.
   static std::string listing(const std::string& kind) {
     std::string s;
@@ -99,7 +115,7 @@ class Registry {
     return r;
   }
   // Returns true so that a registration can initialise a namespace-scope
-  // constant: `const bool registered = Registry<F>::instance().add(...)`.
+  // constant; PTOSIM_REGISTER is its one caller.
   bool add(const char* kind, Choice choice, Factory make) {
     kind_ = kind;
     factories_.emplace(choice.name, std::move(make));
@@ -121,3 +137,21 @@ class Registry {
 };
 
 }  // namespace ptosim
+
+// The one way an implementation of an open concept registers itself: one
+// line at the end of the file that implements it, inside that file's
+// namespace (so the factory may name a class of an anonymous namespace).
+//   Concept      the concept's tag, declared by its interface header beside
+//                the contract: `Factory` (the factory type) and `kKind`
+//                (the kind's name in listings and errors, concepts::).
+//   Impl         an identifier, unique within the concept.
+//   name, rank, description   the config name, the listing order (the
+//                default is 0) and one line for `pto-sim schema` and errors.
+//   factory      a Concept::Factory.
+//   ...          the traits:: the layers below the models may ask about.
+// The variable is inline: a registration in a header (a replacement policy)
+// runs once however many files include it.
+#define PTOSIM_REGISTER(Concept, Impl, name, rank, description, factory, ...)               \
+  [[maybe_unused]] inline const bool Concept##_##Impl##_registered =                        \
+      ::ptosim::Registry<Concept::Factory>::instance().add(Concept::kKind,                  \
+                                                           {name, description, rank, {__VA_ARGS__}}, factory)

@@ -462,7 +462,8 @@ CacheConfig parse_cache(Section& sec, double clock_hz, size_t index) {
   sec.reject_unknown();
   if (!is_pow2(c.line)) sec.fail(sec.get("line"), sec.key_path("line"), "line size " + std::to_string(c.line) + " B is not a power of two");
   if (sec.has("subblock")) check_subblock(sec, c);
-  if ((c.prefetch.name == "load_forward" || c.prefetch.name == "subblock") && c.prefetch.distance > c.prefetch.subblocks)
+  if (ChoiceLists::has_trait(concepts::kPrefetcher, c.prefetch.name, traits::kWithinLine) &&
+      c.prefetch.distance > c.prefetch.subblocks)
     sec.fail(sec.has("prefetch_distance") ? sec.get("prefetch_distance") : sec.get("prefetcher"),
              sec.key_path("prefetch_distance"),
              "prefetcher " + c.prefetch.name + " prefetches within a line: prefetch_distance " +

@@ -11,7 +11,7 @@
 namespace ptosim {
 
 double DramConfig::peak_bandwidth() const {
-  if (timing == "detailed") return double(channels) * (bus_width / 8.0) * data_rate;
+  if (ChoiceLists::has_trait(concepts::kDramTiming, timing, traits::kBanked)) return double(channels) * (bus_width / 8.0) * data_rate;
   return bandwidth;
 }
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 
+#include "sim/common/registry.h"
 #include "sim/exec/ops.h"
 
 namespace ptosim::frontend {
@@ -376,8 +377,8 @@ Value p_cache_simulator(Interp&, Args& a) {
     c.replacement = repl;
     s->levels.push_back(c);
   }
-  if (repl != "lru" && repl != "fifo" && repl != "random" && repl != "plru" && repl != "srrip")
-    fail(a.at(5), "unknown replacement '" + repl + "' (lru, fifo, random, plru or srrip)");
+  if (!ChoiceLists::has(concepts::kReplacement, repl))
+    fail(a.at(5), "replacement '" + repl + "' is not one of " + ChoiceLists::listing(concepts::kReplacement));
   return v;
 }
 

@@ -9,8 +9,9 @@ namespace ptosim::prefetch {
 namespace {
 bool same_line(uint64_t from, uint64_t* target, uint32_t per_line) { return *target / per_line == from / per_line; }
 }  // namespace
-}  // namespace ptosim::prefetch
 
-PTOSIM_PREFETCHER(load_forward, "load_forward", 4,
-                  "Dinero IV -lN-Tfetch l: sub-block + distance on every read, within the read's line only",
-                  (make_dinero_fetch<every_read, same_line>))
+PTOSIM_REGISTER(PrefetcherConcept, LoadForward, "load_forward", 4,
+                "Dinero IV -lN-Tfetch l: sub-block + distance on every read, within the read's line only",
+                (make_dinero_fetch<every_read, same_line>), traits::kWithinLine);
+
+}  // namespace ptosim::prefetch

@@ -5,6 +5,7 @@ namespace ptosim::prefetch {
 namespace {
 bool on_miss(const DemandRead& r) { return r.miss; }
 }  // namespace
-}  // namespace ptosim::prefetch
 
-PTOSIM_PREFETCHER(miss, "miss", 2, "Dinero IV -lN-Tfetch m: line + distance on a read miss", make_dinero_fetch<on_miss>)
+PTOSIM_REGISTER(PrefetcherConcept, Miss, "miss", 2, "Dinero IV -lN-Tfetch m: line + distance on a read miss", make_dinero_fetch<on_miss>);
+
+}  // namespace ptosim::prefetch

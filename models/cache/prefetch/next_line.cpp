@@ -20,6 +20,7 @@ class NextLine final : public Prefetcher {
 };
 
 }  // namespace
-}  // namespace ptosim::prefetch
 
-PTOSIM_PREFETCHER(next_line, "next_line", 6, "the degree lines from line + distance on every read", make_from_config<NextLine>)
+PTOSIM_REGISTER(PrefetcherConcept, NextLine, "next_line", 6, "the degree lines from line + distance on every read", make_from_config<NextLine>);
+
+}  // namespace ptosim::prefetch

@@ -11,6 +11,6 @@ std::unique_ptr<Prefetcher> make_prefetcher(const PrefetchConfig& config, const 
   return Registry<PrefetcherFactory>::instance().at(config.name, pos, "prefetcher")(config);
 }
 
-}  // namespace ptosim
+PTOSIM_REGISTER(PrefetcherConcept, None, "none", 0, "no prefetching (Dinero IV -lN-Tfetch d)", make_none);
 
-PTOSIM_PREFETCHER(none, "none", 0, "no prefetching (Dinero IV -lN-Tfetch d)", ::ptosim::make_none)
+}  // namespace ptosim

@@ -6,7 +6,7 @@
 // statistics (docs/CACHES.md, "Prefetchers").
 //
 // Each prefetcher lives in its own file and registers itself by name
-// (PTOSIM_PREFETCHER, sim/common/registry.h); the config loader validates
+// (PTOSIM_REGISTER(PrefetcherConcept, ...), sim/common/registry.h); the config loader validates
 // `prefetcher:` against the same list (docs/ARCHITECTURE.md, "Add a
 // prefetcher").
 #include <cstdint>
@@ -46,6 +46,12 @@ class Prefetcher {
 
 using PrefetcherFactory = std::unique_ptr<Prefetcher> (*)(const PrefetchConfig& config);
 
+// The concept's tag for PTOSIM_REGISTER (sim/common/registry.h).
+struct PrefetcherConcept {
+  using Factory = PrefetcherFactory;
+  static constexpr const char* kKind = concepts::kPrefetcher;
+};
+
 // The entry of a stream table to replace: the one used least recently
 // (entries carry a `used` stamp, 0 = empty).
 template <class Entry>
@@ -67,11 +73,3 @@ std::unique_ptr<Prefetcher> make_from_config(const PrefetchConfig& config) {
 std::unique_ptr<Prefetcher> make_prefetcher(const PrefetchConfig& config, const SourcePos& pos = {});
 
 }  // namespace ptosim
-
-// The line a prefetcher's file ends with: registers `factory` under `name`;
-// rank orders the choices in listings and errors (`none`, the default, is 0).
-#define PTOSIM_PREFETCHER(id, name, rank, description, factory)                                 \
-  namespace ptosim::prefetch {                                                                  \
-  const bool id##_registered = ::ptosim::Registry<::ptosim::PrefetcherFactory>::instance().add( \
-      ::ptosim::concepts::kPrefetcher, {name, description, rank}, factory);                     \
-  }

@@ -78,6 +78,7 @@ class Stream final : public Prefetcher {
 };
 
 }  // namespace
-}  // namespace ptosim::prefetch
 
-PTOSIM_PREFETCHER(stream, "stream", 8, "ascending/descending streams, distance ahead, degree per read", make_from_config<Stream>)
+PTOSIM_REGISTER(PrefetcherConcept, Stream, "stream", 8, "ascending/descending streams, distance ahead, degree per read", make_from_config<Stream>);
+
+}  // namespace ptosim::prefetch

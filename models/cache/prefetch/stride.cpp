@@ -80,6 +80,7 @@ class Stride final : public Prefetcher {
 };
 
 }  // namespace
-}  // namespace ptosim::prefetch
 
-PTOSIM_PREFETCHER(stride, "stride", 7, "per-stream stride detection on the address stream", make_from_config<Stride>)
+PTOSIM_REGISTER(PrefetcherConcept, Stride, "stride", 7, "per-stream stride detection on the address stream", make_from_config<Stride>);
+
+}  // namespace ptosim::prefetch

@@ -12,8 +12,9 @@ bool wrap_in_line(uint64_t from, uint64_t* target, uint32_t per_line) {
   return true;
 }
 }  // namespace
-}  // namespace ptosim::prefetch
 
-PTOSIM_PREFETCHER(subblock, "subblock", 5,
-                  "Dinero IV -lN-Tfetch s: sub-block + distance on every read, wrapping around within the read's line",
-                  (make_dinero_fetch<every_read, wrap_in_line>))
+PTOSIM_REGISTER(PrefetcherConcept, Subblock, "subblock", 5,
+                "Dinero IV -lN-Tfetch s: sub-block + distance on every read, wrapping around within the read's line",
+                (make_dinero_fetch<every_read, wrap_in_line>), traits::kWithinLine);
+
+}  // namespace ptosim::prefetch

@@ -7,8 +7,9 @@ namespace ptosim::prefetch {
 namespace {
 bool miss_or_first_use(const DemandRead& r) { return r.miss || r.first_use; }
 }  // namespace
-}  // namespace ptosim::prefetch
 
-PTOSIM_PREFETCHER(tagged, "tagged", 3,
-                  "Dinero IV -lN-Tfetch t: line + distance on a miss or first use of a prefetched line",
-                  make_dinero_fetch<miss_or_first_use>)
+PTOSIM_REGISTER(PrefetcherConcept, Tagged, "tagged", 3,
+                "Dinero IV -lN-Tfetch t: line + distance on a miss or first use of a prefetched line",
+                make_dinero_fetch<miss_or_first_use>);
+
+}  // namespace ptosim::prefetch

@@ -30,4 +30,7 @@ class Fifo {
 }  // namespace ptosim::replacement
 
 #include "models/cache/replacement/policy.h"
-PTOSIM_REPLACEMENT_POLICY(Fifo, "fifo", 1, "first in, first out: the oldest fill is the victim")
+namespace ptosim::replacement {
+PTOSIM_REGISTER(ReplacementConcept, Fifo, "fifo", 1, "first in, first out: the oldest fill is the victim",
+                &make_level_with<Fifo>);
+}  // namespace ptosim::replacement

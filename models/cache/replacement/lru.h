@@ -90,4 +90,7 @@ class Lru {
 }  // namespace ptosim::replacement
 
 #include "models/cache/replacement/policy.h"
-PTOSIM_REPLACEMENT_POLICY(Lru, "lru", 0, "least recently used: recency updated on every hit")
+namespace ptosim::replacement {
+PTOSIM_REGISTER(ReplacementConcept, Lru, "lru", 0, "least recently used: recency updated on every hit",
+                &make_level_with<Lru>);
+}  // namespace ptosim::replacement

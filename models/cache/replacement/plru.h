@@ -52,4 +52,7 @@ class Plru {
 }  // namespace ptosim::replacement
 
 #include "models/cache/replacement/policy.h"
-PTOSIM_REPLACEMENT_POLICY(Plru, "plru", 3, "tree pseudo-LRU: one bit per node of a binary tree over the ways")
+namespace ptosim::replacement {
+PTOSIM_REGISTER(ReplacementConcept, Plru, "plru", 3, "tree pseudo-LRU: one bit per node of a binary tree over the ways",
+                &make_level_with<Plru>);
+}  // namespace ptosim::replacement

@@ -40,4 +40,7 @@ class Random {
 }  // namespace ptosim::replacement
 
 #include "models/cache/replacement/policy.h"
-PTOSIM_REPLACEMENT_POLICY(Random, "random", 2, "a seeded pseudo-random way (config seed)")
+namespace ptosim::replacement {
+PTOSIM_REGISTER(ReplacementConcept, Random, "random", 2, "a seeded pseudo-random way (config seed)",
+                &make_level_with<Random>);
+}  // namespace ptosim::replacement

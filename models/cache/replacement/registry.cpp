@@ -1,7 +1,7 @@
 // The replacement policies compiled into this build: one include each (a
 // policy's header registers itself in its last line). Adding a policy:
-// write its header next to this file, end it with PTOSIM_REPLACEMENT_POLICY,
-// and include it here (docs/ARCHITECTURE.md, "Add a replacement policy").
+// write its header next to this file (the contract: policy.h), end it with
+// its PTOSIM_REGISTER line, and include it here (docs/ARCHITECTURE.md, "Add a replacement policy").
 #include "models/cache/replacement/fifo.h"
 #include "models/cache/replacement/lru.h"
 #include "models/cache/replacement/plru.h"

@@ -102,4 +102,7 @@ class Srrip {
 }  // namespace ptosim::replacement
 
 #include "models/cache/replacement/policy.h"
-PTOSIM_REPLACEMENT_POLICY(Srrip, "srrip", 4, "static re-reference interval prediction (2-bit RRPV)")
+namespace ptosim::replacement {
+PTOSIM_REGISTER(ReplacementConcept, Srrip, "srrip", 4, "static re-reference interval prediction (2-bit RRPV)",
+                &make_level_with<Srrip>);
+}  // namespace ptosim::replacement
