@@ -11,6 +11,7 @@
 #include "sim/trace/data_check.h"
 #include "models/cache/byte_store.h"
 #include "tests/models/cache/cache_test_util.h"
+#include "tests/support/choices.h"
 
 using namespace ptosim;
 using namespace ptosim::test;
@@ -30,9 +31,10 @@ std::vector<CacheConfig> random_hierarchy(std::mt19937_64& rng, const std::strin
     c.write_allocate = rng() % 3 != 0;
     c.inclusive = i > 0 && rng() % 2 == 0;
     c.seed = rng() % 100;
-    // Prefetched fills carry bytes too: every registered prefetcher takes part.
-    static const char* prefetchers[] = {"none", "always", "miss", "tagged", "next_line", "stride", "stream"};
-    c.prefetch.name = prefetchers[rng() % 7];
+    // Prefetched fills carry bytes too: every registered prefetcher takes
+    // part but those within a line (sub-blocks, which --check-data does not model).
+    static const std::vector<std::string> prefetchers = registered(concepts::kPrefetcher, traits::kWithinLine);
+    c.prefetch.name = prefetchers[rng() % prefetchers.size()];
     c.prefetch.distance = 1 + uint32_t(rng() % 4);
     c.prefetch.degree = c.prefetch.name == "next_line" || c.prefetch.name == "stride" || c.prefetch.name == "stream"
                             ? 1 + uint32_t(rng() % 4)
@@ -114,33 +116,37 @@ std::string run_random(CacheHierarchy& h, std::mt19937_64& rng, int ops) {
 
 }  // namespace
 
-TEST(CacheData, RandomHierarchiesKeepData) {
+// One case per registered replacement policy.
+class CacheDataPolicy : public ::testing::TestWithParam<std::string> {};
+INSTANTIATE_TEST_SUITE_P(Registered, CacheDataPolicy, ::testing::ValuesIn(registered(concepts::kReplacement)),
+                         [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
+
+TEST_P(CacheDataPolicy, RandomHierarchiesKeepData) {
   std::mt19937_64 rng(15);
-  for (const char* policy : {"lru", "fifo", "random", "plru", "srrip"}) {
-    for (int round = 0; round < 150; ++round) {
-      const std::vector<CacheConfig> levels = random_hierarchy(rng, policy);
-      CacheHierarchy h(levels, true);
-      const std::string failure = run_random(h, rng, 1500);
-      ASSERT_EQ(failure, "") << describe(levels);
-    }
+  const std::string& policy = GetParam();
+  for (int round = 0; round < 150; ++round) {
+    const std::vector<CacheConfig> levels = random_hierarchy(rng, policy);
+    CacheHierarchy h(levels, true);
+    const std::string failure = run_random(h, rng, 1500);
+    ASSERT_EQ(failure, "") << describe(levels);
   }
 }
 
-TEST(CacheData, EveryPolicyCombination) {
+TEST_P(CacheDataPolicy, EveryCombination) {
   // Two levels, each of write-back/through x allocate/not x (L2) inclusive/not.
   std::mt19937_64 rng(1515);
-  for (const char* policy : {"lru", "fifo", "random", "plru", "srrip"})
-    for (int bits = 0; bits < 32; ++bits) {
-      CacheConfig l1 = cache("L1", 4 * 2 * 32, 2, 32, policy), l2 = cache("L2", 8 * 4 * 64, 4, 64, policy);
-      l1.write_back = bits & 1;
-      l1.write_allocate = bits & 2;
-      l2.write_back = bits & 4;
-      l2.write_allocate = bits & 8;
-      l2.inclusive = bits & 16;
-      CacheHierarchy h({l1, l2}, true);
-      const std::string failure = run_random(h, rng, 3000);
-      ASSERT_EQ(failure, "") << describe({l1, l2});
-    }
+  const std::string& policy = GetParam();
+  for (int bits = 0; bits < 32; ++bits) {
+    CacheConfig l1 = cache("L1", 4 * 2 * 32, 2, 32, policy), l2 = cache("L2", 8 * 4 * 64, 4, 64, policy);
+    l1.write_back = bits & 1;
+    l1.write_allocate = bits & 2;
+    l2.write_back = bits & 4;
+    l2.write_allocate = bits & 8;
+    l2.inclusive = bits & 16;
+    CacheHierarchy h({l1, l2}, true);
+    const std::string failure = run_random(h, rng, 3000);
+    ASSERT_EQ(failure, "") << describe({l1, l2});
+  }
 }
 
 TEST(CacheData, NormalLevelsKeepNoData) {

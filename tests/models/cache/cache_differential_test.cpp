@@ -6,6 +6,7 @@
 
 #include "tests/models/cache/cache_test_util.h"
 #include "tests/models/cache/reference_cache.h"
+#include "tests/support/choices.h"
 
 using namespace ptosim;
 using namespace ptosim::test;
@@ -36,14 +37,16 @@ void expect_same(const LevelStats& a, const LevelStats& b, const std::string& wh
 }
 
 CacheConfig random_level(std::mt19937_64& rng, int index, uint32_t min_line, uint32_t min_ways = 1) {
-  static const char* policies[] = {"lru", "fifo", "random", "plru", "srrip"};
+  // Every registered policy; one without a twin in the reference model
+  // throws there (RefLevel), so a new policy cannot pass untested.
+  static const std::vector<std::string> policies = registered(concepts::kReplacement);
   CacheConfig c;
   c.name = "L" + std::to_string(index + 1);
   c.line = std::max<uint32_t>(min_line / 2, 16u << (rng() % 4));  // 16..128 B
   c.ways = min_ways + uint32_t(rng() % 6) * (min_ways > 1 ? 5 : 1);
   uint64_t sets = 1 + rng() % 6;  // powers of two and not
   c.size = sets * c.ways * c.line;
-  c.replacement = policies[rng() % 5];
+  c.replacement = policies[rng() % policies.size()];
   c.write_back = rng() % 4 != 0;
   c.write_allocate = rng() % 3 != 0;
   c.allocate_nofetch = c.write_allocate && rng() % 5 == 0;

@@ -5,6 +5,8 @@
 #include <list>
 #include <map>
 #include <set>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "sim/report/level_stats.h"
@@ -24,7 +26,15 @@ class RefLevel {
     TagId tensor = 0, region = 0;
   };
 
-  RefLevel(const CacheConfig& c) : c_(c), sets_(c.sets(), std::vector<Way>(c.ways)), plru_(c.sets()), rng_(c.seed) {}
+  RefLevel(const CacheConfig& c) : c_(c), sets_(c.sets(), std::vector<Way>(c.ways)), plru_(c.sets()), rng_(c.seed) {
+    // The policies written out below (victim, touch, flush order). A policy
+    // registered without its twin here fails every differential test loudly
+    // instead of being compared against some other policy.
+    for (const char* twin : {"lru", "fifo", "random", "plru", "srrip"})
+      if (c.replacement == twin) return;
+    throw std::logic_error("reference_cache.h has no twin of replacement policy '" + c.replacement +
+                           "': write one (victim, touch, flush order) before registering the policy");
+  }
 
   RefLevel* below = nullptr;            // null: main memory
   LevelStats* memory = nullptr;         // counts what reaches main memory

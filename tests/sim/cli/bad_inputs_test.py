@@ -120,8 +120,8 @@ CONFIGS = [
     (C + "dram: {mapping: ro-ba-ra-ch}\n", ":2: dram.mapping: mapping 'ro-ba-ra-ch' must name each of ro ba ra ch co once"),
     (C + "dram: {mapping: ro-ba-ra-ch-co-co}\n", ":2: dram.mapping: mapping field 'co' appears twice"),
     (C + "dram: {mapping: ro-xx-ra-ch-co}\n", ":2: dram.mapping: mapping field 'xx' is not one of ro ba ra ch co"),
-    (C + "dram: {timing: magic}\n", ":2: dram.timing: 'magic' is not one of simple | detailed"),
-    (C + "core: {model: magic}\n", ":2: core.model: 'magic' is not one of simple | cpu | npu"),
+    (C + "dram: {timing: magic}\n", ":2: dram.timing: 'magic' is not one of " + H.listing("dram timing")),
+    (C + "core: {model: magic}\n", ":2: core.model: 'magic' is not one of " + H.listing("core model")),
     (C + "dram: {page_policy: half}\n", ":2: dram.page_policy: 'half' is not one of open | closed"),
     (C + "dram: {burst_length: 0}\n", ":2: dram.burst_length: expected a whole number from 1 to 1024, got '0'"),
     # memories, ops, spaces, alignment
@@ -277,7 +277,7 @@ for args, expect in CLI:
 PEAK = ("import resource, subprocess, sys\n"
         "p = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
         "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, p.stdout.count('\"read_misses\": 1,'))\n")
-for policy in ("lru", "fifo", "random", "plru", "srrip"):
+for policy in H.choices("replacement"):
     huge = write(f"huge-{policy}.yaml", "caches: [{size: 1 GiB, ways: 16777216, line: 64 B, replacement: %s}]\n" % policy)
     p = subprocess.run([sys.executable, "-c", PEAK, H.pto_sim, "run", "--trace", din, "--config", huge, "--check-data",
                         "--format", "json"], capture_output=True, text=True, env=H.env, timeout=120)

@@ -1,5 +1,6 @@
 """Shared helpers of the end-to-end test scripts: run the binary, record
 checks, write temp files, print the closing "N passed, N failed" line."""
+import json
 import os
 import subprocess
 import sys
@@ -13,6 +14,21 @@ class Harness:
         self.passed = self.failed = 0
         self.skipped = []  # parts this machine cannot run (no pty, ...): exit 77, CTest's SKIP_RETURN_CODE
         self.tmp = tempfile.mkdtemp(prefix=prefix)
+        self._choices = None
+
+    def choices(self, kind):
+        """The registered names of one open concept ("replacement", "prefetcher",
+        "dram timing", "core model"), in listing order, from the binary itself
+        (`pto-sim schema --choices`): no test spells a whole choice list."""
+        if self._choices is None:
+            p = subprocess.run([self.pto_sim, "schema", "--choices", "--format", "json"], capture_output=True,
+                               text=True, env=self.env, timeout=60, check=True)
+            self._choices = json.loads(p.stdout)
+        return [c["name"] for c in self._choices[kind]]
+
+    def listing(self, kind):
+        """The choices as config errors list them: "a | b | c"."""
+        return " | ".join(self.choices(kind))
 
     def run(self, *args, stdin=None, timeout=120):
         try:

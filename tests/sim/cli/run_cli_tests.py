@@ -183,8 +183,7 @@ bad_pf = write("badpf.yaml", "caches:\n  - {name: L1, size: 512 B, ways: 2, line
 never = os.path.join(tmp, "never_pf.json")
 code, out, err = run("run", "--trace", pf_trace, "--config", bad_pf, "-o", never)
 check("unknown prefetcher exits 2", code == 2 and not os.path.exists(never) and err.strip() ==
-      f"{bad_pf}:2: caches[0].prefetcher: 'forward' is not one of none | always | miss | tagged | load_forward | "
-      "subblock | next_line | stride | stream", (code, err))
+      f"{bad_pf}:2: caches[0].prefetcher: 'forward' is not one of " + H.listing("prefetcher"), (code, err))
 # Bad sub-block sizes and a load_forward / subblock distance beyond the line: errors at the key, exit 2, no output.
 for i, (keys, want) in enumerate([
         ("subblock: 24 B", "caches[0].subblock: sub-block size 24 B is not a power of two"),

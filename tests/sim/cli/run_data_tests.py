@@ -164,7 +164,7 @@ def random_trace(path, n, span):
 TRACE = os.path.join(tmp, "random.din")
 random_trace(TRACE, 20000, 1 << 14)
 cases = 0
-for repl in ("lru", "fifo", "random", "plru", "srrip"):
+for repl in H.choices("replacement"):
     for wb in ("write_back", "write_through"):
         for alloc in ("true", "false"):
             for incl in ("non_inclusive", "inclusive"):
@@ -199,7 +199,7 @@ with open(VTRACE, "w") as f:
             f.write(f"{rng.choice('vvc')} {rng.randrange(1 << 14):x} {rng.choice([0, 4, 4, 4, 4]):x}\n")
         else:
             f.write(f"{rng.choice('rrww')} {rng.randrange(1 << 14):x} {rng.choice([1, 4, 8, 64, 100]):x}\n")
-for repl in ("lru", "fifo", "random", "plru", "srrip"):
+for repl in H.choices("replacement"):
     for incl in ("non_inclusive", "inclusive"):
         cfg = write(f"v-{repl}-{incl}.yaml", f"""\
 name: invalidates

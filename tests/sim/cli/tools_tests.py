@@ -123,6 +123,9 @@ fails("bad_png.pto", "v = pto.MemoryVisualizer()\nwith v.trace('x'):\n    pass\n
       "bad_png.pto:4:1: generate_heatmap: the picture is a PNG file")
 fails("bad_cache.pto", "s = pto.CacheSimulator(l1_size=1000)\n", "l1_size must be line_size x associativity x a power of two sets")
 fails("bad_cache2.pto", "s = pto.CacheSimulator(l1_size=32768, l3_size=1048576)\n", "l3_size needs l2_size too")
+# Every registered policy is a CacheSimulator's choice; an unknown one lists them (the list was spelled here once and went stale).
+fails("bad_repl.pto", "s = pto.CacheSimulator(l1_size=32768, replacement='lfu')\n",
+      "replacement 'lfu' is not one of " + H.listing("replacement"))
 fails("bad_simulate.pto", "s = pto.CacheSimulator(l1_size=32768)\ns.simulate(3)\n", "simulate() runs a function")
 fails("leaks_before.pto", "d = pto.MemoryLeakDetector()\nd.get_leaks()\n", "get_leaks: no monitor block has ended yet")
 

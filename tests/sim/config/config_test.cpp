@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/common/registry.h"
 #include "sim/config/config_loader.h"
 
 using namespace ptosim;
@@ -133,7 +134,7 @@ TEST(Config, Errors) {
                "cfg.yaml:4: caches[1].inclusion: an inclusive level needs lines at least as large as those above "
                "(L1 has 128 B, L2 64 B)");
   expect_error("caches:\n  - {name: L1, size: 32 KiB, ways: 8, line: 64 B, replacement: mru}\n",
-               "cfg.yaml:2: caches[0].replacement: 'mru' is not one of lru | fifo | random | plru | srrip");
+               "cfg.yaml:2: caches[0].replacement: 'mru' is not one of " + ChoiceLists::listing(concepts::kReplacement));
   expect_error("caches:\n  - {name: L1, size: 32 KiB, ways: 8, line: 64 B, write_allocate: maybe}\n",
                "cfg.yaml:2: caches[0].write_allocate: expected true, false or nofetch, got 'maybe'");
   expect_error("clock: 3 GHZ\ncaches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B}]\n",
