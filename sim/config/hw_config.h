@@ -128,7 +128,7 @@ struct CacheConfig {
   uint32_t line = 0;
   uint32_t latency = 4;             // hit latency, cycles
   double bandwidth = 64;            // bytes / cycle at its port
-  std::string replacement = "lru";  // lru | fifo | random | plru | srrip
+  std::string replacement = "lru";  // a registered name (pto-sim schema --choices)
   bool write_back = true;           // write_policy: write_back | write_through
   bool write_allocate = true;
   // write_allocate: nofetch (Dinero IV's -walloc f): a write miss allocates
@@ -181,7 +181,7 @@ struct DramConfig {
   std::string name = "DRAM";
   double latency_ns = 80;          // flat latency used when timing: simple
   double bandwidth = 25.6e9;       // bytes / s, flat model peak
-  std::string timing = "simple";   // simple | detailed (banks, rows)
+  std::string timing = "simple";   // a registered name (pto-sim schema --choices)
   uint32_t channels = 1;
   uint32_t ranks = 1;
   uint32_t banks = 8;
