@@ -74,13 +74,6 @@ class SeenLines {
     last_dir_id_ = 0;
     last_dir_ = nullptr;
   }
-  // Pages holding bits (not full ones): what the set costs beyond its marks.
-  size_t pages_with_bits() const {
-    size_t n = 0;
-    for (const auto& [id, d] : dirs_)
-      for (uint64_t i = 0; i < kDirPages; ++i) n += d.pages[i].bits != nullptr;
-    return n;
-  }
 
  private:
   static constexpr unsigned kPageShift = 12, kDirShift = 12;

@@ -40,7 +40,6 @@ class DetailedDram : public DramTiming {
   }
   DramChannelStats totals() const;
   uint32_t burst_bytes() const { return burst_bytes_; }
-  Fs burst_time() const { return t_burst_; }
   const DramAddressMap& address_map() const { return map_; }
 
  private:

@@ -33,7 +33,6 @@ class BusyPort {
   }
   Fs transfer(uint64_t bytes) const { return fs_scaled(per_byte_, double(bytes)); }
   Fs busy_total() const { return busy_total_; }
-  Fs busy_until() const { return busy_until_; }
 
  private:
   // At most this many intervals are kept; the oldest go first (a request

@@ -158,10 +158,6 @@ struct Interp {
   SourcePos source_pos(Pos p) const { return SourcePos{src.path(), p.line, p.col}; }
 };
 
-inline void count_step(Frame& f, Pos pos) {
-  if (++f.in->steps > f.in->step_limit) f.in->step_limit_hit(pos);
-}
-
 // Scalar/tensor semantics shared by the nodes (arith.cpp).
 Value binary_op(Interp& in, BinOp op, const Value& a, const Value& b, Pos pos);
 Value unary_op(Interp& in, UnOp op, const Value& a, Pos pos);
