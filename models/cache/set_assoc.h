@@ -37,7 +37,7 @@
 #include <utility>
 #include <vector>
 
-#include "models/cache/cache_array.h"
+#include "models/cache/line_owner.h"
 #include "models/cache/resident_map.h"
 #include "models/cache/zeroed_array.h"
 
