@@ -1,6 +1,6 @@
 #pragma once
 // Which replacement policy a real cache's set follows, from timings: the
-// probe (bench/host_probe.h, `set_pattern_cycles`) chases pointers through
+// probe (sim/host/host_probe.h, `set_pattern_cycles`) chases pointers through
 // lines that all fall into one set, in patterns the shipped policies
 // disagree on (which of the lines survive), and times each. Every
 // registered policy predicts each pattern's steady-state miss fraction by

@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include "sim/cli/commands.h"
-#include "bench/host_probe.h"
+#include "sim/host/host_probe.h"
 #include "sim/config/config_loader.h"
 #include "sim/config/host_config.h"
 #include "models/cache/replacement_fit.h"
@@ -33,8 +33,8 @@ void add_config(CLI::App& app, Action& action) {
         const HostCache& l1 = f.caches.front();
         const uint32_t ways = std::max<uint32_t>(l1.ways, 1);
         const std::vector<LinePattern> patterns = replacement_probe_patterns(ways);
-        const bench::HostProbe p =
-            bench::probe_host(host_probe_footprints(f), 512ull << 20, l1.size / ways, l1.line, patterns);
+        const host::HostProbe p =
+            host::probe_host(host_probe_footprints(f), 512ull << 20, l1.size / ways, l1.line, patterns);
         m.valid = true;
         m.clock_hz = p.clock_hz;
         m.adds_per_cycle = p.adds_per_cycle;

@@ -58,7 +58,7 @@ struct VendorCore {
   unsigned cache_latency[3];  // L1 L2 L3 cycles when not measured
   LevelPrefetch prefetch[3];  // L1 L2 L3
   // L1D set_fill_cycles when not measured (--measure times the column
-  // walk itself, bench/host_probe.h). AMD: 11, measured on a Zen 4 EPYC (a column walk
+  // walk itself, sim/host/host_probe.h). AMD: 11, measured on a Zen 4 EPYC (a column walk
   // of independent loads at a 4 KiB row stride, all in one L1D set: 10.7-11
   // cycles a load whether the column spans 1 or 4 MiB; at 2 KiB, two sets,
   // 5.3-5.8; at 4 KiB + 64 B, a new set each row, 2.0-2.7). Intel: not
@@ -71,7 +71,7 @@ struct VendorCore {
   // more). Intel: no spacing.
   unsigned l1_set_writeback_cycles;
   // L1D replacement when not measured (--measure fits a set-conflict
-  // probe, bench/host_probe.h). AMD: plru, measured on the Zen 4 EPYC
+  // probe, sim/host/host_probe.h). AMD: plru, measured on the Zen 4 EPYC
   // (2026-12-01: tree-PLRU explained 24 set patterns' chase times at
   // 1.1 cycles RMS, random 2.7, LRU 3.8, FIFO 4.3, SRRIP 4.4).
   // Intel: not measured, lru.
@@ -88,7 +88,7 @@ const VendorCore kIntel{"Intel Skylake-class", 4, 224, 72, 56, 2, 1, 5, 12, {4, 
 // Sapphire / Emerald / Granite Rapids): 6-wide, 512-entry ROB, 192 loads and
 // 114 stores in flight, three load and two store ports, 16 fill buffers, a
 // 2-cycle FP add (the fast adders of ports 1 and 5; 1.92 cycles measured on
-// an Emerald Rapids VM by bench/host_probe, which also measured mul 4, FMA 4,
+// an Emerald Rapids VM by sim/host/host_probe, which also measured mul 4, FMA 4,
 // div 10.6, sqrt 11.6). Told apart from Skylake-class cores by the cpuid
 // model (golden_cove_class).
 const VendorCore kGoldenCove{"Intel Golden Cove-class", 6, 512, 192, 114, 3, 2, 0, 16, {2, 2}, {4, 2}, {4, 2},
@@ -219,7 +219,7 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
     << "# Caches from /sys/devices/system/cpu/cpu0/cache; core timings are "
     << k.name << " figures\n"
     << "# (vendor optimisation guides, Agner Fog's tables); "
-    << (m.valid ? "clock, cache and DRAM latencies and\n# bandwidth measured by bench/host_probe (dependent add chain, pointer chase, stream).\n"
+    << (m.valid ? "clock, cache and DRAM latencies and\n# bandwidth measured by sim/host/host_probe (dependent add chain, pointer chase, stream).\n"
                 : "clock from /proc/cpuinfo, latencies are\n# typical figures (run with --measure to measure them).\n");
   // On a shared VM another tenant's thread may share the core: dependent
   // chains (the clock, latencies) measure right, throughput (the column

@@ -3,7 +3,7 @@
 // sysfs (cache levels: size, ways, line, sharing) and /proc/cpuinfo (model,
 // vendor, clock, vector width), with core timings of the vendor's current
 // cores; measured latencies, clock and bandwidth replace the defaults when
-// given (`--measure`, bench/host_probe.h).
+// given (`--measure`, sim/host/host_probe.h).
 #include <cstdint>
 #include <string>
 #include <vector>

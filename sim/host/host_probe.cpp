@@ -1,4 +1,4 @@
-#include "bench/host_probe.h"
+#include "sim/host/host_probe.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -6,7 +6,7 @@
 #include <random>
 #include <time.h>
 
-namespace ptosim::bench {
+namespace ptosim::host {
 namespace {
 // The thread's CPU time, not the wall clock: on a shared machine a run the
 // scheduler preempts would otherwise count the other tenants' time slices
@@ -307,4 +307,4 @@ HostProbe probe_host(const std::vector<uint64_t>& footprints, uint64_t stream_by
   return h;
 }
 
-}  // namespace ptosim::bench
+}  // namespace ptosim::host

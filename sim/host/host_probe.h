@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace ptosim::bench {
+namespace ptosim::host {
 
 struct LatencyPoint {
   uint64_t footprint = 0;  // bytes
@@ -75,4 +75,4 @@ double set_pattern_cycles(const std::vector<uint32_t>& pattern, uint64_t way_byt
 HostProbe probe_host(const std::vector<uint64_t>& footprints, uint64_t stream_bytes, uint64_t l1_way = 0,
                      uint64_t l1_line = 64, const std::vector<std::vector<uint32_t>>& l1_patterns = {});
 
-}  // namespace ptosim::bench
+}  // namespace ptosim::host

@@ -14,6 +14,7 @@ import sys
 SIM_BASE = ["sim/common"]
 ALLOWED = {
     "sim/common": [],
+    "sim/host": [],  # the host's microbenchmarks: they time the machine, no model
     "sim/config": SIM_BASE,
     "sim/trace": SIM_BASE + ["sim/config"],
     "sim/report": SIM_BASE + ["sim/config"],
@@ -43,6 +44,12 @@ def folder_of(rel):
     return None
 
 
+# The product (everything but bench/) includes nothing from bench/: a
+# benchmark may use the product, never the other way round.
+def product_includes_bench(rel, target):
+    return not rel.startswith("bench/") and target == "bench"
+
+
 def check(root):
     errors = []
     for top in ("sim", "models", "bench"):
@@ -59,6 +66,8 @@ def check(root):
                 with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as f:
                     for lineno, line in enumerate(f, 1):
                         m = PROJECT_INCLUDE.match(line.strip())
+                        if m and product_includes_bench(rel, folder_of(m.group(1))):
+                            errors.append(f"{rel}:{lineno}: the product may not include {m.group(1)} (bench/)")
                         if m and allowed is not None:
                             target = folder_of(m.group(1))
                             if target is not None and target != own and target not in allowed:
@@ -75,6 +84,8 @@ def main():
     probe = check_text("sim/exec/x.cpp", '#include "sim/frontend/frontend.h"\n')
     if not probe:
         errors.append("include_rules_test: the checker missed a known back-edge")
+    if not product_includes_bench("sim/cli/cmd_config.cpp", folder_of("bench/host_probe.h")):
+        errors.append("include_rules_test: the checker missed the product including bench/")
     for e in errors:
         print(e)
     print(f"include rules: {len(errors)} violation(s)")

@@ -47,7 +47,7 @@ TEST(ReplacementFit, PatternsAreFixedAndStartWithTheAnchors) {
 }
 
 // Times made from a policy's own fractions (4 cycles a hit, 17 a miss:
-// the Zen 4 L1D and L2 of bench/host_probe) pick that policy, with the
+// the Zen 4 L1D and L2 of sim/host/host_probe) pick that policy, with the
 // line it was made from, and every other deterministic policy fits worse.
 TEST(ReplacementFit, TimesFromAPolicyPickThatPolicy) {
   for (const char* truth : {"lru", "fifo", "plru", "srrip"}) {
