@@ -4,7 +4,7 @@
 // frees, which gives the footprint without buffer sharing.
 #include <algorithm>
 
-#include "sim/exec/emission.h"
+#include "sim/exec/emit.h"
 #include "sim/exec/scope_states.h"
 
 namespace ptosim::exec {

@@ -3,7 +3,7 @@
 #include <sstream>
 
 #include "sim/common/content_hash.h"
-#include "sim/exec/emission.h"
+#include "sim/exec/emit.h"
 
 namespace ptosim::exec {
 

@@ -2,7 +2,7 @@
 
 #include "sim/exec/conv_vector.h"
 #include "sim/exec/cube_lowering.h"
-#include "sim/exec/emission.h"
+#include "sim/exec/emit.h"
 #include "sim/exec/register_block.h"
 #include "sim/exec/tiling.h"
 #include "sim/exec/matmul_internal.h"

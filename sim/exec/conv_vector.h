@@ -7,7 +7,7 @@
 // vectorised along the output width issues. Padding costs no load.
 #include <cstdint>
 
-#include "sim/exec/emission.h"
+#include "sim/exec/emit.h"
 
 namespace ptosim::exec::detail {
 

@@ -1,6 +1,6 @@
 #include <cmath>
 
-#include "sim/exec/emission.h"
+#include "sim/exec/emit.h"
 #include "sim/exec/tiling.h"
 
 namespace ptosim::exec {

@@ -5,7 +5,7 @@
 
 #include "sim/exec/data_tap.h"
 #include "sim/common/memory_budget.h"
-#include "sim/exec/emission.h"
+#include "sim/exec/emit.h"
 #include "sim/exec/scope_states.h"
 
 namespace ptosim::exec {

@@ -5,7 +5,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "sim/exec/emission.h"
+#include "sim/exec/emit.h"
 #include "sim/exec/scope_states.h"
 
 namespace ptosim::exec {

@@ -1,6 +1,6 @@
 #include <algorithm>
 
-#include "sim/exec/emission.h"
+#include "sim/exec/emit.h"
 #include "sim/exec/matmul_internal.h"
 #include "sim/exec/matmul_vector.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 // Matmul pieces shared by the untiled kernel (matmul.cpp) and the tile
 // lowering (tiling.cpp).
-#include "sim/exec/emission.h"
+#include "sim/exec/emit.h"
 
 namespace ptosim::exec::detail {
 

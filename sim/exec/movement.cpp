@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "sim/exec/emission.h"
+#include "sim/exec/emit.h"
 #include "sim/exec/tiling.h"
 #include "sim/exec/scope_states.h"
 

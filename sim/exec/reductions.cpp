@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "sim/exec/emission.h"
+#include "sim/exec/emit.h"
 #include "sim/exec/register_block.h"
 #include "sim/exec/tiling.h"
 

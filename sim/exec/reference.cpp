@@ -2,7 +2,7 @@
 // float32 tensors whose stored values are the unrounded doubles.
 #include <cmath>
 
-#include "sim/exec/emission.h"
+#include "sim/exec/emit.h"
 #include "sim/exec/matmul_internal.h"
 
 namespace ptosim::exec::ref {

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/exec/emission.h"
+#include "sim/exec/emit.h"
 
 namespace ptosim::exec::detail {
 

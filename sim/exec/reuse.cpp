@@ -1,7 +1,7 @@
 // pto.reuse: tiles of a named tensor loaded inside the scope stay resident in
 // the space the reuse scope maps to; later loads of the same tile are served
 // from there.
-#include "sim/exec/emission.h"
+#include "sim/exec/emit.h"
 #include "sim/exec/tiling.h"
 #include "sim/exec/scope_states.h"
 

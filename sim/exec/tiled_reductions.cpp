@@ -3,7 +3,7 @@
 // are identical by construction). docs/EXEC.md "Scopes" describes them.
 #include <algorithm>
 
-#include "sim/exec/emission.h"
+#include "sim/exec/emit.h"
 #include "sim/exec/tiling.h"
 
 namespace ptosim::exec::detail {

@@ -4,7 +4,7 @@
 // the accumulator lives in registers, results are stored back.
 #include <algorithm>
 
-#include "sim/exec/emission.h"
+#include "sim/exec/emit.h"
 #include "sim/exec/tiling.h"
 #include "sim/exec/matmul_internal.h"
 #include "sim/exec/cube_lowering.h"

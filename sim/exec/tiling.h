@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/exec/emission.h"
+#include "sim/exec/emit.h"
 
 namespace ptosim::exec::detail {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "sim/exec/ops.h"
-#include "sim/frontend/interp.h"
+#include "sim/frontend/nodes.h"
 
 namespace ptosim::frontend {
 

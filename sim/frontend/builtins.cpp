@@ -5,7 +5,7 @@
 #include <map>
 
 #include "sim/exec/ops.h"
-#include "sim/frontend/interp.h"
+#include "sim/frontend/nodes.h"
 
 namespace ptosim::frontend {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "sim/exec/ops.h"
-#include "sim/frontend/interp.h"
+#include "sim/frontend/nodes.h"
 
 namespace ptosim::frontend {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "sim/frontend/interp.h"
+#include "sim/frontend/nodes.h"
 
 namespace ptosim::frontend {
 

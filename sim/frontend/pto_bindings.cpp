@@ -6,7 +6,7 @@
 
 #include "sim/exec/ops.h"
 #include "sim/frontend/scopes.h"
-#include "sim/frontend/interp.h"
+#include "sim/frontend/nodes.h"
 #include "sim/frontend/tools.h"
 
 namespace ptosim::frontend {

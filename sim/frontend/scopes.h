@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/frontend/interp.h"
+#include "sim/frontend/nodes.h"
 
 namespace ptosim::frontend {
 

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/frontend/interp.h"
+#include "sim/frontend/nodes.h"
 
 namespace ptosim::frontend {
 

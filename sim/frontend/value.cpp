@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "sim/common/memory_budget.h"
-#include "sim/frontend/interp.h"
+#include "sim/frontend/nodes.h"
 #include "sim/frontend/tools.h"
 
 namespace ptosim::frontend {
