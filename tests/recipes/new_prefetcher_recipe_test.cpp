@@ -32,6 +32,7 @@ PTOSIM_REGISTER(PrefetcherConcept, PrevLine, "prev_line", 50, "line - 1 on a rea
 
 #include "models/cache/hierarchy.h"
 #include "sim/config/config_loader.h"
+#include "tests/recipes/recipe_checks.h"
 
 namespace ptosim::test {
 namespace {
@@ -53,14 +54,8 @@ TEST(NewPrefetcherRecipe, ConfigNamesItAndTheLevelFetchesWhatItProposes) {
 }
 
 TEST(NewPrefetcherRecipe, ErrorsListItAmongTheChoices) {
-  try {
-    parse_config("caches: [{name: L1, size: 1 KiB, ways: 2, line: 64 B, prefetcher: next_page}]\n", "bad.yaml");
-    FAIL() << "next_page is not a prefetcher";
-  } catch (const InputError& e) {
-    const std::string listing = ChoiceLists::listing(concepts::kPrefetcher);
-    EXPECT_EQ(listing.substr(listing.size() - 12), " | prev_line");
-    EXPECT_EQ(std::string(e.what()), "bad.yaml:1: caches[0].prefetcher: 'next_page' is not one of " + listing);
-  }
+  expect_listed_last("caches: [{name: L1, size: 1 KiB, ways: 2, line: 64 B, prefetcher: next_page}]\n",
+                     "1: caches[0].prefetcher", "next_page", concepts::kPrefetcher, "prev_line");
 }
 
 }  // namespace
