@@ -124,23 +124,11 @@ Fs DetailedDram::refresh(Fs cmd, uint32_t channel, uint32_t rank) {
   return std::max(cmd, refresh_end);
 }
 
-Fs DetailedDram::busy() const {
-  Fs busy = 0;
-  for (auto& s : channel_stats_) busy += s.busy;
-  return busy / channel_stats_.size();
-}
+Fs DetailedDram::busy() const { return totals().busy / channel_stats_.size(); }
 
 DramChannelStats DetailedDram::totals() const {
   DramChannelStats t;
-  for (auto& s : channel_stats_) {
-    t.row_hits += s.row_hits;
-    t.row_misses += s.row_misses;
-    t.row_conflicts += s.row_conflicts;
-    t.bursts += s.bursts;
-    t.bytes += s.bytes;
-    t.refreshes += s.refreshes;
-    t.busy += s.busy;
-  }
+  for (const DramChannelStats& s : channel_stats_) t += s;
   return t;
 }
 

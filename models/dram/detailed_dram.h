@@ -17,6 +17,12 @@ struct DramChannelStats {
   uint64_t bursts = 0, bytes = 0;
   uint64_t refreshes = 0;
   Fs busy = 0;  // time the data bus moved data
+  // The one place the fields are summed (totals(), row_counts(), busy()).
+  DramChannelStats& operator+=(const DramChannelStats& o) {
+    row_hits += o.row_hits, row_misses += o.row_misses, row_conflicts += o.row_conflicts;
+    bursts += o.bursts, bytes += o.bytes, refreshes += o.refreshes, busy += o.busy;
+    return *this;
+  }
 };
 
 class DetailedDram : public DramTiming {
@@ -34,9 +40,8 @@ class DetailedDram : public DramTiming {
 
   const std::vector<DramChannelStats>& channels() const { return channel_stats_; }
   RowCounts row_counts() const override {
-    RowCounts r;
-    for (auto& s : channel_stats_) { r.hits += s.row_hits; r.misses += s.row_misses; r.conflicts += s.row_conflicts; }
-    return r;
+    const DramChannelStats t = totals();
+    return {t.row_hits, t.row_misses, t.row_conflicts};
   }
   DramChannelStats totals() const;
   uint32_t burst_bytes() const { return burst_bytes_; }
