@@ -10,6 +10,7 @@
 
 #include "sim/common/error.h"
 #include "sim/common/units.h"
+#include "sim/config/hw_config.h"
 
 namespace ptosim {
 namespace {
@@ -342,7 +343,7 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
         o << ", set_writeback_cycles: " << format_number(wb);
       }
       const std::string& policy = m.valid && !m.l1_replacement.empty() ? m.l1_replacement : k.l1_replacement;
-      if (policy != "lru") o << ", replacement: " << policy;
+      if (policy != CacheConfig{}.replacement) o << ", replacement: " << policy;  // the default goes unsaid
     }
     const LevelPrefetch& pf = k.prefetch[std::min<size_t>(i, 2)];
     if (pf.name)
