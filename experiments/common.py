@@ -73,6 +73,17 @@ class Runner:
                 sys.exit(2)
 
 
+def host_name():
+    """The CPU the figures were taken on (/proc/cpuinfo's model name)."""
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown host"
+
+
 def caches(report):
     return [l for l in report["levels"] if l["kind"] == "cache"]
 
