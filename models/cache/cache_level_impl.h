@@ -113,7 +113,7 @@ class CacheLevelImpl final : public CacheLevel {
       uint64_t t = c.issue_at;
       if (t > c.sync_at) break;
       const bool write = (uint8_t(x.kind) & 1) != 0;
-      c.count(write);
+      c.count(write, x.bytes);
       c.window.retire(t);
       const uint64_t done = CacheLevelImpl::issue(
           MemRequest{x.addr, bytes, write, x.tensor, x.region, nullptr, false, false, x.site}, &t, c.window, c.stalls);
@@ -147,6 +147,7 @@ class CacheLevelImpl final : public CacheLevel {
   }
 
   bool contains(uint64_t addr) const override { return array_.contains(addr >> line_shift_); }
+  std::vector<uint64_t> dirty_lines() const override { return array_.dirty_lines(); }
 
   bool coherence_invalidate(uint64_t line, bool* was_dirty) override {
     bool unused_prefetch = false;

@@ -24,10 +24,14 @@ struct CoreClock {
   WindowStalls stalls;
   uint64_t by_kind[2] = {0, 0};  // [write]: reads, writes (accesses = their sum)
   uint64_t line_requests = 0;
+  uint64_t access_bytes = 0;  // the bytes the accesses asked for: what the program consumed and produced
   uint64_t flops = 0, compute_fs = 0;
   uint64_t barrier_wait_fs = 0;  // waiting for the other cores at barriers
 
-  void count(bool write) { ++by_kind[write]; }
+  void count(bool write, uint64_t bytes) {
+    ++by_kind[write];
+    access_bytes += bytes;
+  }
   uint64_t reads() const { return by_kind[0]; }
   uint64_t writes() const { return by_kind[1]; }
   uint64_t accesses() const { return by_kind[0] + by_kind[1]; }

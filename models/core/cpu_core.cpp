@@ -67,7 +67,7 @@ class CpuCore final : public CoreTiming {
   void access(CoreClock& k, uint32_t seq, const Access& a, CorePort& port) override {
     CpuPipeline& p = *pipes_[k.id];
     const bool write = a.kind == AccessKind::Write || a.kind == AccessKind::Fill;
-    k.count(write);
+    k.count(write, a.bytes);
     if (port.reg) {
       // Still a transfer for the register file's counters, but no time: the
       // value is an operand, its readiness flows through the pipeline.

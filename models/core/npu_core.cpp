@@ -63,7 +63,7 @@ class NpuCore final : public CoreTiming {
   void access(CoreClock& k, uint32_t, const Access& a, CorePort& port) override {
     CoreState& s = states_[k.id];
     const bool write = a.kind == AccessKind::Write || a.kind == AccessKind::Fill;
-    k.count(write);
+    k.count(write, a.bytes);
     if (!write) {
       s.results = false;
       if (s.reads.size() >= kMaxPendingReads) flush(k, s);

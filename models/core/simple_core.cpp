@@ -18,7 +18,7 @@ class SimpleCore final : public CoreTiming {
   SimpleCore(const CoreConfig& config, double period_fs, uint32_t /*cores: no per-core state*/) : config_(config), period_fs_(period_fs) {}
 
   void access(CoreClock& k, uint32_t, const Access& a, CorePort& port) override {
-    k.count(a.kind == AccessKind::Write || a.kind == AccessKind::Fill);
+    k.count(a.kind == AccessKind::Write || a.kind == AccessKind::Fill, a.bytes);
     for_each_piece(a, port, [&](uint64_t addr, uint64_t bytes) {
       uint64_t t = k.issue_at;
       const uint64_t done = port.send(addr, bytes, &t);

@@ -85,6 +85,13 @@ void CacheModule::report(StatsNode& parent, const TagNames& names, double second
   n.set("hit_latency_cycles", uint64_t(logic_->config().latency));
   n.set("mshr_merges", t.merges);
   n.set("mshr_stalls", t.mshr_stalls);
+  // The traffic the demand misses stand for: one fetch unit each (the line,
+  // or the sub-block where lines have them).
+  const CacheConfig& cc = logic_->config();
+  n.set("demand_miss_bytes", n.u64("demand_misses") * (cc.has_subblocks() ? cc.subblock : cc.line));
+  uint64_t dirty = 0;
+  for (size_t c = 0; c < instances(); ++c) dirty += instance(c).dirty_lines().size();
+  n.set("dirty_lines_at_end", dirty);
   if (logic_->config().set_fill_cycles) n.set("set_fill_stalls", t.set_fill_stalls);  // only where spaced
   if (logic_->has_prefetcher()) {  // keys only for levels that prefetch (docs/REPORTS.md)
     n.set("prefetch_requests", p.requests).set("prefetches_issued", p.issued);

@@ -300,9 +300,29 @@ StatsNode System::assemble(const std::string& source, bool interrupted) const {
   in.events_done = run_control::counters().events.load();
   in.peak_flops_per_s = config_.core.flops_per_cycle * config_.clock_hz;
   in.peak_dram_bandwidth = dram_->peak_bandwidth();
+  in.dirty_bytes_at_end = dirty_bytes();
   StatsNode root = make_run_report(in, std::move(core_parent.children.front()), std::move(levels));
   if (coherence_) report_coherence(root, names, source, seconds);
   return root;
+}
+
+uint64_t System::dirty_bytes() const {
+  // Every cache's dirty lines as byte ranges, merged: a line dirty in L1 and
+  // L2 (or in two cores' L1s) is one write back to memory, not two.
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+  for (auto& c : caches_)
+    for (size_t k = 0; k < c->instances(); ++k) {
+      const uint64_t line = c->instance(k).config().line;
+      for (uint64_t l : c->instance(k).dirty_lines()) ranges.emplace_back(l * line, l * line + line);
+    }
+  std::sort(ranges.begin(), ranges.end());
+  uint64_t bytes = 0, end = 0;
+  for (auto [b, e] : ranges) {
+    if (b < end) b = end;
+    if (e > b) bytes += e - b;
+    end = std::max(end, e);
+  }
+  return bytes;
 }
 
 StatsNode System::snapshot() const { return assemble(source_, false); }

@@ -58,6 +58,8 @@ class System {
   void run_kernel();  // sc_start() on a thread of its own (see system.cpp)
   // The header, core and levels of the report, as far as the run has come.
   StatsNode assemble(const std::string& source, bool interrupted) const;
+  // Bytes of the caches' dirty lines, each address once (the report's dirty_bytes_at_end).
+  uint64_t dirty_bytes() const;
   // --check-data: the checker of one run, its stores and routes given to the core.
   std::unique_ptr<DataChecker> make_checker(const RunOptions& options);
   // True for a cache named by a memory's `backing:` and by no space.

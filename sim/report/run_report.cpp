@@ -7,7 +7,7 @@
 
 namespace ptosim {
 
-void add_level_metrics(StatsNode& levels, uint64_t core_accesses, uint64_t flops) {
+void add_level_metrics(StatsNode& levels, uint64_t core_accesses, uint64_t flops, uint64_t access_bytes) {
   // AMAT from the bottom up: a cache's is its hit latency plus its demand
   // miss ratio times the AMAT of what serves its misses (the next cache, or
   // DRAM's measured average latency).
@@ -22,6 +22,14 @@ void add_level_metrics(StatsNode& levels, uint64_t core_accesses, uint64_t flops
     const double misses = double(l.u64("demand_misses"));
     if (core_accesses) l.set("misses_per_1k_accesses", misses * 1000.0 / double(core_accesses));
     if (flops) l.set("misses_per_kflop", misses * 1000.0 / double(flops));
+    // Per byte the program consumed, not per request: a variant that issues
+    // fewer, wider requests for the same bytes is not penalised (its hit rate
+    // per request falls because each request has fewer neighbours to hit).
+    if (access_bytes) {
+      const double per_byte = double(l.u64("demand_miss_bytes")) / double(access_bytes);
+      l.set("miss_bytes_per_access_byte", per_byte);
+      l.set("byte_hit_rate", per_byte < 1 ? 1 - per_byte : 0.0);
+    }
     below = l.num("hit_latency_cycles") + l.num("demand_miss_ratio") * below;
     l.set("amat_cycles", below);
   }
@@ -46,7 +54,13 @@ StatsNode make_run_report(const RunReportInputs& in, StatsNode core, StatsNode l
   roof_in.peak_flops_per_s = in.peak_flops_per_s;
   roof_in.peak_dram_bandwidth = in.peak_dram_bandwidth;
   StatsNode roof = add_roofline(root, roof_in);
-  add_level_metrics(levels, core.u64("accesses"), core.u64("flops"));
+  const uint64_t access_bytes = core.u64("access_bytes");
+  add_level_metrics(levels, core.u64("accesses"), core.u64("flops"), access_bytes);
+  // The article's "bandwidth utilisation", per byte consumed (docs/REPORTS.md).
+  root.set("dram_bytes_per_access_byte", access_bytes ? double(roof_in.dram_bytes) / double(access_bytes) : 0.0);
+  root.set("access_bandwidth_fraction",
+           seconds > 0 && in.peak_dram_bandwidth > 0 ? double(access_bytes) / seconds / in.peak_dram_bandwidth : 0.0);
+  root.set("dirty_bytes_at_end", in.dirty_bytes_at_end);
   // The short run summary (core, roofline) reads before the levels in JSON.
   root.children.push_back(std::move(core));
   root.children.push_back(std::move(roof));

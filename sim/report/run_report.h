@@ -18,6 +18,9 @@ struct RunReportInputs {
   double cycles = 0;
   double peak_flops_per_s = 0;
   double peak_dram_bandwidth = 0;  // bytes / s
+  // Bytes of the dirty lines left in the caches, each address once: what a
+  // flush would still write back (0 after --flush).
+  uint64_t dirty_bytes_at_end = 0;
 };
 
 // `core` carries `flops`; `levels` is the list of level nodes, DRAM last.
@@ -27,7 +30,9 @@ StatsNode make_run_report(const RunReportInputs& in, StatsNode core, StatsNode l
 // misses_per_1k_accesses and misses_per_kflop (demand misses per 1000 of the
 // core's accesses, per 1000 flops; absent without accesses / flops) and
 // amat_cycles (hit_latency_cycles + demand_miss_ratio x the AMAT of the level
-// below, DRAM's avg_latency_cycles at the bottom).
-void add_level_metrics(StatsNode& levels, uint64_t core_accesses, uint64_t flops);
+// below, DRAM's avg_latency_cycles at the bottom); with access_bytes (the
+// bytes the core's accesses asked for), miss_bytes_per_access_byte
+// (demand_miss_bytes / access_bytes) and byte_hit_rate (1 - that, at least 0).
+void add_level_metrics(StatsNode& levels, uint64_t core_accesses, uint64_t flops, uint64_t access_bytes = 0);
 
 }  // namespace ptosim

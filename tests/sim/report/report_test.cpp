@@ -215,6 +215,29 @@ TEST(LevelMetrics, MissesPerKiloAccessAndKflopAndAmat) {
   EXPECT_DOUBLE_EQ(replay.children[0].num("amat_cycles"), 104.0);
 }
 
+// Per byte consumed: L1 fetched 10 x 64 B for 1280 B the program read, so
+// 0.5 B per byte and a byte hit rate of 0.5 however many requests those
+// bytes took; L2 fetched 40 x 64 B, twice what was consumed: clamped at 0.
+TEST(LevelMetrics, MissBytesPerAccessByteAndByteHitRate) {
+  StatsNode levels{"levels", NodeKind::List, {}, {}};
+  levels.child("L1", NodeKind::Cache).set("hit_latency_cycles", uint64_t(4)).set("demand_misses", uint64_t(10))
+      .set("demand_miss_ratio", 0.1).set("demand_miss_bytes", uint64_t(640));
+  levels.child("L2", NodeKind::Cache).set("hit_latency_cycles", uint64_t(12)).set("demand_misses", uint64_t(40))
+      .set("demand_miss_ratio", 0.5).set("demand_miss_bytes", uint64_t(2560));
+  levels.child("DRAM", NodeKind::Dram).set("avg_latency_cycles", 200.0);
+  add_level_metrics(levels, 100, 2000, 1280);
+  EXPECT_DOUBLE_EQ(levels.children[0].num("miss_bytes_per_access_byte"), 0.5);
+  EXPECT_DOUBLE_EQ(levels.children[0].num("byte_hit_rate"), 0.5);
+  EXPECT_DOUBLE_EQ(levels.children[1].num("miss_bytes_per_access_byte"), 2.0);
+  EXPECT_DOUBLE_EQ(levels.children[1].num("byte_hit_rate"), 0.0);
+  // Without the bytes consumed (a hand-made tree, no accesses): no figure.
+  StatsNode none{"levels", NodeKind::List, {}, {}};
+  none.child("L1", NodeKind::Cache).set("hit_latency_cycles", uint64_t(4)).set("demand_misses", uint64_t(1))
+      .set("demand_miss_ratio", 1.0).set("demand_miss_bytes", uint64_t(64));
+  add_level_metrics(none, 0, 0);
+  EXPECT_EQ(none.children[0].find("byte_hit_rate"), nullptr);
+}
+
 TEST(ReportText, DemandMissesAsACountNextToTheirRatio) {
   StatsNode run = sample_run();
   StatsNode& l1 = run.children[2].children[0];

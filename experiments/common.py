@@ -1,0 +1,138 @@
+"""Shared by the experiments (experiments/*/run): finding pto-sim, running it
+into a private temporary directory, tables, pictures and the results file
+that README's "Results" section is generated from. Scripts, not a pto-sim
+subcommand, because an experiment is many runs plus a picture (matplotlib,
+Python) plus prose; keeping them out of the binary keeps it free of
+plotting and lets a reader see and change each experiment in one file."""
+import argparse
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def arguments(doc, quick_help):
+    p = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--pto-sim", default=None, help="the binary (default: build/ or build-dev/ of this checkout)")
+    p.add_argument("--quick", action="store_true", help=quick_help)
+    p.add_argument("--check", action="store_true", help="assert the experiment's orderings (exit 1 when one fails)")
+    p.add_argument("--out", default=None, help="where to write results.md and the PNG (default: the experiment's "
+                   "out/; with --quick a temporary directory unless given)")
+    p.add_argument("-j", type=int, default=1, help="runs at a time (default 1)")
+    return p
+
+
+def binary(given):
+    if given:
+        return given
+    for b in ("build", "build-dev"):
+        path = os.path.join(ROOT, b, "sim", "cli", "pto-sim")
+        if os.access(path, os.X_OK):
+            return path
+    sys.exit("no pto-sim found under build/ or build-dev/: build it or pass --pto-sim")
+
+
+class Runner:
+    """Runs pto-sim into its own temporary directory; a failed run stops the
+    experiment with pto-sim's message (exit 2), never a half table."""
+
+    def __init__(self, pto_sim, jobs):
+        self.bin = pto_sim
+        self.jobs = max(1, jobs)
+        self.tmp = tempfile.mkdtemp(prefix="ptosim-exp-")
+        self.n = 0
+
+    def host_config(self):
+        path = os.path.join(self.tmp, "host.yaml")
+        p = subprocess.run([self.bin, "config", "host"], capture_output=True, text=True)
+        if p.returncode != 0:
+            sys.exit(f"pto-sim config host failed: {p.stderr.strip()}")
+        open(path, "w").write(p.stdout)
+        return path
+
+    def _one(self, args):
+        self.n += 1
+        out = os.path.join(self.tmp, f"r{self.n}_{os.getpid()}_{id(args)}.json")
+        env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+        p = subprocess.run([self.bin, "run", *args, "--format", "json", "-o", out], capture_output=True, text=True,
+                           env=env)
+        if p.returncode != 0:
+            raise RuntimeError(f"pto-sim run {' '.join(args)} failed ({p.returncode}): {p.stderr.strip()}")
+        return json.load(open(out))
+
+    def many(self, arg_lists):
+        with concurrent.futures.ThreadPoolExecutor(self.jobs) as pool:
+            try:
+                return list(pool.map(self._one, arg_lists))
+            except RuntimeError as e:
+                sys.stderr.write(f"{e}\n")
+                sys.exit(2)
+
+
+def host_name():
+    """The CPU the figures were taken on (/proc/cpuinfo's model name)."""
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown host"
+
+
+def caches(report):
+    return [l for l in report["levels"] if l["kind"] == "cache"]
+
+
+def table(header, rows):
+    cols = [header] + [[str(c) for c in r] for r in rows]
+    w = [max(len(r[i]) for r in cols) for i in range(len(header))]
+    line = lambda r: "| " + " | ".join(c.rjust(w[i]) if i else c.ljust(w[i]) for i, c in enumerate(r)) + " |"
+    return "\n".join([line(header), "|" + "|".join("-" * (x + 2) for x in w) + "|"] + [line(r) for r in cols[1:]])
+
+
+def pyplot():
+    try:
+        import matplotlib
+    except ImportError:
+        sys.exit(f"needs matplotlib, which {sys.executable} cannot import: install Debian's python3-matplotlib "
+                 "(apt-get install python3-matplotlib) and run with /usr/bin/python3")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def out_dir(args, here):
+    if args.out:
+        d = args.out
+    elif args.quick:
+        d = tempfile.mkdtemp(prefix="ptosim-exp-out-")
+    else:
+        d = os.path.join(here, "out")
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
+def write_results(d, text):
+    """results.md: what README's Results section is made of (scripts/gen-results.py)."""
+    tmp = os.path.join(d, ".results.md.tmp")
+    open(tmp, "w").write(text)
+    os.replace(tmp, os.path.join(d, "results.md"))
+
+
+class Checks:
+    def __init__(self):
+        self.failed = []
+
+    def expect(self, what, ok, detail=""):
+        print(f"{'ok' if ok else 'FAIL'}: {what}" + ("" if ok else f" ({detail})"))
+        if not ok:
+            self.failed.append(what)
+
+    def finish(self):
+        if self.failed:
+            sys.exit(1)
