@@ -70,10 +70,10 @@ check("SIGTERM: exit 143", code == 143, (code, err))
 check("SIGTERM: text report marked", "interrupted: true" in out and re.search(r"events_done: \d+", out), out[-500:])
 
 # 3. A long program: interrupted while simulating (its first progress line
-# says that it is), with the interpreter on its own thread and, with
-# --single-thread, on the simulation's (the stop unwinds the interpreter).
-for mode in ([], ["--single-thread"]):
-    name = "program" + (" --single-thread" if mode else "")
+# says that it is), with the interpreter on the simulation's thread (the
+# default: the stop unwinds the interpreter) and, with --two-threads, on its own.
+for mode in ([], ["--two-threads"]):
+    name = "program" + (" --two-threads" if mode else "")
     p = start("run", os.path.join(H.src, "workloads", "matmul_naive.pto"), "-D", "M=512", "-D", "N=512", "-D", "K=512",
               "--format", "json", "--progress", *mode)
     first = p.stderr.readline().decode()
