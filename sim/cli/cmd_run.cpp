@@ -36,7 +36,7 @@ constexpr uint64_t kToolHotSpots = 10;
 
 struct RunArgs {
   std::string program, trace, config, format = "text", output;
-  bool flush = false, check_data = false, progress = false, single_thread = false;
+  bool flush = false, check_data = false, progress = false, single_thread = false, two_threads = false;
   std::vector<std::string> defines, sets;
   uint64_t max_events = 0, stop_after = 0, stop_after_compute = 0;
   InsightArgs insight;
@@ -79,8 +79,12 @@ void add_run(CLI::App& app, Action& action) {
   add_output_option(*run, a.output, "Write the report here instead of stdout");
   run->add_flag("--progress", a.progress, "Show progress on stderr even when it is not a terminal");
   run->add_flag("--single-thread", a.single_thread,
-                "Run the interpreter or trace reader on the simulation's own thread: one core instead of two "
-                "(what sweep -j N>1 uses; the counts are the same)");
+                "Run the interpreter or trace reader on the simulation's own thread (a program's default; a trace "
+                "from stdin or a FIFO otherwise keeps its reader's thread)");
+  run->add_flag("--two-threads", a.two_threads,
+                "Run the interpreter or trace reader on a thread of its own, overlapped with the simulation: more CPU and, "
+                "measured, a slower run (docs/PERFORMANCE.md, \"One thread or two\"); the counts are the same")
+      ->excludes("--single-thread");
   run->add_option("--stop-after", a.stop_after,
                    "Simulate about the first N events only and report them (marked interrupted, with events_done; "
                    "exit 0): a quick probe, as pto-sim tune takes")
@@ -151,7 +155,8 @@ void add_run(CLI::App& app, Action& action) {
         // the reader waits.
         struct stat st {};
         options.producer_same_thread =
-            a.single_thread || stops || (a.trace != "-" && ::stat(a.trace.c_str(), &st) == 0 && S_ISREG(st.st_mode));
+            stops || (!a.two_threads && (a.single_thread || (a.trace != "-" && ::stat(a.trace.c_str(), &st) == 0 &&
+                                                              S_ISREG(st.st_mode))));
         // Shared with the reader's thread, which an interrupted run lets go.
         auto counts = std::make_shared<TraceCounts>();
         auto rules = std::make_shared<const TraceRules>(trace_rules(config));
@@ -166,13 +171,13 @@ void add_run(CLI::App& app, Action& action) {
         const bool report_on_stdout = a.output.empty() || a.output == "-";
         std::ostream* prints = report_on_stdout && a.format != "text" ? &std::cerr : nullptr;
         HotSpotArgs hot{a.insight.hot_spots, a.insight.hot_tile, a.insight.heatmap_bins};
-        // The interpreter on its own thread overlaps with the simulation (a
-        // run alone on an idle machine is faster); on the simulation's thread
-        // it does not wait for the pipe, and the CPU it spends is the work
-        // itself: several runs at once go further (sweep -j N).
+        // One thread by default: handing events to another thread costs more
+        // than the overlap saves, even for a lone run on an idle machine
+        // (1.18x the wall time and twice the CPU on matmul_naive 256^3:
+        // bench/threads_wall.py, docs/PERFORMANCE.md "One thread or two").
         // A probe (--stop-after) unwinds the interpreter where it stops rather
         // than leaving its thread running while the process ends.
-        options.producer_same_thread = a.single_thread || stops;
+        options.producer_same_thread = !a.two_threads || stops;
         status = run_program_on(system, config, a.program, a.defines, a.max_events, options, root, prints, &params, hot,
                                 &pictures);
         add_source_text(root, a.program);

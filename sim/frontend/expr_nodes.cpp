@@ -176,7 +176,7 @@ Value call_function(Interp& in, FuncObj* fo, std::vector<Value>& pos_args, const
   if (fn.kwargs_slot >= 0) locals[size_t(fn.kwargs_slot)] = std::move(extra);
   Frame fr{&in, in.globals.data(), locals.data(), Value()};
   ++in.depth;
-  if (++in.steps > in.step_limit) in.step_limit_hit(call_pos);
+  take_step(in, call_pos);
   in.ctx.function_push(fn.name + "()");
   try {
     fn.body.exec(fr);

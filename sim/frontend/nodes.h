@@ -9,11 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "sim/common/run_control.h"
 #include "sim/exec/exec_context.h"
 #include "sim/exec/run_figures.h"
 #include "sim/frontend/ast.h"
 #include "sim/frontend/errors.h"
 #include "sim/frontend/value.h"
+#include "sim/trace/chunk_ring.h"
 
 namespace ptosim::frontend {
 
@@ -157,6 +159,16 @@ struct Interp {
   [[noreturn]] void step_limit_hit(Pos pos) const;
   SourcePos source_pos(Pos p) const { return SourcePos{src.path(), p.line, p.col}; }
 };
+
+// One loop iteration or call: the step limit, and a stop. The sink sees a
+// stop (Ctrl-C) at its next access; a loop that emits none would run on (up
+// to the step limit, ~20 s) now that the interpreter shares the
+// simulation's thread by default. Every 2^20 steps (~10 ms) it unwinds here
+// as it would there.
+inline void take_step(Interp& in, Pos pos) {
+  if (__builtin_expect(++in.steps > in.step_limit, 0)) in.step_limit_hit(pos);
+  if (__builtin_expect((in.steps & 0xFFFFF) == 0, 0) && run_control::stop_signal() != 0) throw pipe::Abandoned();
+}
 
 // Scalar/tensor semantics shared by the nodes (arith.cpp).
 Value binary_op(Interp& in, BinOp op, const Value& a, const Value& b, Pos pos);

@@ -174,7 +174,7 @@ Flow ForRangeStmt::exec(Frame& f) {
   InductionProbe probe(in);
   for (int64_t v = a; s > 0 ? v < b : v > b;) {
     var.get(f).set_int(v);
-    if (__builtin_expect(++in.steps > in.step_limit, 0)) in.step_limit_hit(pos);
+    take_step(in, pos);
     if (parallel) in.ctx.set_core(iter++);
     probe.before_iteration();
     in.ctx.loop_iteration(probe.streams());
@@ -204,7 +204,7 @@ Flow ForIterStmt::exec(Frame& f) {
   Interp& in = *f.in;
   int64_t n = 0;
   for (Value& v : items) {
-    if (++in.steps > in.step_limit) in.step_limit_hit(pos);
+    take_step(in, pos);
     if (parallel) in.ctx.set_core(n++);
     target->assign(f, std::move(v));
     Flow fl = body.exec(f);

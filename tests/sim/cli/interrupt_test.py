@@ -70,10 +70,10 @@ check("SIGTERM: exit 143", code == 143, (code, err))
 check("SIGTERM: text report marked", "interrupted: true" in out and re.search(r"events_done: \d+", out), out[-500:])
 
 # 3. A long program: interrupted while simulating (its first progress line
-# says that it is), with the interpreter on its own thread and, with
-# --single-thread, on the simulation's (the stop unwinds the interpreter).
-for mode in ([], ["--single-thread"]):
-    name = "program" + (" --single-thread" if mode else "")
+# says that it is), with the interpreter on the simulation's thread (the
+# default: the stop unwinds the interpreter) and, with --two-threads, on its own.
+for mode in ([], ["--two-threads"]):
+    name = "program" + (" --two-threads" if mode else "")
     p = start("run", os.path.join(H.src, "workloads", "matmul_naive.pto"), "-D", "M=512", "-D", "N=512", "-D", "K=512",
               "--format", "json", "--progress", *mode)
     first = p.stderr.readline().decode()
@@ -87,6 +87,28 @@ for mode in ([], ["--single-thread"]):
         rep = {}
     check(f"{name} SIGINT: JSON report, interrupted", rep.get("interrupted") is True and rep.get("events_done", 0) > 0,
           out[:300])
+
+# 3b. A loop that emits no events (its stop is seen by the interpreter, not the
+# sink): a SIGINT once it has printed ends it with the interrupted report, on
+# one thread (the default) and on two. Without the interpreter's check, one
+# thread ran on to the iteration limit (~20 s, exit 2).
+SPIN = write("spin.pto", 'X = pto.zeros([4], pto.float32)\nX[0] = 1.0\nprint("spinning")\n'
+             'for i in range(100000):\n    for j in range(100000):\n        y = j\n')
+for mode in ([], ["--two-threads"]):
+    name = "event-free loop" + (" --two-threads" if mode else "")
+    out_json = os.path.join(tmp, "spin.json")
+    p = start("run", SPIN, "--format", "json", "-o", out_json, *mode)
+    first = p.stdout.readline().decode()
+    p.send_signal(signal.SIGINT)
+    t0 = time.time()
+    code, out, err = finish(p)
+    check(f"{name}: printed before the signal", "spinning" in first, first)
+    check(f"{name}: SIGINT ends it, exit 130", code == 130, (code, err[-500:]))
+    check(f"{name}: within seconds", time.time() - t0 < 10, time.time() - t0)
+    rep = json.load(open(out_json)) if os.path.exists(out_json) else {}
+    check(f"{name}: the report is marked interrupted", rep.get("interrupted") is True, rep.get("interrupted"))
+    if os.path.exists(out_json):
+        os.remove(out_json)
 
 # 4. Two signals in a row: the process ends at once, and -o holds a whole
 # report or none at all, never part of one.

@@ -151,4 +151,15 @@ q = subprocess.run(["bash", SUBMIT, T("none.txt")], env=env, capture_output=True
 check("an empty jobs file: nothing submitted, says why", q.returncode == 0 and "nothing submitted" in q.stderr,
       q.stderr)
 
+# 5. run's threads: one is the default (docs/PERFORMANCE.md "One thread or
+# two"); --two-threads gives the interpreter its own thread, the same report;
+# asking for both is refused.
+code1, out1, err1 = run("run", NAIVE, "-D", "M=24", "-D", "N=24", "-D", "K=24", "--format", "json")
+code2, out2, err2 = run("run", NAIVE, "-D", "M=24", "-D", "N=24", "-D", "K=24", "--format", "json", "--two-threads")
+strip = lambda out: {k: v for k, v in json.loads(out).items() if k not in ("command_line", "wall_seconds", "host")}
+check("run --two-threads: the default's report", code1 == 0 and code2 == 0 and strip(out1) == strip(out2),
+      (code1, code2, err1, err2))
+code, _, err = run("run", NAIVE, "-D", "M=4", "--two-threads", "--single-thread")
+check("run --two-threads --single-thread: exit 2, says which", code == 2 and "--two-threads" in err, (code, err))
+
 h.finish()
