@@ -87,7 +87,8 @@ std::vector<HostCache> cpuid_caches() {
     h.ways = ((b >> 22) & 0x3ff) + 1;
     h.size = uint64_t(h.ways) * partitions * h.line * sets;
     if (a & (1u << 9)) h.ways = uint32_t(h.size / h.line);  // fully associative
-    h.shared_cpus = "CPUID: " + std::to_string(((a >> 14) & 0xfff) + 1) + " threads";
+    h.sharing_threads = ((a >> 14) & 0xfff) + 1;
+    h.shared_cpus = "CPUID: " + std::to_string(h.sharing_threads) + " threads";
     if (h.size && h.line) out.push_back(h);
   }
 #endif

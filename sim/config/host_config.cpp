@@ -319,11 +319,14 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
     }
     // A level that only cpu0's SMT siblings share is one core's own; the
     // first level shared wider, and every one below it, is shared
-    // (docs/CACHES.md, "Several cores"). Unknown lists say nothing.
-    const unsigned sharers = cpu_list_count(c.shared_cpus);
+    // (docs/CACHES.md, "Several cores"). Unknown lists say nothing. Levels
+    // from CPUID (a VM without sysfs caches) give a count of threads; the
+    // L1D is one core's on every x86, so its count is the core's threads.
+    const unsigned sharers = cpu_list_count(c.shared_cpus) ? cpu_list_count(c.shared_cpus) : c.sharing_threads;
     const char* sharing = nullptr;
     if (sharers) {
-      still_private = still_private && sharers <= std::max(1u, cpu_list_count(f.smt_siblings));
+      const unsigned core_threads = std::max({1u, cpu_list_count(f.smt_siblings), f.caches[0].sharing_threads});
+      still_private = still_private && sharers <= core_threads;
       sharing = still_private ? "private" : "shared";
     }
     o << "  - {name: " << name << (sharing ? std::string(", sharing: ") + sharing : std::string()) << ", size: " << units::format_bytes(c.size) << ", ways: " << c.ways

@@ -16,6 +16,9 @@ struct HostCache {
   uint64_t size = 0;
   uint32_t ways = 0, line = 0;
   std::string shared_cpus;
+  // Where the level comes from CPUID (no sysfs list): the logical CPUs it
+  // says share it (leaf 4 / 0x8000001D EAX[25:14] + 1); 0 = unknown.
+  unsigned sharing_threads = 0;
 };
 
 struct HostFacts {

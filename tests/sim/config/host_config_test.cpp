@@ -149,6 +149,36 @@ TEST(HostConfig, SharedCpuListGivesPrivateAndSharedLevels) {
   EXPECT_EQ(c.caches[1].sharing, CacheSharing::Shared);
 }
 
+// A VM without sysfs caches (this repository's AMD EPYC VM): the levels come
+// from CPUID, which counts the threads sharing each; the L1D's count is one
+// core's threads, so a level no wider is private and the first wider shared.
+TEST(HostConfig, CpuidThreadCountsGivePrivateAndSharedLevels) {
+  HostFacts f = facts("AuthenticAMD");
+  f.smt_siblings = "0";  // what this VM's topology directory says
+  const unsigned threads[3] = {2, 2, 16};
+  for (int i = 0; i < 3; ++i) {
+    f.caches[i].shared_cpus = "CPUID: " + std::to_string(threads[i]) + " threads";
+    f.caches[i].sharing_threads = threads[i];
+  }
+  HwConfig c = written(f);
+  EXPECT_EQ(c.caches[0].sharing, CacheSharing::Private);
+  EXPECT_EQ(c.caches[1].sharing, CacheSharing::Private);
+  EXPECT_EQ(c.caches[2].sharing, CacheSharing::Shared);
+  f.caches[1].sharing_threads = 4;  // an L2 of two cores (a cluster's)
+  c = written(f);
+  EXPECT_EQ(c.caches[1].sharing, CacheSharing::Shared);
+  EXPECT_EQ(c.caches[2].sharing, CacheSharing::Shared);
+  f.caches[0].sharing_threads = f.caches[1].sharing_threads = 1;  // no SMT
+  f.smt_siblings = "";
+  c = written(f);
+  EXPECT_EQ(c.caches[0].sharing, CacheSharing::Private);
+  EXPECT_EQ(c.caches[1].sharing, CacheSharing::Private);
+  EXPECT_EQ(c.caches[2].sharing, CacheSharing::Shared);
+  f.caches[1].shared_cpus = "0-3";  // a sysfs list, where there is one, wins
+  c = written(f);
+  EXPECT_EQ(c.caches[1].sharing, CacheSharing::Shared);
+}
+
 TEST(HostConfig, CpuinfoGivesTheFamilyAndModelNumber) {
   namespace fs = std::filesystem;
   const fs::path root = fs::temp_directory_path() / ("pto-host-facts-" + std::to_string(getpid()));
