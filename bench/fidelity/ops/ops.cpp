@@ -490,25 +490,23 @@ inline void softmax_row(const float* __restrict x, float* __restrict out, int n)
   for (int j = 0; j < n; ++j) out[j] *= inv;
 }
 
-// q[rows x D] against all of K: s = q K^T (dots of rows: K^T is never
-// formed), s2 = s * scale, p = softmax(s2), o = p V (i-k-j, vectorised
-// along D) -- each a full pass writing a new buffer, as the .pto ops do.
-void attention_rows(int rows, int L, int D, const float* q, const float* K, const float* V, float* s, float* s2,
-                    float* p, float* o) {
+// q[rows x D] against all of K: s = q K^T, s2 = s * scale, p = softmax(s2),
+// o = p V -- each a full pass writing a new buffer, as the .pto ops do. The
+// two products run on the matmul micro-kernel (packed tiles, as a BLAS
+// would): q K^T against Kt, K transposed once per call (the packing a GEMM
+// of a transposed operand does; L x D copies against rows x L x D MACs).
+// qk and pv: the two products' tilings for `rows` (attention_gemms).
+void attention_rows(int rows, int L, int D, const Tiled& qk, const Tiled& pv, const float* q, const float* Kt,
+                    const float* V, float* s, float* s2, float* p, float* o) {
   const float scale = 1.0f / std::sqrt(float(D));
-  for (int i = 0; i < rows; ++i)
-    for (int j = 0; j < L; ++j) s[size_t(i) * L + j] = dot(q + size_t(i) * D, K + size_t(j) * D, D);
+  qk(q, Kt, s);
   for (size_t i = 0; i < size_t(rows) * L; ++i) s2[i] = s[i] * scale;
   for (int i = 0; i < rows; ++i) softmax_row(s2 + size_t(i) * L, p + size_t(i) * L, L);
-  for (int i = 0; i < rows; ++i) {
-    float* __restrict oi = o + size_t(i) * D;
-    for (int d = 0; d < D; ++d) oi[d] = 0.0f;
-    for (int j = 0; j < L; ++j) {
-      const float pij = p[size_t(i) * L + j];
-      const float* __restrict vj = V + size_t(j) * D;
-      for (int d = 0; d < D; ++d) oi[d] += pij * vj[d];
-    }
-  }
+  pv(p, V, o);
+}
+void transpose(int rows, int cols, const float* __restrict x, float* __restrict xt) {
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) xt[size_t(j) * rows + i] = x[size_t(i) * cols + j];
 }
 
 // ---- LayerNorm + GELU over rows of x [R, H] --------------------------------
@@ -685,14 +683,22 @@ Made make(const Spec& s) {
           *O = alloc(size_t(L) * D, -1);
     float *S = alloc(size_t(TQ) * L, -1), *S2 = alloc(size_t(TQ) * L, -1), *P = alloc(size_t(TQ) * L, -1);
     float *q = alloc(size_t(TQ) * D, -1), *o = alloc(size_t(TQ) * D, -1);
+    // Tiles of up to 64 rows x 256 columns, the whole reduction at once.
+    const Tiled qk(TQ, L, D, std::min(TQ, 64), std::min(L, 256), D), pv(TQ, D, L, std::min(TQ, 64), D, std::min(L, 256));
+    float* Kt = alloc(size_t(L) * D, -1);
     if (TQ == L) {
-      m.v = {[=] { attention_rows(L, L, D, Q, K, V, S, S2, P, O); }, [] {}};
+      m.v = {[=] {
+               transpose(L, D, K, Kt);
+               attention_rows(L, L, D, qk, pv, Q, Kt, V, S, S2, P, O);
+             },
+             [] {}};
     } else {
       if (L % TQ) std::exit(2);
       m.v = {[=] {
+               transpose(L, D, K, Kt);
                for (int m0 = 0; m0 < L; m0 += TQ) {  // attention_tiled.pto: q loaded, o stored per block
                  std::memcpy(q, Q + size_t(m0) * D, sizeof(float) * TQ * D);
-                 attention_rows(TQ, L, D, q, K, V, S, S2, P, o);
+                 attention_rows(TQ, L, D, qk, pv, q, Kt, V, S, S2, P, o);
                  std::memcpy(O + size_t(m0) * D, o, sizeof(float) * TQ * D);
                }
              },

@@ -34,13 +34,12 @@ from DRAM) is a small share, charged on both sides. The native time is the
 minimum over --rounds interleaved rounds by the thread's CPU time, measured
 twice, as ../run.py does.
 
-A twin that cannot run on the config (today: a pto.tile whose accumulator
-does not fit the 2 KiB register space, issue 26 item 1) has no prediction:
-it is listed as infeasible, left out of the Spearman, and counted outside
-[0.67, 1.5]. --check fails on a native kernel whose output is wrong, a twin
-whose pto.check fails or that errs otherwise, never on timing;
---require-predictions makes an infeasible twin a failure too (for when the
-lowering of item 1 lands).
+A twin that cannot run on the config (an allocation the config's spaces
+cannot hold) has no prediction: it is listed as infeasible, left out of the
+Spearman, and counted outside [0.67, 1.5]. --check fails on a native
+kernel whose output is wrong, a twin whose pto.check fails or that errs
+otherwise, never on timing; --require-predictions makes an infeasible twin
+a failure too.
 
 Config: without --config, `pto-sim config host --measure`. A VM whose kernel
 has no /sys/devices/system/cpu/cpu0/cache (an AMD EPYC VM, 2026-12-05) gets
