@@ -381,10 +381,11 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
       }
       const std::string& policy = m.valid && !m.l1_replacement.empty() ? m.l1_replacement : k.l1_replacement;
       if (policy != CacheConfig{}.replacement) o << ", replacement: " << policy;  // the default goes unsaid
-      // x86 stores read their line for ownership, a 64 B vector store that
-      // covers it too (non-temporal stores aside): an elementwise pass's
-      // output costs a read, then a writeback.
-      o << ", write_allocate: fetch";
+      // No `write_allocate: fetch` (a read for ownership even of a line a
+      // 64 B vector store covers): on the AMD EPYC VM (2026-12-05) it moved
+      // the elementwise chain from 1.8x to 2.9x of native, LayerNorm
+      // unfused from 1.13x to 1.6x, attention from 0.96x to 1.16x and only
+      // the fused LayerNorm the right way (0.6x to 0.86x).
     }
     const LevelPrefetch& pf = k.prefetch[std::min<size_t>(i, 2)];
     if (pf.name)

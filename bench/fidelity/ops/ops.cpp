@@ -14,8 +14,8 @@
 // which no kernel library ships with). Checked with objdump on the AMD EPYC
 // (Zen 5, AVX-512) VM, 2026-12-05, GCC 12.2: the micro-kernel's k loop is
 // vbroadcastss + 16 vfmadd231ps on zmm registers (8 x 32 accumulators);
-// conv_block's k step two masked vmovups (the window's columns, masks
-// hoisted per kw), 8 broadcasts, 16 vfmadd231ps zmm (2026-12-05, after a
+// conv_block<14>'s k step two masked vmovups (the window's columns, masks
+// hoisted per kw), 14 broadcasts, 28 vfmadd231ps zmm (2026-12-05, after a
 // first version that computed the masks per step ran at 0.45x: 0.75 ms
 // against 0.33); matmul_ikj's and attention's row loops are vfmadd...ps on ymm/zmm
 // (vectorised by the compiler); exp and GELU (softmax, LayerNorm+GELU, the
@@ -35,6 +35,7 @@
 // (run.py builds both from one table).
 #include <immintrin.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -44,6 +45,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../timing.h"
@@ -70,6 +72,7 @@ inline vf vbroadcast(const float* p) { return _mm512_set1_ps(*p); }
 inline vf vfma(vf a, vf b, vf c) { return _mm512_fmadd_ps(a, b, c); }
 inline vf vzero() { return _mm512_setzero_ps(); }
 constexpr int MR_MAX = 8;  // 8 x 2 zmm accumulators of 32: room for B and A
+constexpr int CONV_MR = 14;  // conv: 14 x 2 accumulators + 2 B + 1 A = 31 of 32 zmm (the lowering's MR)
 #elif defined(__AVX2__) && defined(__FMA__)
 constexpr int W = 8;
 using vf = __m256;
@@ -79,6 +82,7 @@ inline vf vbroadcast(const float* p) { return _mm256_broadcast_ss(p); }
 inline vf vfma(vf a, vf b, vf c) { return _mm256_fmadd_ps(a, b, c); }
 inline vf vzero() { return _mm256_setzero_ps(); }
 constexpr int MR_MAX = 4;  // 4 x 2 ymm accumulators of 16
+constexpr int CONV_MR = 6;  // 6 x 2 + 2 + 1 = 15 of 16 ymm
 #else
 constexpr int W = 1;
 using vf = float;
@@ -88,6 +92,7 @@ inline vf vbroadcast(const float* p) { return *p; }
 inline vf vfma(vf a, vf b, vf c) { return a * b + c; }
 inline vf vzero() { return 0.0f; }
 constexpr int MR_MAX = 4;
+constexpr int CONV_MR = 4;
 #endif
 
 // ---- matmul ---------------------------------------------------------------
@@ -389,19 +394,28 @@ __attribute__((noinline)) void conv_block(const ConvShape& s, const Region& r, c
     for (int v = 0; v < 2; ++v) vstore_m(y + i * y_fstride + v * W, acc[i][v], om[v]);
 }
 
+// conv_block<1..CONV_MR>: the last filter block of a tile may be short.
+using ConvBlockFn = void (*)(const ConvShape&, const Region&, const Weights&, int, float*, size_t, int, int, int, bool);
+template <size_t... I>
+constexpr std::array<ConvBlockFn, sizeof...(I)> conv_block_table(std::index_sequence<I...>) {
+  return {&conv_block<int(I) + 1>...};
+}
+constexpr std::array<ConvBlockFn, CONV_MR> kConvBlock = conv_block_table(std::make_index_sequence<CONV_MR>{});
+
 // Output rows [oh0, oh0 + th) x columns [ow0, ow0 + tw) of filters [f0, f0 +
-// tf) (tf a multiple of MR_MAX), from the region's tc channels: per row, the
-// column blocks outer and the filter blocks inner, as the lowering's
-// for_blocks walks them. wt(f) gives filter f's weights.
+// tf), from the region's tc channels: per row, the column blocks outer and
+// the filter blocks (CONV_MR, the last one shorter) inner, as the
+// lowering's for_blocks walks them. wt(f) gives the weights of the block
+// that starts at filter f.
 template <class WeightsOf>
-void conv_rows(const ConvShape& s, const Region& r, WeightsOf wt, int tc, float* Y, int f0, int tf, int oh0,
-               int th, int ow0, int tw, bool load_c) {
+void conv_rows(const ConvShape& s, const Region& r, WeightsOf wt, int tc, float* Y, int f0, int tf, int oh0, int th,
+               int ow0, int tw, bool load_c) {
   const size_t fs = size_t(s.OH) * s.OW;
   for (int oh = oh0; oh < oh0 + th; ++oh)
     for (int j = ow0; j < ow0 + tw; j += 2 * W)
-      for (int f = f0; f < f0 + tf; f += MR_MAX)
-        conv_block<MR_MAX>(s, r, wt(f), tc, Y + size_t(f) * fs + size_t(oh) * s.OW + j, fs, oh, j,
-                           std::min(2 * W, ow0 + tw - j), load_c);
+      for (int f = f0; f < f0 + tf; f += CONV_MR)
+        kConvBlock[size_t(std::min(CONV_MR, f0 + tf - f) - 1)](s, r, wt(f), tc, Y + size_t(f) * fs + size_t(oh) * s.OW + j,
+                                                               fs, oh, j, std::min(2 * W, ow0 + tw - j), load_c);
 }
 
 __attribute__((noinline)) void conv_basic(const ConvShape& s, const float* __restrict X, const float* __restrict Wt,
@@ -440,12 +454,12 @@ struct ConvTiled {
   int TF, TH, TW, TC;
   float *xt, *wt;
   ConvTiled(const ConvShape& sh, int tf, int th, int tw, int tc) : s(sh), TF(tf), TH(th), TW(tw), TC(tc) {
-    if (s.F % TF || s.OH % TH || s.OW % TW || s.C % TC || TF % MR_MAX) {
-      std::fprintf(stderr, "conv_tiled: tiles do not divide the shape (or TF %% %d)\n", MR_MAX);
+    if (s.F % TF || s.OH % TH || s.OW % TW || s.C % TC) {
+      std::fprintf(stderr, "conv_tiled: tiles do not divide the shape\n");
       std::exit(2);
     }
     xt = alloc(size_t(TC) * (TH + 2) * (TW + 2), -1);
-    wt = alloc(size_t(TF) * TC * 9, -1);
+    wt = alloc(size_t((TF + CONV_MR - 1) / CONV_MR) * CONV_MR * TC * 9, -1);
   }
   void operator()(const float* __restrict X, const float* __restrict Wt, float* __restrict Y) const {
     const int k = TC * 9;
@@ -462,10 +476,10 @@ struct ConvTiled {
                             sizeof(float) * rw);
             for (int f = 0; f < TF; ++f)
               for (int e = 0; e < k; ++e)
-                wt[size_t(f / MR_MAX) * k * MR_MAX + size_t(e) * MR_MAX + f % MR_MAX] =
+                wt[size_t(f / CONV_MR) * k * CONV_MR + size_t(e) * CONV_MR + f % CONV_MR] =
                     Wt[(size_t(f0 + f) * s.C + c0) * 9 + e];
             const Region r{xt, rh, rw, ih0, iw0, size_t(rh) * rw};
-            conv_rows(s, r, [&](int f) { return Weights{wt + size_t((f - f0) / MR_MAX) * k * MR_MAX, 1, MR_MAX}; },
+            conv_rows(s, r, [&](int f) { return Weights{wt + size_t((f - f0) / CONV_MR) * k * CONV_MR, 1, CONV_MR}; },
                       TC, Y, f0, TF, h0, TH, w0, TW, c0 > 0);
           }
         }
@@ -484,7 +498,7 @@ inline float dot(const float* __restrict a, const float* __restrict b, int n) {
 inline void softmax_row(const float* __restrict x, float* __restrict out, int n) {
   float m = -INFINITY;
 #pragma omp simd reduction(max : m)
-  for (int j = 0; j < n; ++j) m = std::fmax(m, x[j]);
+  for (int j = 0; j < n; ++j) m = x[j] > m ? x[j] : m;  // vmaxps (std::fmax is a libm call: NaN rules)
   const float sum = exp_array(size_t(n), x, -m, out);
   const float inv = 1.0f / sum;
   for (int j = 0; j < n; ++j) out[j] *= inv;
@@ -576,7 +590,7 @@ __attribute__((noinline)) void ew_chain(size_t n, const float* __restrict x, con
                                         float* __restrict t4) {
   for (size_t i = 0; i < n; ++i) t1[i] = x[i] * 2.0f;
   for (size_t i = 0; i < n; ++i) t2[i] = t1[i] + y[i];
-  for (size_t i = 0; i < n; ++i) t3[i] = std::fmax(t2[i], 0.0f);
+  for (size_t i = 0; i < n; ++i) t3[i] = t2[i] > 0.0f ? t2[i] : 0.0f;  // vmaxps, not a libm call
   exp_array(n, t3, 0.0f, t4);
 }
 

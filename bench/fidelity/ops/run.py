@@ -13,6 +13,8 @@ pto/*.pto) on a config of this machine.
     python3 bench/fidelity/ops/run.py BUILD_DIR --quick --check      # the CTest: the harness works
     python3 bench/fidelity/ops/run.py BUILD_DIR --measured OLD.json --config OLD.yaml   # predictions only
 
+--json keeps the config's text too ("config_yaml": the one `config host
+--measure` wrote for this run, which lives in a temporary directory).
 --measured takes the native times (and the canary) of an earlier run's
 --json instead of timing again: a new lowering compared against the same
 measurement (measured/ keeps this session's, with the config it predicted on).
@@ -253,7 +255,7 @@ def main():
             json.dump({"native": native, "first": first, "second": second, "predicted": pred, "sims": sims,
                        "specs": specs, "spearman": rho, "within": len(within), "variants": len(names),
                        "predicted_variants": len(have), "best_tile": best, "measured_agreement": agree,
-                       "load": loads, "canary": canaries, "config": cfg, "quick": a.quick}, f, indent=1)
+                       "load": loads, "canary": canaries, "config": cfg, "config_yaml": open(cfg).read(), "quick": a.quick}, f, indent=1)
     if a.check:
         for msg in failures:
             print(f"FAIL {msg}", file=sys.stderr)

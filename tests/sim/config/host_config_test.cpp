@@ -273,15 +273,6 @@ TEST(HostConfig, TheL2PortAnswersALinePerMeasuredMissSpacing) {
   EXPECT_EQ(written(facts("GenuineIntel"), m).core.max_outstanding, 12u);
 }
 
-// x86 stores read their line for ownership, a whole-line vector store too.
-TEST(HostConfig, TheL1DFetchesTheLineOfEveryStoreMiss) {
-  for (const char* vendor : {"AuthenticAMD", "GenuineIntel"}) {
-    const HwConfig c = written(facts(vendor));
-    EXPECT_TRUE(c.caches[0].allocate_fetch_whole) << vendor;
-    EXPECT_FALSE(c.caches[1].allocate_fetch_whole) << vendor;
-  }
-}
-
 TEST(HostConfig, ASharedCoreIsSaidInTheConfig) {
   HostMeasured m = measured(2.5, 0.5);
   m.adds_per_cycle = 2.1;
