@@ -7,9 +7,10 @@ faster. bench/fidelity/ops measured native twins on a Zen 5 VM
 (bench/fidelity/ops/measured/zen5-2026-12-05-0912.json, matmul_tiled at
 512^3, ms): 128x128x64 1.62 < 64x64x32 1.84 < 32x32x32 2.11 < 16x16x16 3.27
 < 4x512x512 5.41; LayerNorm+GELU fused 0.53 < unfused 2.27; and
-(zen5-2026-12-05-2335.json, conv2d C=F=64 at 28x28) the direct convolution
-0.42-0.45 and its explicitly tiled form 0.44 < im2col + tiled matmul
-0.71-0.76: the im2col copy (9x the input) costs more than it saves. A change to the
+(zen5-2026-12-05-2341.json, conv2d C=F=64 at 28x28, ms) the direct
+convolution 0.43-0.61 and its explicitly tiled form 0.49-0.61 < im2col +
+tiled matmul 0.79-0.92: the im2col copy (9x the input) costs more than it
+saves. A change to the
 lowering or the core model that breaks one of these orders would make
 pto-sim recommend the wrong design. Each step of the matmul order is at
 least 5 % natively; the test asks the same order, not the same ratios.
