@@ -215,6 +215,13 @@ class ExecContext {
   };
   // Sends op marks (EventSink::op_mark) from now on (--timeline).
   void enable_op_marks() { op_marks_ = true; }
+  // Events only (`run --no-values`, tune's probes): the ops whose values
+  // cost more than their events (pto.matmul's product, pto.ref.matmul) leave
+  // their results' values unset, and pto.check passes without comparing
+  // (its outcome says so). The events of a program whose control flow and
+  // addresses do not depend on tensor values are unchanged.
+  void disable_values() { values_ = false; }
+  bool values() const { return values_; }
 
   // Tags accesses by tensor tile from now on (--hot-spots); `tile` as HotTiles.
   void enable_hot_tiles(std::vector<int64_t> tile) { hot_ = std::make_unique<HotTiles>(std::move(tile)); }
@@ -397,6 +404,7 @@ class ExecContext {
   uint32_t scalar_pending_ = 0;
   SiteId scalar_site_ = 0;  // the statement whose operations are pending
   bool op_marks_ = false;
+  bool values_ = true;  // disable_values()
   std::unordered_map<std::string, uint16_t> op_ids_;  // op name -> mark id (named with the sink)
   int scalar_muted_ = 0;
   ProgramResult result_;
