@@ -143,6 +143,8 @@ void add_run(CLI::App& app, Action& action) {
         throw InputError({"--hot-spots", 0, 0}, "", "needs a PROGRAM: a trace has no tensors");
       if (a.insight.heatmap_bins && !a.trace.empty())
         throw InputError({"--heatmap-bins", 0, 0}, "", "needs a PROGRAM: a trace has no tensors");
+      if (a.no_values && !a.trace.empty())
+        throw InputError({"--no-values", 0, 0}, "", "needs a PROGRAM: a trace has no values to skip");
       options.data_in_stream = a.check_data && a.trace.empty();
       StatsNode root;
       std::string source_hash;  // a trace's, taken while it was read

@@ -253,8 +253,8 @@ class ExecContext {
     if (lane_ && lane_->next + 1 < lane_->end) {
       // Field by field into the slot, never through acc_: copying acc_ right
       // after storing its narrow fields made the CPU reload them as one wide
-      // word, which store forwarding cannot serve (a stall of ~a dozen
-      // cycles per access: 13 % of a naive matmul's run in `perf`).
+      // word, which store forwarding cannot serve (~2 % of a naive matmul's
+      // CPU, docs/PERFORMANCE.md "third round").
       Access& s = *lane_->next++;
       s.addr = addr; s.bytes = bytes; s.kind = kind; s.space = space; s.tensor = tensor;
       s.region = acc_.region; s.site = acc_.site; s.core = acc_.core; s.elem_bytes = 0; s.dep = dep; s.stride = 0;

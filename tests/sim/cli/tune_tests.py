@@ -72,6 +72,10 @@ for prog, size in ((TILED, ["-D", "M=96", "-D", "N=64", "-D", "K=80", "-D", "TM=
     check(f"--no-values on {name}: every count as with values", code1 == 0 and with_v and not differ, differ[:10])
 code, _, err = run("run", TILED, "--no-values", "--check-data")
 check("--no-values with --check-data: exit 2", code == 2 and "excludes" in err, (code, err))
+din = T("t.din")
+open(din, "w").write("0 1000\n1 1040\n")
+code, _, err = run("run", "--trace", din, "--no-values")
+check("--no-values with a trace: exit 2, named", code == 2 and "--no-values" in err and "PROGRAM" in err, (code, err))
 
 # tune with probes longer than the program: every estimate is exact, the
 # best is the sweep's best.
