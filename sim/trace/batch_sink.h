@@ -63,12 +63,14 @@ class BatchSink final : public EventSink {
   void position(const std::string& file, int line, int col) override {
     if (EventSink* s = other()) s->position(file, line, col);
   }
-  // As the pipe delivers it: the bytes, then the access.
+  // As the pipe delivers it: the bytes, then the access, as a run of one
+  // (accesses(), not access(): the consumer's per-line attribution sees
+  // runs only; --check-data --by-line lost every write's line otherwise).
   void access_data(const Access& a, const uint8_t* data) override {
     EventSink* s = other();
     if (!s) return;
     s->write_data(data, a.bytes ? a.bytes : 1);
-    to_.access(a);
+    to_.accesses(&a, 1);
     count(1, 0);
   }
 
