@@ -11,6 +11,7 @@
 #include "sim/frontend/frontend.h"
 #include "sim/report/hot_spots.h"
 #include "sim/report/report.h"
+#include "sim/trace/batch_sink.h"
 #include "sim/trace/pipe_writer.h"
 
 namespace ptosim::cli {
@@ -192,6 +193,13 @@ int run_program_on(System& system, const HwConfig& config, const std::string& pr
         if (auto* writer = dynamic_cast<pipe::PipeWriter*>(&sink))
           job->options.figures = [writer, sys, &config] {
             writer->settle();
+            return figures_of(sys->snapshot(), config);
+          };
+        // One thread (the default): the interpreter runs on the core's own
+        // thread, so delivering what the batch holds simulates it.
+        else if (auto* batch = dynamic_cast<BatchSink*>(&sink))
+          job->options.figures = [batch, sys, &config] {
+            batch->flush();
             return figures_of(sys->snapshot(), config);
           };
         job->result = run_program(job->program, config, job->options, &sink);
