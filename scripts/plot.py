@@ -520,11 +520,17 @@ def plot_curves(args):
     level = rows[0]["level"]
     fig, (ax,) = figure(args)
     data = {}
+    # --sample: each estimate's standard error as an error bar (two of them:
+    # about a 95 % interval).
+    errors = [float(r.get("miss_ratio_error") or 0) for r in rows]
     for ways in dict.fromkeys(r["ways"] for r in rows):
-        pts = sorted((s, m) for s, m, r in zip(sizes, ratios, rows) if r["ways"] == ways)
+        pts = sorted((s, m, e) for s, m, e, r in zip(sizes, ratios, errors, rows) if r["ways"] == ways)
         label = "fully associative" if ways == "full" else f"{ways}-way"
-        ax.plot([p[0] for p in pts], [100 * p[1] for p in pts], marker="o", label=label)
-        data[label] = pts
+        ax.errorbar([p[0] for p in pts], [100 * p[1] for p in pts], yerr=[200 * p[2] for p in pts] if any(errors) else None,
+                    marker="o", capsize=3, label=label)
+        data[label] = [list(p[:2]) for p in pts]
+        if any(errors):
+            data[label + " error"] = [p[2] for p in pts]
     circled = False
     for s, m, r in zip(sizes, ratios, rows):
         if r.get("config_point") == "1":
@@ -549,13 +555,15 @@ def plot_curves(args):
     for m in marks:  # named along the top, where neither the legend nor the curves cover them
         ax.annotate(m["label"], (m["size"], 1), xycoords=("data", "axes fraction"), xytext=(0, 3),
                     textcoords="offset points", ha="center", va="bottom", fontsize=9)
+    lo_y, hi_y = ax.get_ylim()
+    ax.set_ylim(max(lo_y, -2), min(hi_y, 102))  # a ratio: error bars do not widen it past 0..100 %
     ax.set_xscale("log", base=2)
     ax.set_xticks(sorted(set(sizes)))
     ax.set_xticklabels([human_bytes(int(s)) for s in sorted(set(sizes))], rotation=30)
     ax.set_xlabel(f"{level} size ({rows[0]['line']} B lines, LRU)")
     ax.set_ylabel("miss ratio (%)")
     sampled = rows[0].get("exact") == "0"
-    ax.set_title(f"Miss-ratio curves of {level}" + (" (sampled: estimates)" if sampled else ""),
+    ax.set_title(f"Miss-ratio curves of {level}" + (" (sampled: estimates, bars 2 standard errors)" if sampled else ""),
                  pad=22 if marks else 6)
     ax.grid(True, alpha=0.3)
     ax.legend()

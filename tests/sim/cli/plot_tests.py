@@ -273,6 +273,15 @@ check("curves: only the levels inside the plotted sizes drawn",
 check("curves: what is not drawn is said", d.get("notes") == ["config L1 32 KiB 8-way: not among the curves (--ways)",
                                                                "L2 256 KiB 8-way: outside the plotted sizes"],
       d.get("notes"))
+# --sample: each point's standard error drawn (as an error bar) and given back.
+code, out, err = run("curves", MATMUL, "-D", "M=32", "-D", "N=32", "-D", "K=32", "--sample", "0.5", "--ways", "4",
+                     "--format", "csv", "-o", curves_csv)
+code2, out, err2 = plot("curves", curves_csv, "-o", png, "--data", data)
+d = json.load(open(data)) if code2 == 0 else {}
+rows = list(csv.DictReader(open(curves_csv))) if code == 0 else []
+check("curves --sample: the errors drawn are the CSV's",
+      code == 0 and code2 == 0 and rows and d.get("4-way error") ==
+      [float(r["miss_ratio_error"]) for r in sorted(rows, key=lambda r: int(r["size"]))], (err, err2, d.keys()))
 bad_curves = write("bad_curves.csv", open(curves_csv).read().replace("L2=262144/8", "L2=big/8"))
 code, out, err = plot("curves", bad_curves, "-o", os.path.join(tmp, "bc.png"))
 check("curves: a bad config_levels named with file:line", code == 2 and "bad_curves.csv:2: config_levels" in err
