@@ -171,7 +171,7 @@ class CpuCore final : public CoreTiming {
 
 PTOSIM_REGISTER(CoreModelConcept, Cpu, "cpu", 1,
                 "an out-of-order core: dependences, reorder window, load/store queues, op latencies",
-                make_core<CpuCore>, traits::kDataflow);
+                make_core<CpuCore>, traits::kDataflow, traits::kStoreQueue);
 
 }  // namespace
 }  // namespace ptosim

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "sim/common/error.h"
+#include "sim/common/registry.h"
 #include "sim/common/units.h"
 
 namespace ptosim::cli {
@@ -125,15 +126,18 @@ void refuse_inexact(const HwConfig& config, const CacheConfig& c) {
                      why + " (" + key + "): one pass is exact only for LRU, write-allocate, no prefetcher, no "
                      "sub-blocks; override it with --set, e.g. --set " + key + "=...");
   };
-  if (c.replacement != "lru") refuse(at + "replacement", "replacement is '" + c.replacement + "', not lru");
-  if (c.prefetch.name != "none") refuse(at + "prefetcher", "the level has a prefetcher ('" + c.prefetch.name + "')");
+  if (!ChoiceLists::has_trait(concepts::kReplacement, c.replacement, traits::kStackDistance))
+    refuse(at + "replacement", "replacement is '" + c.replacement + "', not lru");
+  if (!ChoiceLists::has_trait(concepts::kPrefetcher, c.prefetch.name, traits::kNoProposals))
+    refuse(at + "prefetcher", "the level has a prefetcher ('" + c.prefetch.name + "')");
   if (!c.write_allocate || c.allocate_nofetch)
     refuse(at + "write_allocate", "a write miss may not allocate, so writes are not stack references");
   if (c.has_subblocks()) refuse(at + "subblock", "the level has sub-blocks");
   if (config.core.count > 1)
     throw InputError({"--config", 0, 0}, "core.cores",
                      "several cores reach the shared levels in an order that depends on timing; use --set core.cores=1");
-  if (config.core.model == "cpu" && config.core.store_request != StoreRequest::Dispatch)
+  if (ChoiceLists::has_trait(concepts::kCoreModel, config.core.model, traits::kStoreQueue) &&
+      config.core.store_request != StoreRequest::Dispatch)
     throw InputError({"--config", 0, 0}, "core.store_request",
                      "stores that request their line as the store queue drains reach the caches in an order that "
                      "depends on timing; use --set core.store_request=dispatch");

@@ -12,6 +12,8 @@
 // dropped by the linker; an empty list is reported as a build error at run
 // time, never as a user error.
 #include <algorithm>
+#include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -46,14 +48,51 @@ inline constexpr char kWithinLine[] = "within line";
 // bus width x data rate) rather than from `bandwidth:`, and that counts
 // row-buffer outcomes (DramTiming::row_counts).
 inline constexpr char kBanked[] = "banked";
+// A replacement policy with the inclusion property (Mattson's stack
+// algorithms): one pass of stack distances gives its misses at every size,
+// so `pto-sim curves` is exact for it.
+inline constexpr char kStackDistance[] = "stack distance";
+// A prefetcher that never proposes a line (the level fetches on demand only).
+inline constexpr char kNoProposals[] = "no proposals";
+// A core model whose stores may request their line as its store queue
+// drains (core.store_request), in an order that depends on timing.
+inline constexpr char kStoreQueue[] = "store queue";
 }  // namespace traits
+
+// A choice's default for a key its concept shares (a stream prefetcher's
+// prefetch_distance), declared in its registration line so that the loader
+// asks the choice instead of switching on its name.
+struct KeyDefault {
+  std::string key;
+  int64_t value = 0;
+};
 
 struct Choice {
   std::string name;
   std::string description;
   int rank = 0;  // listing order: the lowest first (the default leads)
   std::vector<std::string> traits = {};
+  std::vector<KeyDefault> defaults = {};
 };
+
+// One item after a registration's factory: a trait (a string) or a key's
+// default (`defaults_to("prefetch_distance", 16)`).
+struct ChoiceTag {
+  ChoiceTag(const char* trait) : trait(trait) {}  // NOLINT(google-explicit-constructor): the macro's list
+  explicit ChoiceTag(KeyDefault d) : key_default(std::move(d)) {}
+  std::string trait;
+  KeyDefault key_default;
+};
+inline ChoiceTag defaults_to(const char* key, int64_t value) { return ChoiceTag(KeyDefault{key, value}); }
+
+inline Choice make_choice(const char* name, const char* description, int rank, std::initializer_list<ChoiceTag> tags) {
+  Choice c{name, description, rank};
+  for (const ChoiceTag& t : tags) {
+    if (!t.trait.empty()) c.traits.push_back(t.trait);
+    else c.defaults.push_back(t.key_default);
+  }
+  return c;
+}
 
 class ChoiceLists {
  public:
@@ -83,6 +122,15 @@ class ChoiceLists {
     for (const Choice& c : it->second)
       if (c.name == name) return std::find(c.traits.begin(), c.traits.end(), trait) != c.traits.end();
     return false;
+  }
+  // The defaults `name` of `kind` declares for its concept's shared keys
+  // (none for a name or kind nobody registered).
+  static std::vector<KeyDefault> defaults(const std::string& kind, const std::string& name) {
+    auto it = lists().find(kind);
+    if (it != lists().end())
+      for (const Choice& c : it->second)
+        if (c.name == name) return c.defaults;
+    return {};
   }
   // Every kind with a registration, in name order (`pto-sim schema --choices`).
   static std::vector<std::string> kinds() {
@@ -130,6 +178,8 @@ class Registry {
       throw InputError(pos, key, "'" + name + "' is not one of " + ChoiceLists::listing(kind_));
     return it->second;
   }
+  // Every registration, by name (a table built from them: the pto ops).
+  const std::map<std::string, Factory>& all() const { return factories_; }
 
  private:
   std::string kind_;
@@ -148,10 +198,12 @@ class Registry {
 //   name, rank, description   the config name, the listing order (the
 //                default is 0) and one line for `pto-sim schema` and errors.
 //   factory      a Concept::Factory.
-//   ...          the traits:: the layers below the models may ask about.
+//   ...          the traits:: the layers below the models may ask about, and
+//                defaults_to(key, value) for a shared key whose default is
+//                the choice's own (ChoiceLists::defaults).
 // The variable is inline: a registration in a header (a replacement policy)
 // runs once however many files include it.
 #define PTOSIM_REGISTER(Concept, Impl, name, rank, description, factory, ...)               \
   [[maybe_unused]] inline const bool Concept##_##Impl##_registered =                        \
-      ::ptosim::Registry<Concept::Factory>::instance().add(Concept::kKind,                  \
-                                                           {name, description, rank, {__VA_ARGS__}}, factory)
+      ::ptosim::Registry<Concept::Factory>::instance().add(                                 \
+          Concept::kKind, ::ptosim::make_choice(name, description, rank, {__VA_ARGS__}), factory)

@@ -390,12 +390,16 @@ MemoryConfig parse_memory(Section& sec, double clock_hz) {
 bool is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
 
 // `prefetcher:` is checked against the prefetcher registry, so a new
-// prefetcher needs no change here. Distance and degree default by kind: a
-// stream runs far ahead, Dinero IV's policies fetch the next line.
+// prefetcher needs no change here. Distance and degree default to the
+// prefetcher's own defaults, declared in its registration (a stream runs far
+// ahead, Dinero IV's policies fetch the next line).
 void read_prefetch(Section& sec, PrefetchConfig& p) {
   sec.read_choice("prefetcher", p.name, concepts::kPrefetcher);
-  if (p.name == "stream") p.distance = 16, p.degree = 4;
-  if (p.name == "stride") p.distance = 4;
+  for (const KeyDefault& d : ChoiceLists::defaults(concepts::kPrefetcher, p.name)) {
+    if (d.key == "prefetch_distance") p.distance = uint32_t(d.value);
+    else if (d.key == "prefetch_degree") p.degree = uint32_t(d.value);
+    else throw std::logic_error("prefetcher '" + p.name + "' declares a default for '" + d.key + "', not its key");
+  }
   sec.read_int("prefetch_distance", p.distance, 1, 4096);
   sec.read_int("prefetch_degree", p.degree, 1, PrefetchConfig::kMaxDegree);
   sec.read_int("prefetch_table", p.table, 1, 4096);

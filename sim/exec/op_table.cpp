@@ -1,3 +1,4 @@
+// The compute-op table expanded from op_table.h's one list, and its lookups by id and name.
 #include "sim/exec/op_table.h"
 
 #include <cstring>
@@ -5,21 +6,10 @@
 namespace ptosim::exec {
 
 namespace {
-// Default flops per element. Transcendentals are charged as the short
-// polynomial sequences a vector unit would run; gelu = erf + 4 ops.
-constexpr OpClass A = OpClass::Add, M = OpClass::Mul, F = OpClass::Fma, D = OpClass::Div, S = OpClass::Sqrt,
-                  E = OpClass::Exp, I = OpClass::Int;
-const OpInfo kOps[] = {
-    {"none", 0, I},
-    {"add", 1, A}, {"subtract", 1, A}, {"multiply", 1, M}, {"divide", 4, D}, {"maximum", 1, A}, {"minimum", 1, A},
-    {"exp", 8, E}, {"log", 8, E}, {"sqrt", 4, S}, {"rsqrt", 4, S}, {"tanh", 10, E}, {"sigmoid", 10, E},
-    {"relu", 1, A}, {"gelu", 20, E}, {"square", 1, M}, {"neg", 1, A}, {"abs", 1, A},
-    {"reduce_sum", 1, A}, {"reduce_mean", 1, A}, {"reduce_max", 1, A},
-    {"softmax", 12, E},
-    {"matmul", 2, F}, {"conv2d", 2, F},
-    {"im2col", 0, I}, {"copy", 0, I}, {"fill", 0, I}, {"element", 0, I},
-    {"loop", 0, I},
-};
+// Expanded from the one list in op_table.h, so row i is OpKind(i) by construction.
+#define PTOSIM_OP_ROW(e, name, cost, cls) {name, cost, OpClass::cls},
+const OpInfo kOps[] = {PTOSIM_COMPUTE_OPS(PTOSIM_OP_ROW)};
+#undef PTOSIM_OP_ROW
 static_assert(sizeof(kOps) / sizeof(kOps[0]) == size_t(OpKind::Count), "op table out of sync");
 }  // namespace
 

@@ -1,7 +1,14 @@
 #pragma once
 // The compute-op table: the uint16 id carried by Compute::op, the op's name
-// (the key of config `op_costs`) and its default cost in flops per element.
-// Ids are stable: append new ops before Count, never reorder.
+// (the key of config `op_costs`), its default cost in flops per element and
+// the instruction class (core model cpu) it is timed at.
+//
+// Why one list: the enum and the table used to be two positional lists, so a
+// row written in the wrong slot silently gave an op another op's name and
+// cost. Each op is now one row of PTOSIM_COMPUTE_OPS below, from which both
+// the enum and the table are expanded, so an op's id, name and cost cannot
+// part. Ids are stable (reports and traces carry them): append a new op at
+// the end of the list, never reorder.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -10,23 +17,46 @@
 
 namespace ptosim::exec {
 
-enum class OpKind : uint16_t {
-  None = 0,
-  // elementwise (cost per output element)
-  Add, Subtract, Multiply, Divide, Maximum, Minimum,
-  Exp, Log, Sqrt, Rsqrt, Tanh, Sigmoid, Relu, Gelu, Square, Neg, Abs,
-  // reductions (cost per input element)
-  ReduceSum, ReduceMean, ReduceMax,
-  Softmax,      // per element of x
-  Matmul,       // per multiply-accumulate (so flops = cost * M*N*K; default 2)
-  Conv2d,       // per multiply-accumulate
-  Im2col,       // data movement: 0
-  Copy,         // load / copy / store / layout_transform / reshape copy: 0
-  Fill,         // zeros / ones / full: 0 (writes only)
-  Element,      // scalar element read/write: 0
-  Loop,         // one iteration of a program's loop (core model cpu: its counter and branch): 0
-  Count
-};
+// X(Enum, "name", default flops per element, OpClass). Elementwise ops cost
+// per output element, reductions and softmax per input element, matmul and
+// conv2d per multiply-accumulate (flops = cost * M*N*K). Transcendentals are
+// charged as the short polynomial sequences a vector unit would run; gelu =
+// erf + 4 ops. Data movement, fills and the loop step cost 0 flops (a loop
+// step is the counter and branch core model cpu times).
+#define PTOSIM_COMPUTE_OPS(X)          \
+  X(None, "none", 0, Int)              \
+  X(Add, "add", 1, Add)                \
+  X(Subtract, "subtract", 1, Add)      \
+  X(Multiply, "multiply", 1, Mul)      \
+  X(Divide, "divide", 4, Div)          \
+  X(Maximum, "maximum", 1, Add)        \
+  X(Minimum, "minimum", 1, Add)        \
+  X(Exp, "exp", 8, Exp)                \
+  X(Log, "log", 8, Exp)                \
+  X(Sqrt, "sqrt", 4, Sqrt)             \
+  X(Rsqrt, "rsqrt", 4, Sqrt)           \
+  X(Tanh, "tanh", 10, Exp)             \
+  X(Sigmoid, "sigmoid", 10, Exp)       \
+  X(Relu, "relu", 1, Add)              \
+  X(Gelu, "gelu", 20, Exp)             \
+  X(Square, "square", 1, Mul)          \
+  X(Neg, "neg", 1, Add)                \
+  X(Abs, "abs", 1, Add)                \
+  X(ReduceSum, "reduce_sum", 1, Add)   \
+  X(ReduceMean, "reduce_mean", 1, Add) \
+  X(ReduceMax, "reduce_max", 1, Add)   \
+  X(Softmax, "softmax", 12, Exp)       \
+  X(Matmul, "matmul", 2, Fma)          \
+  X(Conv2d, "conv2d", 2, Fma)          \
+  X(Im2col, "im2col", 0, Int)          \
+  X(Copy, "copy", 0, Int)              \
+  X(Fill, "fill", 0, Int)              \
+  X(Element, "element", 0, Int)        \
+  X(Loop, "loop", 0, Int)
+
+#define PTOSIM_OP_ENUM(e, name, cost, cls) e,
+enum class OpKind : uint16_t { PTOSIM_COMPUTE_OPS(PTOSIM_OP_ENUM) Count };
+#undef PTOSIM_OP_ENUM
 
 struct OpInfo {
   const char* name;           // "add", "reduce_sum", "matmul", ...

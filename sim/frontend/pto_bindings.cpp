@@ -3,10 +3,12 @@
 // the semantics live in the executor.
 #include <cmath>
 #include <map>
+#include <stdexcept>
 
 #include "sim/exec/ops.h"
 #include "sim/frontend/scopes.h"
 #include "sim/frontend/nodes.h"
+#include "sim/frontend/pto_op.h"
 #include "sim/frontend/tools.h"
 
 namespace ptosim::frontend {
@@ -322,6 +324,13 @@ Tables make_tables() {
     d.scope = &sc;
     d.any_kwargs = sc.any_kwargs;
     d.positional = sc.positional;
+  }
+  // The ops registered beside their implementations (pto_op.h), after every
+  // built-in and scope so that a name taken twice is refused, not shadowed.
+  for (const auto& [name, b] : Registry<PtoOpBinding>::instance().all()) {
+    if (p.count(name)) throw std::logic_error("pto op '" + name + "' is registered twice");
+    add(p, P, name, b.params, b.required, b.fn);
+    p[name].op = true;
   }
 
   auto& r = t.ref;

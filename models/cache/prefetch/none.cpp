@@ -11,6 +11,7 @@ std::unique_ptr<Prefetcher> make_prefetcher(const PrefetchConfig& config, const 
   return Registry<PrefetcherFactory>::instance().at(config.name, pos, "prefetcher")(config);
 }
 
-PTOSIM_REGISTER(PrefetcherConcept, None, "none", 0, "no prefetching (Dinero IV -lN-Tfetch d)", make_none);
+PTOSIM_REGISTER(PrefetcherConcept, None, "none", 0, "no prefetching (Dinero IV -lN-Tfetch d)", make_none,
+                traits::kNoProposals);
 
 }  // namespace ptosim

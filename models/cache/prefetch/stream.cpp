@@ -79,6 +79,7 @@ class Stream final : public Prefetcher {
 
 }  // namespace
 
-PTOSIM_REGISTER(PrefetcherConcept, Stream, "stream", 8, "ascending/descending streams, distance ahead, degree per read", make_from_config<Stream>);
+PTOSIM_REGISTER(PrefetcherConcept, Stream, "stream", 8, "ascending/descending streams, distance ahead, degree per read",
+                make_from_config<Stream>, defaults_to("prefetch_distance", 16), defaults_to("prefetch_degree", 4));
 
 }  // namespace ptosim::prefetch

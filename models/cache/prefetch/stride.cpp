@@ -81,6 +81,7 @@ class Stride final : public Prefetcher {
 
 }  // namespace
 
-PTOSIM_REGISTER(PrefetcherConcept, Stride, "stride", 7, "per-stream stride detection on the address stream", make_from_config<Stride>);
+PTOSIM_REGISTER(PrefetcherConcept, Stride, "stride", 7, "per-stream stride detection on the address stream",
+                make_from_config<Stride>, defaults_to("prefetch_distance", 4));
 
 }  // namespace ptosim::prefetch

@@ -92,5 +92,5 @@ class Lru {
 #include "models/cache/replacement/policy.h"
 namespace ptosim::replacement {
 PTOSIM_REGISTER(ReplacementConcept, Lru, "lru", 0, "least recently used: recency updated on every hit",
-                &make_level_with<Lru>);
+                &make_level_with<Lru>, traits::kStackDistance);
 }  // namespace ptosim::replacement

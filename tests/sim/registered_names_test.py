@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Fails when a file outside a concept's folder compares a string against a
+name registered for that concept (`model == "cpu"`, `"lru" != x`).
+
+Why: a layer that switches on a registered name is the place a new choice
+is silently skipped (a new prefetcher without the stream's defaults, a new
+stack policy refused by `curves`). Such code asks the registry instead
+(ChoiceLists::has_trait, ChoiceLists::defaults; sim/common/registry.h). The
+names come from `pto-sim schema --choices --format json`, so a new choice is
+checked without editing this file; a new concept must name its folder below.
+Usage: registered_names_test.py PTO_SIM SOURCE_ROOT
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+# Each concept's folder: the one place its names may be compared.
+FOLDERS = {
+    "replacement": "models/cache/replacement/",
+    "prefetcher": "models/cache/prefetch/",
+    "dram timing": "models/dram/",
+    "core model": "models/core/",
+    "pto op": "sim/frontend/",
+}
+
+# Comparisons that name something else spelled the same, by file and name.
+UNRELATED = {
+    ("sim/exec/exec_context.cpp", "random"): "a tensor's init, not the replacement policy",
+    ("sim/frontend/pto_bindings.cpp", "random"): "a tensor's init, not the replacement policy",
+}
+
+
+def comparisons(text, names):
+    """The (line, name) of each `== "name"` / `"name" !=` in text."""
+    alt = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    pattern = re.compile(r'(?:[=!]=\s*"(%s)")|(?:"(%s)"\s*[=!]=)' % (alt, alt))
+    found = []
+    for m in pattern.finditer(text):
+        found.append((text.count("\n", 0, m.start()) + 1, m.group(1) or m.group(2)))
+    return found
+
+
+def self_check():
+    names = ["lru", "cpu"]
+    bad = 'if (c.replacement != "lru") x();\nbool b = "cpu" == m;\n'
+    good = 'const char* d = "lru";  // the default\nif (name == "lrux") y();\nf("cpu");\n'
+    assert comparisons(bad, names) == [(1, "lru"), (2, "cpu")], comparisons(bad, names)
+    assert comparisons(good, names) == [], comparisons(good, names)
+
+
+def main(pto_sim, root):
+    self_check()
+    out = subprocess.run([pto_sim, "schema", "--choices", "--format", "json"], check=True,
+                         capture_output=True, text=True).stdout
+    kinds = json.loads(out)
+    errors = []
+    for kind, choices in kinds.items():
+        if kind not in FOLDERS:
+            errors.append("concept '%s' has no folder in %s's FOLDERS" % (kind, __file__))
+            continue
+        names = [c["name"] for c in choices]
+        for top in ("sim", "models", "bench"):
+            for dirpath, _, files in os.walk(os.path.join(root, top)):
+                for name in files:
+                    if not name.endswith((".h", ".cpp")):
+                        continue
+                    rel = os.path.relpath(os.path.join(dirpath, name), root).replace(os.sep, "/")
+                    if rel.startswith(FOLDERS[kind]):
+                        continue
+                    with open(os.path.join(dirpath, name), encoding="utf-8") as f:
+                        for line, n in comparisons(f.read(), names):
+                            if (rel, n) in UNRELATED:
+                                continue
+                            errors.append('%s:%d: compares against the %s name "%s"; ask the registry '
+                                          "(a trait or a declared default)" % (rel, line, kind, n))
+    for e in errors:
+        print(e)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1], sys.argv[2]))
