@@ -61,7 +61,7 @@ class CacheLevelImpl final : public CacheLevel {
 
   uint64_t access(const MemRequest& r, uint64_t at) override {
     const uint64_t bytes = r.bytes ? r.bytes : 1;  // a zero-sized access still touches its line
-    const uint64_t start = occupy_port(at, r.bytes);
+    const uint64_t start = occupy_port(at, r.bytes, r.addr);
     const uint64_t issue = start + latency_fs_;
     mshrs_.retire(start);
     const uint64_t first = r.addr >> line_shift_;
@@ -83,7 +83,7 @@ class CacheLevelImpl final : public CacheLevel {
       if (f.slot >= 0 && holds(f, line, r.addr, r.bytes ? r.bytes : 1)) {
         const uint64_t at = *t;
         const uint64_t done =
-            served_hit(f, line, r.addr, r.bytes ? r.bytes : 1, r, occupy_port(at, r.bytes) + latency_fs_);
+            served_hit(f, line, r.addr, r.bytes ? r.bytes : 1, r, occupy_port(at, r.bytes, r.addr) + latency_fs_);
         timing_.latency_sum_fs += done - at;
         ++timing_.requests;
         return done;
@@ -226,7 +226,7 @@ class CacheLevelImpl final : public CacheLevel {
   __attribute__((noinline))
 #endif
   uint64_t core_miss(const MemRequest& r, uint64_t at) {
-    const uint64_t start = occupy_port(at, r.bytes);
+    const uint64_t start = occupy_port(at, r.bytes, r.addr);
     mshrs_.retire(start);
     const uint64_t line = r.addr >> line_shift_;
     const uint64_t done =
