@@ -16,7 +16,10 @@
 // writeback); reading a line another core holds exclusive is an
 // intervention (the owner keeps it shared, clean, its dirty bytes written
 // below). Either costs the requester `latency` and occupies the
-// directory's port with two messages per core reached.
+// directory's port with two messages per core reached. A fill that finds
+// another core holding the line exclusive (E or M) gets the line from that
+// core's private copy (a cache-to-cache transfer: the round trip, then the
+// line over the directory's port), not from the shared level.
 //
 // Exact and deterministic: the counts depend only on the order of the
 // requests, as a cache level's do (tests/models/cache/coherence_test.cpp
@@ -43,6 +46,7 @@ struct CoherenceCounters {
   uint64_t interventions = 0;           // reads of this core that found another core's exclusive copy
   uint64_t upgrades = 0;                // writes to a line this core held shared (S -> M)
   uint64_t snoop_writebacks = 0;        // dirty copies of this core written below because of another core
+  uint64_t cache_to_cache = 0;          // fills served by another core's private copy, not the shared level
   uint64_t requests = 0;                // fills and writes that reached the directory
   uint64_t bytes_below = 0;             // bytes this core's private levels moved to and from the shared level
   uint64_t stall_fs = 0;                // time its requests waited for the directory (port and round trips)
@@ -123,6 +127,9 @@ class Coherence {
   // (or when the line's previous one is over); returns when it is back.
   uint64_t round_trip(CoreId c, Entry& e, uint32_t cores, uint64_t at);
   void snoop_writeback(CoreId d, uint64_t line, uint64_t at);
+  // The line from a peer's private copy to core c, after the round trip
+  // that ended at `at`: the data over the directory's port; returns when it is there.
+  uint64_t peer_transfer(CoreId c, uint64_t at);
   // Adds to c's touch of e's line; returns a copy of it.
   static Touch touch(Entry& e, CoreId c, uint64_t mask, TagId tensor, SiteId site);
   // Removes c's touch of e's line (returns it, or an empty one).
@@ -130,6 +137,8 @@ class Coherence {
   // Invalidates every other holder of `line` (pruning cores that no longer
   // hold it); returns how many cores it reached.
   uint32_t invalidate_others(CoreId c, uint64_t line, Entry& e, const Touch& mine, uint64_t at);
+  // Whether a core other than c holds `e`'s line exclusive (its copy can serve a fill).
+  bool other_owner(CoreId c, const Entry& e) const { return e.exclusive && e.holders.count() == 1 && !e.holders.test(c); }
   void record_sharing(uint64_t line, bool false_sharing, const Touch& writer, const Touch& victim);
 
   uint32_t line_bytes_, line_shift_;

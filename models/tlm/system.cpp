@@ -142,6 +142,7 @@ void System::report_coherence(StatsNode& root, const TagNames& names, const std:
         .set("interventions", k.interventions)
         .set("upgrades", k.upgrades)
         .set("snoop_writebacks", k.snoop_writebacks)
+        .set("cache_to_cache_transfers", k.cache_to_cache)
         .set("directory_requests", k.requests)
         .set("bytes_below", k.bytes_below)
         .set("bandwidth_bytes_per_s", seconds > 0 ? double(k.bytes_below) / seconds : 0.0)
