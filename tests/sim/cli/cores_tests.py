@@ -126,4 +126,40 @@ h.check("config show: sharing and the coherence section", rc == 0 and "sharing: 
 rc, _, err = h.run("run", fs, "-D", "ITERS=10", "--set", "core.cores=2", "--check-data")
 h.check("--check-data with private levels of several cores: exit 2", rc == 2 and "--check-data" in err, err)
 
+# slices: a shared level only, counts unchanged by slicing (one core: the
+# program's order), the peak and the per-slice utilization in the report.
+priv_sliced = h.write("priv_sliced.yaml", "name: t\ncaches:\n"
+                      "  - {name: L1, size: 4 KiB, ways: 4, line: 64 B, slices: 4}\n")
+rc, _, err = h.run("config", "show", priv_sliced)
+h.check("slices on a private level: exit 2 at the key", rc == 2 and "priv_sliced.yaml:3:" in err and
+        "caches[0].slices" in err and "private" in err, err)
+rc, _, err = h.run("config", "show", xeon, "--set", "caches.L3.slices=0")
+h.check("slices 0: exit 2", rc == 2 and "slices" in err, err)
+mm = os.path.join(h.src, "workloads", "matmul_tiled.pto")
+sliced = run_json(mm, "--config", xeon)
+unsliced = run_json(mm, "--config", xeon, "--set", "caches.L3.slices=1")
+if sliced and unsliced:
+    for lv in ("L1D", "L2", "L3"):
+        for key in ("demand_misses", "reads", "writes", "writebacks", "compulsory_misses"):
+            h.check(f"slices: {lv} {key} unchanged", level(sliced, lv).get(key) == level(unsliced, lv).get(key),
+                    (level(sliced, lv).get(key), level(unsliced, lv).get(key)))
+    l3, l3u = level(sliced, "L3"), level(unsliced, "L3")
+    h.check("slices: listed, peak x 24", l3.get("slices") == 24 and "slices" not in l3u and
+            abs(l3["peak_bandwidth_bytes_per_s"] - 24 * l3u["peak_bandwidth_bytes_per_s"]) < 1, (l3, l3u))
+
+# Cache to cache: the packed counters' lines come from the other core's L1D/L2.
+packed = run_json(fs, "-D", "PAD=0", "-D", "ITERS=200", "--config", xeon, "--set", "core.cores=4")
+if packed:
+    c = packed["coherence"]
+    h.check("false sharing: fills served cache to cache", c["cache_to_cache_transfers"] >= 100 and
+            sum(r["cache_to_cache_transfers"] for r in c["per_core"]) == c["cache_to_cache_transfers"], c)
+
+# Buffers per core: conv2d's per-filter result and its packed tiles are each
+# core's own, so the cores' private caches do not pass them around.
+conv = os.path.join(h.src, "examples", "article", "4_1_conv2d_cached.pto")
+rep = run_json(conv, "-D", "C=4", "-D", "HW=34", "-D", "F=16", "--config", xeon, "--set", "core.cores=8")
+if rep:
+    c = rep["coherence"]
+    h.check("conv2d on 8 cores: few invalidations (own result buffers)", c["invalidations_sent"] <= 200, c)
+
 h.finish()
