@@ -119,6 +119,11 @@ class CacheLevel : public MemPort {
   // it clean (true if it was dirty).
   virtual bool coherence_invalidate(uint64_t line, bool* was_dirty) = 0;
   virtual bool coherence_clean(uint64_t line) = 0;
+  // With data: the bytes [addr, addr + bytes) of the lines held here take
+  // `in` (this level only; poke() also passes them below). An
+  // intervention gives the owner's every copy its newest bytes, so that a
+  // stale copy further from the core cannot serve a later miss.
+  virtual void overwrite(uint64_t addr, uint64_t bytes, const uint8_t* in) = 0;
   // Whether this level keeps the bytes of its lines (--check-data).
   virtual bool keeps_data() const = 0;
   // With data: the byte at `addr` if its line is here (tests check that the

@@ -76,6 +76,10 @@ class Coherence {
   void add_level(CoreId c, CacheLevel* level);
   // Where the directory sends fills, writes and snoop writebacks: the first shared level or the DRAM.
   void set_below(MemPort* below) { below_ = below; }
+  // --check-data: the private levels keep bytes (their lines are the
+  // directory's): snoop writebacks carry the owner's bytes, and a fill
+  // served cache to cache gets them (docs/CACHES.md, "Data-integrity mode").
+  void keep_data() { line_buf_.assign(line_bytes_, 0); }
   // What core c's last private level sends below.
   MemPort& port(CoreId c);
 
@@ -86,6 +90,9 @@ class Coherence {
   // A private level of core c let the line at `addr` go (evicted): the core
   // stops holding the directory's line when none of its levels holds any of it.
   void left(CoreId c, uint64_t addr);
+  // A private level of core c allocated the line at `addr` from a dirty
+  // line of its level above (a writeback, no fill): c holds it, modified.
+  void kept(CoreId c, uint64_t addr);
   // The bytes [addr, addr + bytes) of the directory's line (touch_mask).
   uint64_t touch_of(uint64_t addr, uint64_t bytes) const { return touch_mask(addr, bytes, line_shift_); }
 
@@ -126,10 +133,15 @@ class Coherence {
   // A round trip for `e`'s line reaching `cores` other cores, from `at`
   // (or when the line's previous one is over); returns when it is back.
   uint64_t round_trip(CoreId c, Entry& e, uint32_t cores, uint64_t at);
+  // With data, the bytes are line_buf_ (copy_line of the owner's copy).
   void snoop_writeback(CoreId d, uint64_t line, uint64_t at);
   // The line from a peer's private copy to core c, after the round trip
-  // that ended at `at`: the data over the directory's port; returns when it is there.
-  uint64_t peer_transfer(CoreId c, uint64_t at);
+  // that ended at `at`: the data over the directory's port (with data,
+  // line_buf_'s bytes into r.data); returns when it is there.
+  uint64_t peer_transfer(CoreId c, const MemRequest& r, uint64_t at);
+  // With data: core d's newest bytes of `line` (its nearest level holding
+  // it) into line_buf_; false without data or when d holds none of it.
+  bool copy_line(CoreId d, uint64_t line);
   // Adds to c's touch of e's line; returns a copy of it.
   static Touch touch(Entry& e, CoreId c, uint64_t mask, TagId tensor, SiteId site);
   // Removes c's touch of e's line (returns it, or an empty one).
@@ -151,6 +163,7 @@ class Coherence {
   std::unordered_map<uint64_t, Entry> dir_;
   std::unordered_map<uint64_t, SharedLine> shared_lines_;
   BusyPort port_;
+  std::vector<uint8_t> line_buf_;  // --check-data: a line's bytes between copies (empty: no data)
 };
 
 }  // namespace ptosim

@@ -176,7 +176,9 @@ void CoreModule::issue_checked(const Access& a, bool host, Pending& p) {
     model_->settle(clock(a.core));  // the program's stores before it land first
     checker_->wrote(d.store, a, p.bytes.data());
     const Route& r = routes_[a.space];
-    if (r.cache) {
+    if (!r.per_core.empty()) {  // a private first level: every core's copies take the bytes
+      for (CacheLevel* l : r.per_core) l->poke(a.addr, a.bytes, p.bytes.data());
+    } else if (r.cache) {
       r.cache->poke(a.addr, a.bytes, p.bytes.data());
     } else {
       tlm::tlm_generic_payload& t = payload_.set(a.addr, a.bytes, true, a.tensor, a.region);
@@ -192,8 +194,9 @@ void CoreModule::issue_checked(const Access& a, bool host, Pending& p) {
   } else {
     // The first level that holds the first byte's line now serves it; the
     // ones before it miss and fill (a broken fill is in one of them).
+    const std::vector<const CacheLevel*>& levels = d.levels_of(a.core);
     size_t server = 0;
-    while (server < d.levels.size() && !d.levels[server]->contains(a.addr)) ++server;
+    while (server < levels.size() && !levels[server]->contains(a.addr)) ++server;
     read_buf_.assign(a.bytes ? a.bytes : 1, 0);
     // The cpu model forwards a load (or a line of it) from its store queue
     // without a memory access: those bytes are the last store's.
@@ -202,8 +205,9 @@ void CoreModule::issue_checked(const Access& a, bool host, Pending& p) {
     issue_now(a, p.seq, read_buf_.data());
     const bool forwarded = dataflow_ && !memory_used_;
     if (!forwarded && !checker_->read_matches(d.store, a, read_buf_.data())) {
-      std::string served = server < d.levels.size() ? d.levels[server]->config().name : d.last, missed;
-      for (size_t i = 0; i < server; ++i) missed += (i ? ", " : "") + d.levels[i]->config().name;
+      std::string served = server < levels.size() ? levels[server]->config().name : d.last, missed;
+      for (size_t i = 0; i < server; ++i) missed += (i ? ", " : "") + levels[i]->config().name;
+      if (d.per_core.size() > 1) served += " of core " + std::to_string(a.core);
       if (!missed.empty()) served += " (missed in " + missed + ")";
       checker_->mismatch(a, read_buf_.data(), routes_[a.space].space, served);
     }
@@ -216,12 +220,13 @@ void CoreModule::discard_data(const Access& a) {
   // Every level drops the line holding addr, each by its own line size
   // (powers of two, so the largest covers the others).
   uint64_t line = 1;
-  for (const CacheLevel* l : d.levels) line = std::max<uint64_t>(line, l->config().line);
+  const std::vector<const CacheLevel*>& levels = d.levels_of(a.core);
+  for (const CacheLevel* l : levels) line = std::max<uint64_t>(line, l->config().line);
   const uint64_t at = a.bytes ? a.addr & ~(line - 1) : 0, bytes = a.bytes ? line : 0;
   const ByteStore* below = checker_->actual(d.store);
   checker_->discarded(d.store, at, bytes, [&](uint64_t addr) {
     uint8_t b = 0;
-    for (const CacheLevel* l : d.levels)
+    for (const CacheLevel* l : levels)
       if (l->peek(addr, &b)) return b;
     if (below) below->read(addr, 1, &b);
     return b;

@@ -60,6 +60,11 @@ class DataChecker;
 struct DataRoute {
   size_t store = 0;
   std::vector<const CacheLevel*> levels;
+  // Per core: its levels (a private level's instance of that core's).
+  std::vector<std::vector<const CacheLevel*>> per_core;
+  const std::vector<const CacheLevel*>& levels_of(CoreId c) const {
+    return c < per_core.size() ? per_core[c] : levels;
+  }
   std::string last;
 };
 

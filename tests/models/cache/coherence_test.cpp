@@ -110,6 +110,10 @@ class RefSystem {
     }
     if (!writeback) level(c, i + 1, line, false, false, write || rfo);  // a writeback covers the line: no fetch
     set.push_front({line, write});
+    if (writeback) {  // the core holds the line it wrote back (its entry may have gone meanwhile)
+      RefDirectory& d = dir_[line];
+      if (d.holders.insert(c).second) d.exclusive = d.holders.size() == 1;
+    }
     if (write && !writeback) permission(c, line);
     if (victim) {
       ++l.n.evictions;
