@@ -30,6 +30,12 @@
 // hierarchy holds and the checker compares it (data_checker.h); host writes
 // reach every copy (MemPort::poke, TLM transport_dbg). Without one, none of
 // that is on the path.
+//
+// One class, its definitions in files by responsibility: core_module.cpp
+// (the SystemC module: threads, syncs, event entry, TLM transport),
+// core_routes.cpp (issuing to the levels), core_scheduler.cpp (parallel
+// sections in clock order, barriers), core_check_data.cpp (--check-data),
+// core_attribution.cpp (attribution hooks), core_report.cpp (the report).
 #include <deque>
 #include <exception>
 #include <functional>
