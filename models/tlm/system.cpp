@@ -314,7 +314,8 @@ StatsNode System::assemble(const std::string& source, bool interrupted) const {
   // What the report covers after a stop request: the events simulated before it.
   in.interrupted = interrupted;
   in.events_done = run_control::counters().events.load();
-  in.peak_flops_per_s = config_.core.flops_per_cycle * config_.clock_hz;
+  // Every core computes: the machine's peak (pto.parallel spreads the flops over them).
+  in.peak_flops_per_s = config_.core.flops_per_cycle * config_.clock_hz * std::max<uint32_t>(config_.core.count, 1);
   in.peak_dram_bandwidth = dram_->peak_bandwidth();
   in.dirty_bytes_at_end = dirty_bytes();
   StatsNode root = make_run_report(in, std::move(core_parent.children.front()), std::move(levels));

@@ -37,7 +37,7 @@ const std::vector<ReportKey> kKeys = {
     {"gflops_per_s", R, "GFLOP/s", "flops / seconds / 1e9", hi},
     {"dram_bytes", C, "B", "the DRAM level's bytes_read + bytes_written", lo},
     {"arithmetic_intensity", R, "flop/B", "flops / dram_bytes; 0 when dram_bytes is 0", hi},
-    {"peak_flops_per_s", R, "FLOP/s", "core.flops_per_cycle x clock", no},
+    {"peak_flops_per_s", R, "FLOP/s", "core.flops_per_cycle x clock x core.cores", no},
     {"peak_dram_bandwidth_bytes_per_s", R, "B/s", "the DRAM level's peak bandwidth", no},
     {"dram_bytes_per_access_byte", R, "B/B", "dram_bytes / core.access_bytes: DRAM traffic per byte the program's loads and stores consumed (the article's bandwidth figures, compared across variants whatever the width of their requests); 0 without accesses", lo},
     {"access_bandwidth_fraction", R, "fraction", "core.access_bytes / seconds / peak_dram_bandwidth_bytes_per_s: how fast the program consumed data against what DRAM alone supplies (the article's \"bandwidth utilisation\", per byte consumed; above 1 when caches feed it faster)", hi},

@@ -200,5 +200,9 @@ rep = run_json(conv, "-D", "C=4", "-D", "HW=34", "-D", "F=16", "--config", xeon,
 if rep:
     c = rep["coherence"]
     h.check("conv2d on 8 cores: few invalidations (own result buffers)", c["invalidations_sent"] <= 200, c)
+    # The roofline's compute peak is every core's: 8 cores' flops stay under it.
+    h.check("8 cores: peak_flops_per_s is 8 cores' and achieved_fraction <= 1",
+            abs(rep["peak_flops_per_s"] - 8 * 64 * 3e9) < 1 and rep["roofline"]["achieved_fraction"] <= 1.0,
+            (rep["peak_flops_per_s"], rep["roofline"]))
 
 h.finish()
