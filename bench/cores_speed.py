@@ -11,6 +11,7 @@ rounds (the order alternates each round) on a VM whose speed drifts:
    CPU second of each and their ratio; target >= 0.60.
 
 usage: cores_speed.py BUILD SOURCE_DIR --base BUILD_OF_MAIN --base-src MAIN_SOURCE [--rounds 5] [--quick]
+       [--configs-of-base]
 """
 import argparse
 import json
@@ -57,6 +58,9 @@ def main():
     ap.add_argument("--base-src", required=True)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--quick", action="store_true", help="one round, the first program")
+    ap.add_argument("--configs-of-base", action="store_true",
+                    help="this build runs the one-core cases on the base tree's configs and workloads too: the "
+                         "same cycles when this tree changed a config on purpose (the Xeon L3's slices)")
     a = ap.parse_args()
     new, base = binary(a.build), binary(a.base)
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
@@ -75,7 +79,7 @@ def main():
     times = {name: {"new": [], "base": []} for name, _ in programs}
     rate = {(p, c): [] for p, _ in PARALLEL for c in (1, 8)}
     for r in range(rounds):
-        order = [("new", new, a.src), ("base", base, a.base_src)]
+        order = [("new", new, a.base_src if a.configs_of_base else a.src), ("base", base, a.base_src)]
         if r % 2:
             order.reverse()
         for name, args in programs:

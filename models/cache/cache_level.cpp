@@ -23,7 +23,9 @@ CacheLevel::CacheLevel(const CacheConfig& config)
                   : config.prefetch.page             ? 0u
                                                      : 63u),
       mshrs_(config.mshrs),
-      sets_(config.sets() ? config.sets() : 1) {}
+      sets_(config.sets() ? config.sets() : 1) {
+  if (config.slices > 1) slice_busy_.assign(config.slices, 0);
+}
 
 namespace {
 // Copies the bytes of [from_addr, from_addr + from_n) that fall inside

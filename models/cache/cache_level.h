@@ -119,6 +119,11 @@ class CacheLevel : public MemPort {
   // it clean (true if it was dirty).
   virtual bool coherence_invalidate(uint64_t line, bool* was_dirty) = 0;
   virtual bool coherence_clean(uint64_t line) = 0;
+  // With data: the bytes [addr, addr + bytes) of the lines held here take
+  // `in` (this level only; poke() also passes them below). An
+  // intervention gives the owner's every copy its newest bytes, so that a
+  // stale copy further from the core cannot serve a later miss.
+  virtual void overwrite(uint64_t addr, uint64_t bytes, const uint8_t* in) = 0;
   // Whether this level keeps the bytes of its lines (--check-data).
   virtual bool keeps_data() const = 0;
   // With data: the byte at `addr` if its line is here (tests check that the
@@ -134,6 +139,13 @@ class CacheLevel : public MemPort {
   void set_fault(Fault f) { fault_ = f; }
 
   const CacheConfig& config() const { return config_; }
+  // The slice that serves `line` (a line number) on a sliced level: the
+  // line number's bits XOR-folded 8 at a time, modulo the slice count
+  // (docs/CACHES.md, "Slices"). Timing only: no count depends on it.
+  uint32_t slice_of(uint64_t line) const {
+    const uint64_t x = line ^ (line >> 8) ^ (line >> 16) ^ (line >> 24) ^ (line >> 32);
+    return uint32_t(x % slice_busy_.size());
+  }
   const LevelStats& stats() const { return stats_; }
   const LevelTimingStats& timing_stats() const { return timing_; }
   bool has_prefetcher() const { return prefetcher_ != nullptr; }
@@ -149,14 +161,17 @@ class CacheLevel : public MemPort {
   // takes the bytes of the dirty copies above, which are newer.
   bool invalidate_above(uint64_t line, uint8_t* victim = nullptr);
 
-  // Takes the port for `bytes` from `arrive` on; returns when the request starts.
-  uint64_t occupy_port(uint64_t arrive, uint64_t bytes) {
-    const uint64_t start = arrive > busy_until_ ? arrive : busy_until_;
+  // Takes the port for `bytes` from `arrive` on; returns when the request
+  // starts. A sliced level (`slices:`) has one port per slice, the slice
+  // chosen by the line of `addr` (slice_of).
+  uint64_t occupy_port(uint64_t arrive, uint64_t bytes, uint64_t addr) {
+    uint64_t& busy_until = slice_busy_.empty() ? busy_until_ : slice_busy_[slice_of(addr >> line_shift_)];
+    const uint64_t start = arrive > busy_until ? arrive : busy_until;
     if (bytes != busy_bytes_) {  // sizes repeat: keep the last answer
       busy_bytes_ = bytes;
       busy_fs_ = uint64_t(double(bytes) * fs_per_byte_);
     }
-    busy_until_ = start + busy_fs_;
+    busy_until = start + busy_fs_;
     timing_.busy_fs += busy_fs_;
     return start;
   }
@@ -213,6 +228,7 @@ class CacheLevel : public MemPort {
   uint64_t latency_fs_ = 0;
   double fs_per_byte_ = 0;
   uint64_t busy_until_ = 0;
+  std::vector<uint64_t> slice_busy_;  // a sliced level: each slice's "busy until"; empty: one port (busy_until_)
   uint64_t busy_bytes_ = ~0ull, busy_fs_ = 0;  // occupy_port()'s last answer (none yet)
   CompletionWindow mshrs_;
   uint64_t sets_ = 1;

@@ -61,7 +61,7 @@ class CacheLevelImpl final : public CacheLevel {
 
   uint64_t access(const MemRequest& r, uint64_t at) override {
     const uint64_t bytes = r.bytes ? r.bytes : 1;  // a zero-sized access still touches its line
-    const uint64_t start = occupy_port(at, r.bytes);
+    const uint64_t start = occupy_port(at, r.bytes, r.addr);
     const uint64_t issue = start + latency_fs_;
     mshrs_.retire(start);
     const uint64_t first = r.addr >> line_shift_;
@@ -83,7 +83,7 @@ class CacheLevelImpl final : public CacheLevel {
       if (f.slot >= 0 && holds(f, line, r.addr, r.bytes ? r.bytes : 1)) {
         const uint64_t at = *t;
         const uint64_t done =
-            served_hit(f, line, r.addr, r.bytes ? r.bytes : 1, r, occupy_port(at, r.bytes) + latency_fs_);
+            served_hit(f, line, r.addr, r.bytes ? r.bytes : 1, r, occupy_port(at, r.bytes, r.addr) + latency_fs_);
         timing_.latency_sum_fs += done - at;
         ++timing_.requests;
         return done;
@@ -173,6 +173,10 @@ class CacheLevelImpl final : public CacheLevel {
   }
 
   void poke(uint64_t addr, uint64_t bytes, const uint8_t* in) override {
+    overwrite(addr, bytes, in);
+    below_->poke(addr, bytes, in);
+  }
+  void overwrite(uint64_t addr, uint64_t bytes, const uint8_t* in) override {
     if constexpr (Data) {
       for (uint64_t a = addr, end = addr + bytes; a < end;) {
         const uint64_t line = a >> line_shift_;
@@ -181,8 +185,9 @@ class CacheLevelImpl final : public CacheLevel {
         if (slot >= 0) std::memcpy(line_data(uint64_t(slot)) + (a - (line << line_shift_)), in + (a - addr), next - a);
         a = next;
       }
+    } else {
+      (void)addr, (void)bytes, (void)in;
     }
-    below_->poke(addr, bytes, in);
   }
 
  protected:
@@ -226,7 +231,7 @@ class CacheLevelImpl final : public CacheLevel {
   __attribute__((noinline))
 #endif
   uint64_t core_miss(const MemRequest& r, uint64_t at) {
-    const uint64_t start = occupy_port(at, r.bytes);
+    const uint64_t start = occupy_port(at, r.bytes, r.addr);
     mshrs_.retire(start);
     const uint64_t line = r.addr >> line_shift_;
     const uint64_t done =
@@ -326,6 +331,10 @@ class CacheLevelImpl final : public CacheLevel {
     mirror_filling(~0ull, 0);
     if (coherence_ && write && !r.writeback) [[unlikely]]  // several cores: write permission
       filled = std::max(filled, coherence_->write(core_, addr, bytes, r.tensor, r.site, issue));
+    // A dirty line of the level above allocated here: the core still holds
+    // it (its directory entry may have gone when this level's own victim
+    // left while that line waited in the writeback buffer above).
+    if (coherence_ && r.writeback && whole) [[unlikely]] coherence_->kept(core_, addr);
     array_.extra(v.slot).ready = filled;
     if constexpr (Data) move_bytes(v.slot, line, addr, bytes, r);
     if (write && !config_.write_back) post_below(addr, bytes, r.tensor, r.region, issue, false, at_data(r, addr));

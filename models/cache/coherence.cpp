@@ -3,6 +3,7 @@
 #include "models/cache/coherence.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "models/cache/cache_level.h"
 
@@ -85,7 +86,29 @@ void Coherence::snoop_writeback(CoreId d, uint64_t line, uint64_t at) {
   counters_[d].bytes_below += line_bytes_;
   MemRequest w{line << line_shift_, line_bytes_, true};
   w.writeback = true;
+  if (!line_buf_.empty()) w.data = line_buf_.data();
   below_->access(w, at);
+}
+
+uint64_t Coherence::peer_transfer(CoreId c, const MemRequest& r, uint64_t at) {
+  ++counters_[c].cache_to_cache;
+  if (r.data && !line_buf_.empty())
+    std::memcpy(r.data, line_buf_.data() + (r.addr & (line_bytes_ - 1)), r.bytes);
+  const uint64_t start = port_.reserve(at, line_bytes_);
+  const uint64_t done = start + port_.transfer(line_bytes_);
+  counters_[c].stall_fs += done - at;
+  return done;
+}
+
+bool Coherence::copy_line(CoreId d, uint64_t line) {
+  if (line_buf_.empty()) return false;
+  const uint64_t base = line << line_shift_;
+  for (CacheLevel* l : levels_[d])  // nearest first: the nearest copy is the newest
+    if (l->contains(base)) {
+      for (uint32_t i = 0; i < line_bytes_; ++i) l->peek(base + i, &line_buf_[i]);
+      return true;
+    }
+  return false;
 }
 
 Coherence::Touch Coherence::touch(Entry& e, CoreId c, uint64_t mask, TagId tensor, SiteId site) {
@@ -133,6 +156,7 @@ uint32_t Coherence::invalidate_others(CoreId c, uint64_t line, Entry& e, const T
     if (d == c || !e.holders.test(d)) continue;
     e.holders.reset(d);
     const Touch theirs = forget(e, CoreId(d));
+    copy_line(CoreId(d), line);  // with data: its bytes, for a snoop writeback or a cache-to-cache fill
     bool dirty = false, had = false;
     each_copy(CoreId(d), line, [&](CacheLevel* l, uint64_t own) {
       bool dd = false;
@@ -151,13 +175,16 @@ uint32_t Coherence::invalidate_others(CoreId c, uint64_t line, Entry& e, const T
 
 uint64_t Coherence::request(CoreId c, const MemRequest& r, uint64_t at) {
   CoherenceCounters& k = counters_[c];
-  k.bytes_below += r.bytes;
-  if (r.write && r.writeback) return below_->access(r, at);  // a dirty line of this core going down
+  if (r.write && r.writeback) {  // a dirty line of this core going down
+    k.bytes_below += r.bytes;
+    return below_->access(r, at);
+  }
   ++k.requests;
   const uint64_t line = r.addr >> line_shift_;
   Entry& e = dir_[line];
   uint64_t t = at;
   if (!r.write && !r.rfo) {  // GetS
+    bool from_peer = false;
     for (uint32_t d = 0; d < counters_.size(); ++d) {
       if (d == c || !e.holders.test(d)) continue;
       if (!holds(CoreId(d), line)) {  // it let the line go without the directory hearing
@@ -168,22 +195,30 @@ uint64_t Coherence::request(CoreId c, const MemRequest& r, uint64_t at) {
       if (!e.exclusive) continue;
       // The owner keeps a shared, clean copy; its dirty bytes go below first.
       ++k.interventions;
+      if (copy_line(CoreId(d), line))  // with data: every copy of the owner takes its newest bytes
+        for (CacheLevel* l : levels_[d]) l->overwrite(line << line_shift_, line_bytes_, line_buf_.data());
       bool dirty = false;
       each_copy(CoreId(d), line, [&](CacheLevel* l, uint64_t own) { dirty |= l->coherence_clean(own); });
       if (dirty) snoop_writeback(CoreId(d), line, at);
       t = round_trip(c, e, 1, at);
+      from_peer = true;
     }
     e.holders.set(c);
     e.exclusive = e.holders.count() == 1;
     touch(e, c, r.touch, r.tensor, r.site);
+    if (from_peer) return peer_transfer(c, r, t);
+    k.bytes_below += r.bytes;
     return below_->access(r, t);
   }
   // GetM: a fill for a write, or a write no private level keeps.
+  const bool owned = r.rfo && other_owner(c, e);  // a fill another core's E/M copy can serve
   const Touch mine = touch(e, c, r.rfo ? r.touch : touch_mask(r.addr, r.bytes, line_shift_), r.tensor, r.site);
   const uint32_t reached = invalidate_others(c, line, e, mine, at);
   if (reached) t = round_trip(c, e, reached, at);
   e.holders.set(c);
   e.exclusive = true;
+  if (owned && reached) return peer_transfer(c, r, t);
+  k.bytes_below += r.bytes;
   const uint64_t done = below_->access(r, t);
   if (r.write && !holds(c, line)) left(c, r.addr);  // written through, kept nowhere
   return done;
@@ -220,6 +255,13 @@ void Coherence::left(CoreId c, uint64_t addr) {
   if (it->second.holders.none()) dir_.erase(it);
 }
 
+void Coherence::kept(CoreId c, uint64_t addr) {
+  Entry& e = dir_[addr >> line_shift_];
+  if (e.holders.test(c)) return;
+  e.holders.set(c);
+  e.exclusive = e.holders.count() == 1;
+}
+
 CoherenceCounters Coherence::total() const {
   CoherenceCounters t;
   for (const CoherenceCounters& k : counters_) {
@@ -227,6 +269,7 @@ CoherenceCounters Coherence::total() const {
     t.invalidations_received += k.invalidations_received;
     t.interventions += k.interventions;
     t.upgrades += k.upgrades;
+    t.cache_to_cache += k.cache_to_cache;
     t.snoop_writebacks += k.snoop_writebacks;
     t.requests += k.requests;
     t.bytes_below += k.bytes_below;

@@ -16,7 +16,10 @@
 // writeback); reading a line another core holds exclusive is an
 // intervention (the owner keeps it shared, clean, its dirty bytes written
 // below). Either costs the requester `latency` and occupies the
-// directory's port with two messages per core reached.
+// directory's port with two messages per core reached. A fill that finds
+// another core holding the line exclusive (E or M) gets the line from that
+// core's private copy (a cache-to-cache transfer: the round trip, then the
+// line over the directory's port), not from the shared level.
 //
 // Exact and deterministic: the counts depend only on the order of the
 // requests, as a cache level's do (tests/models/cache/coherence_test.cpp
@@ -43,6 +46,7 @@ struct CoherenceCounters {
   uint64_t interventions = 0;           // reads of this core that found another core's exclusive copy
   uint64_t upgrades = 0;                // writes to a line this core held shared (S -> M)
   uint64_t snoop_writebacks = 0;        // dirty copies of this core written below because of another core
+  uint64_t cache_to_cache = 0;          // fills served by another core's private copy, not the shared level
   uint64_t requests = 0;                // fills and writes that reached the directory
   uint64_t bytes_below = 0;             // bytes this core's private levels moved to and from the shared level
   uint64_t stall_fs = 0;                // time its requests waited for the directory (port and round trips)
@@ -72,6 +76,10 @@ class Coherence {
   void add_level(CoreId c, CacheLevel* level);
   // Where the directory sends fills, writes and snoop writebacks: the first shared level or the DRAM.
   void set_below(MemPort* below) { below_ = below; }
+  // --check-data: the private levels keep bytes (their lines are the
+  // directory's): snoop writebacks carry the owner's bytes, and a fill
+  // served cache to cache gets them (docs/CACHES.md, "Data-integrity mode").
+  void keep_data() { line_buf_.assign(line_bytes_, 0); }
   // What core c's last private level sends below.
   MemPort& port(CoreId c);
 
@@ -82,6 +90,9 @@ class Coherence {
   // A private level of core c let the line at `addr` go (evicted): the core
   // stops holding the directory's line when none of its levels holds any of it.
   void left(CoreId c, uint64_t addr);
+  // A private level of core c allocated the line at `addr` from a dirty
+  // line of its level above (a writeback, no fill): c holds it, modified.
+  void kept(CoreId c, uint64_t addr);
   // The bytes [addr, addr + bytes) of the directory's line (touch_mask).
   uint64_t touch_of(uint64_t addr, uint64_t bytes) const { return touch_mask(addr, bytes, line_shift_); }
 
@@ -122,7 +133,15 @@ class Coherence {
   // A round trip for `e`'s line reaching `cores` other cores, from `at`
   // (or when the line's previous one is over); returns when it is back.
   uint64_t round_trip(CoreId c, Entry& e, uint32_t cores, uint64_t at);
+  // With data, the bytes are line_buf_ (copy_line of the owner's copy).
   void snoop_writeback(CoreId d, uint64_t line, uint64_t at);
+  // The line from a peer's private copy to core c, after the round trip
+  // that ended at `at`: the data over the directory's port (with data,
+  // line_buf_'s bytes into r.data); returns when it is there.
+  uint64_t peer_transfer(CoreId c, const MemRequest& r, uint64_t at);
+  // With data: core d's newest bytes of `line` (its nearest level holding
+  // it) into line_buf_; false without data or when d holds none of it.
+  bool copy_line(CoreId d, uint64_t line);
   // Adds to c's touch of e's line; returns a copy of it.
   static Touch touch(Entry& e, CoreId c, uint64_t mask, TagId tensor, SiteId site);
   // Removes c's touch of e's line (returns it, or an empty one).
@@ -130,6 +149,8 @@ class Coherence {
   // Invalidates every other holder of `line` (pruning cores that no longer
   // hold it); returns how many cores it reached.
   uint32_t invalidate_others(CoreId c, uint64_t line, Entry& e, const Touch& mine, uint64_t at);
+  // Whether a core other than c holds `e`'s line exclusive (its copy can serve a fill).
+  bool other_owner(CoreId c, const Entry& e) const { return e.exclusive && e.holders.count() == 1 && !e.holders.test(c); }
   void record_sharing(uint64_t line, bool false_sharing, const Touch& writer, const Touch& victim);
 
   uint32_t line_bytes_, line_shift_;
@@ -142,6 +163,7 @@ class Coherence {
   std::unordered_map<uint64_t, Entry> dir_;
   std::unordered_map<uint64_t, SharedLine> shared_lines_;
   BusyPort port_;
+  std::vector<uint8_t> line_buf_;  // --check-data: a line's bytes between copies (empty: no data)
 };
 
 }  // namespace ptosim

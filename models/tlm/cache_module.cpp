@@ -76,11 +76,14 @@ void CacheModule::report(StatsNode& parent, const TagNames& names, double second
   }
   StatsNode& n = add_level_stats(parent, name(), NodeKind::Cache, s, names, true);
   const double bytes = double(s.bytes_read + s.bytes_written);
-  const double peak = logic_->config().bandwidth * clock_hz_;
+  // A sliced level: a port per slice, each moving `bandwidth`.
+  const uint32_t slices = logic_->config().slices;
+  const double peak = logic_->config().bandwidth * clock_hz_ * slices;
   n.set("bandwidth_bytes_per_s", seconds > 0 ? bytes / seconds : 0.0);
   n.set("peak_bandwidth_bytes_per_s", peak);
-  // Of one instance's port, on average over the cores.
-  n.set("utilization", seconds > 0 ? fs_to_seconds(t.busy_fs) / seconds / double(instances()) : 0.0);
+  if (slices > 1) n.set("slices", uint64_t(slices));
+  // Of one instance's port (one slice's), on average over the cores (the slices).
+  n.set("utilization", seconds > 0 ? fs_to_seconds(t.busy_fs) / seconds / double(instances() * slices) : 0.0);
   n.set("avg_latency_cycles", t.requests ? fs_to_seconds(t.latency_sum_fs) * clock_hz_ / double(t.requests) : 0.0);
   n.set("hit_latency_cycles", uint64_t(logic_->config().latency));
   n.set("mshr_merges", t.merges);

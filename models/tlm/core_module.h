@@ -30,6 +30,12 @@
 // hierarchy holds and the checker compares it (data_checker.h); host writes
 // reach every copy (MemPort::poke, TLM transport_dbg). Without one, none of
 // that is on the path.
+//
+// One class, its definitions in files by responsibility: core_module.cpp
+// (the SystemC module: threads, syncs, event entry, TLM transport),
+// core_routes.cpp (issuing to the levels), core_scheduler.cpp (parallel
+// sections in clock order, barriers), core_check_data.cpp (--check-data),
+// core_attribution.cpp (attribution hooks), core_report.cpp (the report).
 #include <deque>
 #include <exception>
 #include <functional>
@@ -60,6 +66,11 @@ class DataChecker;
 struct DataRoute {
   size_t store = 0;
   std::vector<const CacheLevel*> levels;
+  // Per core: its levels (a private level's instance of that core's).
+  std::vector<std::vector<const CacheLevel*>> per_core;
+  const std::vector<const CacheLevel*>& levels_of(CoreId c) const {
+    return c < per_core.size() ? per_core[c] : levels;
+  }
   std::string last;
 };
 

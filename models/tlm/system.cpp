@@ -91,10 +91,6 @@ System::System(const HwConfig& config, bool check_data) : config_(config), check
 // L1..Lk, its last private level sends below through the directory
 // (coherence.h), which sends on to the first shared level (or the DRAM).
 void System::build_private_levels(size_t k) {
-  if (check_data_)
-    throw InputError(config_.source + ": --check-data does not model the bytes of private caches of several cores "
-                     "(core.cores " + std::to_string(config_.core.count) + " with " + caches_[0]->logic().config().name +
-                     " private): run it with core.cores = 1 or with every level `sharing: shared`");
   const uint32_t cores = config_.core.count;
   for (size_t i = 0; i < k; ++i)
     for (uint32_t c = 1; c < cores; ++c) caches_[i]->add_core_instance();
@@ -107,6 +103,17 @@ void System::build_private_levels(size_t k) {
                                            cycles_to_fs(config_.coherence_latency(), period),
                                            uint64_t(std::llround(double(period) / home.bandwidth)),
                                            config_.coherence.message_bytes);
+  if (check_data_) {
+    // The directory moves a line's bytes between cores whole: each private
+    // level must hold the directory's line in one piece.
+    for (size_t i = 0; i < k; ++i)
+      if (caches_[i]->logic().config().line != unit)
+        throw InputError(config_.source + ": --check-data on several cores needs the private levels' lines equal to "
+                         "the directory's (" + caches_[i]->logic().config().name + " has " +
+                         std::to_string(caches_[i]->logic().config().line) + " B lines, the directory " +
+                         std::to_string(unit) + " B): run it with core.cores = 1 or equal lines");
+    coherence_->keep_data();
+  }
   if (k < caches_.size()) coherence_->set_below(&caches_[k]->logic());
   else coherence_->set_below(&dram_->port());
   std::vector<CacheLevel*> all_private;  // every core's, for an inclusive shared level's back-invalidations
@@ -142,6 +149,7 @@ void System::report_coherence(StatsNode& root, const TagNames& names, const std:
         .set("interventions", k.interventions)
         .set("upgrades", k.upgrades)
         .set("snoop_writebacks", k.snoop_writebacks)
+        .set("cache_to_cache_transfers", k.cache_to_cache)
         .set("directory_requests", k.requests)
         .set("bytes_below", k.bytes_below)
         .set("bandwidth_bytes_per_s", seconds > 0 ? double(k.bytes_below) / seconds : 0.0)
@@ -192,16 +200,24 @@ std::unique_ptr<DataChecker> System::make_checker(const RunOptions& options) {
     DataRoute r;
     r.last = config_.dram.name;
     bool below = false;
+    r.per_core.resize(std::max<uint32_t>(config_.core.count, 1));
     for (auto& c : caches_) {
       below = below || c->logic().config().name == t;
-      if (below) r.levels.push_back(&c->logic());
+      if (!below) continue;
+      r.levels.push_back(&c->logic());
+      // A private level: each core reads its own instance.
+      for (size_t k = 0; k < r.per_core.size(); ++k)
+        r.per_core[k].push_back(c->instances() > 1 ? &c->instance(k) : &c->logic());
     }
     for (size_t i = 0; i < memories_.size(); ++i) {
       if (memories_[i]->config().name != t) continue;
       r.store = i + 1;
       r.last = t;
       if (auto* cm = dynamic_cast<ConstantModule*>(memories_[i].get()))
-        if (cm->cache()) r.levels.push_back(cm->cache());
+        if (cm->cache()) {
+          r.levels.push_back(cm->cache());
+          for (auto& levels : r.per_core) levels.push_back(cm->cache());
+        }
     }
     routes.push_back(r);
   }
@@ -298,7 +314,8 @@ StatsNode System::assemble(const std::string& source, bool interrupted) const {
   // What the report covers after a stop request: the events simulated before it.
   in.interrupted = interrupted;
   in.events_done = run_control::counters().events.load();
-  in.peak_flops_per_s = config_.core.flops_per_cycle * config_.clock_hz;
+  // Every core computes: the machine's peak (pto.parallel spreads the flops over them).
+  in.peak_flops_per_s = config_.core.flops_per_cycle * config_.clock_hz * std::max<uint32_t>(config_.core.count, 1);
   in.peak_dram_bandwidth = dram_->peak_bandwidth();
   in.dirty_bytes_at_end = dirty_bytes();
   StatsNode root = make_run_report(in, std::move(core_parent.children.front()), std::move(levels));

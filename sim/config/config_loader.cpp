@@ -431,6 +431,10 @@ CacheConfig parse_cache(Section& sec, double clock_hz, size_t index) {
   sec.read_name("name", c.name);
   c.sharing = index == 0 ? CacheSharing::Private : CacheSharing::Shared;
   sec.read_enum("sharing", c.sharing, kCacheSharing);
+  sec.read_int("slices", c.slices, 1, 1024);
+  if (c.slices > 1 && c.sharing == CacheSharing::Private)
+    sec.fail(sec.get("slices"), sec.key_path("slices"),
+             "slices split a shared level by address; " + c.name + " is private (one instance per core)");
   for (const char* key : {"size", "ways", "line"})
     if (!sec.has(key)) throw InputError(sec.pos(), sec.key_path(key), "missing (a cache needs size, ways and line)");
   sec.read("size", c.size, units::parse_bytes);

@@ -205,6 +205,7 @@ std::string to_yaml(const HwConfig& c) {
       << "    write_allocate: " << (k.allocate_nofetch ? "nofetch" : k.allocate_fetch_whole ? "fetch" : k.write_allocate ? "true" : "false") << "\n"
       << "    inclusion: " << (k.inclusive ? "inclusive" : "non_inclusive") << "\n"
       << "    mshrs: " << k.mshrs << "\n";
+    if (k.slices > 1) o << "    slices: " << k.slices << "\n";
     if (k.set_fill_cycles)
       o << "    set_fill_cycles: " << k.set_fill_cycles << "\n"
         << "    set_writeback_cycles: " << k.writeback_spacing() << "\n";

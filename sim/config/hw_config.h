@@ -142,6 +142,9 @@ struct CacheConfig {
   bool allocate_fetch_whole = false;
   bool inclusive = false;           // inclusion: non_inclusive | inclusive
   uint32_t mshrs = 16;
+  // slices: a shared level split by address into this many slices, each
+  // with its own port of `bandwidth` (docs/CACHES.md, "Slices"); 1 = one port.
+  uint32_t slices = 1;
   // set_fill_cycles: a set takes one fill every that many cycles (0 = no
   // limit); a fill arrives no sooner than that after the set's previous one.
   uint32_t set_fill_cycles = 0;

@@ -24,15 +24,11 @@ uint64_t SpaceAllocator::allocate(uint64_t bytes, const std::string& tensor_name
                   std::to_string(capacity_));
   };
   if (capacity_ && size > capacity_ - in_use_) fail();
-  uint64_t off = UINT64_MAX;
-  for (auto it = free_.begin(); it != free_.end(); ++it) {
-    if (it->second >= size) {
-      off = it->first;
-      uint64_t rest = it->second - size;
-      free_.erase(it);
-      if (rest) free_[off + size] = rest;
-      break;
-    }
+  uint64_t off = pools_.empty() ? UINT64_MAX : take(pools_[core_], size);
+  if (off == UINT64_MAX) off = take(free_, size);
+  if (off == UINT64_MAX && capacity_ && top_ + size > capacity_ && !pools_.empty()) {
+    flush_pools();  // a bounded space full but for other cores' pools: they share it
+    off = take(free_, size);
   }
   if (off == UINT64_MAX) {
     // Fragmentation can make a bounded space refuse a fitting total.
@@ -40,7 +36,7 @@ uint64_t SpaceAllocator::allocate(uint64_t bytes, const std::string& tensor_name
     off = top_;
     top_ += size;
   }
-  used_[off] = size;
+  used_[off] = Used{size, core_};
   in_use_ += size;
   shadow_ += size;
   if (in_use_ > peak_) peak_ = in_use_;
@@ -53,7 +49,7 @@ uint64_t SpaceAllocator::allocate(uint64_t bytes, const std::string& tensor_name
 void SpaceAllocator::release(uint64_t addr) {
   auto it = used_.find(addr - base_);
   if (it == used_.end()) return;
-  shadow_ -= it->second;
+  shadow_ -= it->second.size;
   release_early(addr);
 }
 
@@ -62,10 +58,49 @@ void SpaceAllocator::drop_shadow(uint64_t bytes) { shadow_ -= std::min(shadow_, 
 void SpaceAllocator::release_early(uint64_t addr) {
   auto it = used_.find(addr - base_);
   if (it == used_.end()) return;
-  uint64_t off = it->first, size = it->second;
+  const uint64_t off = it->first, size = it->second.size;
+  const CoreId owner = it->second.core;
   used_.erase(it);
   in_use_ -= size;
   if (sink_) sink_->footprint(id_, in_use_);
+  if (!pools_.empty()) {  // back to the core whose iteration allocated it (freed maybe in the next core's)
+    pools_[owner < pools_.size() ? owner : 0][off] = size;
+    return;
+  }
+  give_back(off, size);
+}
+
+uint64_t SpaceAllocator::take(std::map<uint64_t, uint64_t>& list, uint64_t size) {
+  for (auto it = list.begin(); it != list.end(); ++it) {
+    if (it->second >= size) {
+      const uint64_t off = it->first, rest = it->second - size;
+      list.erase(it);
+      if (rest) list[off + size] = rest;
+      return off;
+    }
+  }
+  return UINT64_MAX;
+}
+
+void SpaceAllocator::begin_core_pools(uint32_t cores) {
+  if (cores <= 1) return;
+  if (pool_depth_++ == 0) pools_.assign(cores, {});
+}
+
+void SpaceAllocator::end_core_pools() {
+  if (pool_depth_ == 0 || --pool_depth_ > 0) return;
+  flush_pools();
+  pools_.clear();
+}
+
+void SpaceAllocator::flush_pools() {
+  for (auto& pool : pools_) {
+    for (auto [off, size] : pool) give_back(off, size);
+    pool.clear();
+  }
+}
+
+void SpaceAllocator::give_back(uint64_t off, uint64_t size) {
   // Coalesce with neighbours; a block ending at top_ lowers top_.
   auto next = free_.lower_bound(off);
   if (next != free_.end() && off + size == next->first) {

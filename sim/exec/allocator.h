@@ -1,9 +1,18 @@
 #pragma once
 // Address ranges of one memory space: first-fit free list, aligned blocks,
 // optional capacity, peak footprint.
+//
+// Inside pto.parallel on several cores each core keeps what its
+// iterations free (a pool per core) and reuses it first, as a kernel's
+// threads each reuse their own stack and buffers: without it the cores'
+// iterations, run one after another by the executor, would get the same
+// addresses for their results and staging tiles, and their private caches
+// would pass those lines around (docs/EXEC.md, "Buffers per core"). The
+// pools go back to the free list when the outermost parallel loop ends.
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "sim/trace/event.h"
 
@@ -37,8 +46,21 @@ class SpaceAllocator {
   uint64_t rounded(uint64_t bytes) const;
   // Every change of in_use() goes to sink->footprint (null = nobody listens).
   void set_sink(EventSink* sink) { sink_ = sink; }
+  // pto.parallel on `cores` > 1 cores: a freed range goes to the pool of
+  // the core that allocated it (set_core at its allocation; a tensor a loop
+  // variable holds is freed when the next iteration, another core's,
+  // rebinds it) until the matching end_core_pools(); nestable.
+  void begin_core_pools(uint32_t cores);
+  void end_core_pools();
+  void set_core(CoreId c) { core_ = c; }
 
  private:
+  // Gives [off, off + size) back to the free list (coalescing) or lowers top_.
+  void give_back(uint64_t off, uint64_t size);
+  // First fit in `list`; UINT64_MAX if nothing holds `size`.
+  static uint64_t take(std::map<uint64_t, uint64_t>& list, uint64_t size);
+  void flush_pools();
+
   std::string space_;
   SpaceId id_;
   uint64_t base_, capacity_, alignment_;
@@ -47,8 +69,15 @@ class SpaceAllocator {
   uint64_t window_peak_ = 0, window_shadow_peak_ = 0;
   EventSink* sink_ = nullptr;
   uint64_t top_ = 0;                      // offset above every block ever used
-  std::map<uint64_t, uint64_t> used_;     // offset -> size
+  struct Used {
+    uint64_t size;
+    CoreId core;  // the core whose iteration allocated it: its pool takes it back
+  };
+  std::map<uint64_t, Used> used_;         // offset -> block
   std::map<uint64_t, uint64_t> free_;     // offset -> size, below top_, coalesced
+  std::vector<std::map<uint64_t, uint64_t>> pools_;  // per core: offset -> size freed in pto.parallel
+  uint32_t pool_depth_ = 0;               // nested parallel loops using the pools
+  CoreId core_ = 0;
 };
 
 }  // namespace ptosim::exec

@@ -268,18 +268,25 @@ void ExecContext::parallel_begin(const std::string&, int64_t num) {
   if (num <= 0) throw OpError("pto.parallel: num must be positive");
   flush_scalar();
   saved_cores_.push_back(acc_.core);
+  // Each core's iterations reuse only what that core freed (allocator.h).
+  for (auto& a : allocators_) a->begin_core_pools(config_.core.count);
   if (sink_) sink_->barrier(true);
 }
 void ExecContext::set_core(int64_t iteration) {
   flush_scalar();
   uint32_t n = std::max<uint32_t>(config_.core.count, 1);
   acc_.core = CoreId(uint64_t(iteration < 0 ? -iteration : iteration) % n);
+  for (auto& a : allocators_) a->set_core(acc_.core);
 }
 void ExecContext::parallel_end() {
   flush_scalar();
   if (!saved_cores_.empty()) {
     acc_.core = saved_cores_.back();
     saved_cores_.pop_back();
+    for (auto& a : allocators_) {
+      a->set_core(acc_.core);
+      a->end_core_pools();
+    }
   }
   if (sink_) sink_->barrier(!saved_cores_.empty());
 }

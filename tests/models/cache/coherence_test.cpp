@@ -110,6 +110,10 @@ class RefSystem {
     }
     if (!writeback) level(c, i + 1, line, false, false, write || rfo);  // a writeback covers the line: no fetch
     set.push_front({line, write});
+    if (writeback) {  // the core holds the line it wrote back (its entry may have gone meanwhile)
+      RefDirectory& d = dir_[line];
+      if (d.holders.insert(c).second) d.exclusive = d.holders.size() == 1;
+    }
     if (write && !writeback) permission(c, line);
     if (victim) {
       ++l.n.evictions;
@@ -172,6 +176,7 @@ class RefSystem {
     ++coh_[c].requests;
     RefDirectory& d = dir_[line];
     if (!write && !rfo) {
+      bool from_peer = false;
       for (int o : std::set<int>(d.holders)) {
         if (o == c) continue;
         if (!holds(o, line)) {
@@ -187,14 +192,25 @@ class RefSystem {
           ++coh_[o].snoop_writebacks;
           shared_access(line, true);
         }
+        from_peer = true;
       }
       d.holders.insert(c);
       d.exclusive = d.holders.size() == 1;
+      if (from_peer) {  // the owner's copy serves the fill: the shared level is not read
+        ++coh_[c].cache_to_cache;
+        return;
+      }
       return shared_access(line, false);
     }
+    const bool owned = rfo && d.exclusive && d.holders.size() == 1 && !d.holders.count(c);
+    const uint64_t sent = coh_[c].invalidations_sent;
     invalidate_others(c, line, d);
     d.holders = {c};
     d.exclusive = true;
+    if (owned && coh_[c].invalidations_sent > sent) {
+      ++coh_[c].cache_to_cache;
+      return;
+    }
     shared_access(line, write);
   }
 
@@ -292,6 +308,7 @@ void differential(int cores, const std::vector<std::pair<uint64_t, uint32_t>>& p
     EXPECT_EQ(f.upgrades, r.upgrades) << core;
     EXPECT_EQ(f.snoop_writebacks, r.snoop_writebacks) << core;
     EXPECT_EQ(f.requests, r.requests) << core;
+    EXPECT_EQ(f.cache_to_cache, r.cache_to_cache) << core;
   }
   const LevelStats& s = fast.shared_level->stats();
   EXPECT_EQ(s.read_hits + s.write_hits, ref.shared().hits);
@@ -303,6 +320,7 @@ void differential(int cores, const std::vector<std::pair<uint64_t, uint32_t>>& p
   EXPECT_GT(t.interventions, 100u);
   EXPECT_GT(t.upgrades, 100u);
   EXPECT_GT(t.snoop_writebacks, 100u);
+  EXPECT_GT(t.cache_to_cache, 100u);
   EXPECT_EQ(t.invalidations_sent, t.invalidations_received);
 }
 
@@ -397,6 +415,44 @@ TEST(Coherence, SmallerPrivateLinesShareTheDirectoryLine) {
   const std::vector<SharedLine> lines = coh.false_sharing(5);
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_EQ(lines[0].false_invalidations, 2u);  // bytes 0x00-0x03 and 0x20-0x23 against 0x24-0x27: disjoint
+}
+
+// A line core 0 wrote, then read by core 1: the fill comes from core 0's
+// copy (a cache-to-cache transfer): the round trip (request and
+// intervention on the directory's port, the coherence latency) and the
+// line over that port; the slow shared level is not read (its dirty bytes
+// are still written to it, posted). A line no core owns comes from the
+// shared level as before.
+TEST(Coherence, AFillFromAnOwnerIsACacheToCacheTransfer) {
+  // latency 1000 fs, 10 fs a byte on the directory's port, 8 B messages.
+  Coherence coh(2, 64, 1000, 10, 8);
+  auto shared = make_cache_level(cache("S", 4096, 4, 64));
+  shared->set_timing(50'000, 0);  // a slow shared level: a peer transfer is much faster
+  MemoryCounter memory;
+  shared->connect_below(&memory);
+  coh.set_below(shared.get());
+  std::vector<std::unique_ptr<CacheLevel>> l1;
+  for (CoreId c = 0; c < 2; ++c) {
+    CacheConfig cfg = cache("L1", 512, 2, 64);
+    cfg.sharing = CacheSharing::Private;
+    l1.push_back(make_cache_level(cfg));
+    l1.back()->set_timing(100, 0);
+    coh.add_level(c, l1.back().get());
+    l1.back()->connect_below(&coh.port(c));
+  }
+  l1[0]->access(MemRequest{0x1000, 4, true, 1, 0}, 0);  // core 0: M
+  const uint64_t reads_before = shared->stats().reads;
+  const uint64_t t = 1'000'000;
+  // L1 hit latency 100; request + intervention + answer 24 B x 10 = 240; latency 1000; the line 64 B x 10 = 640.
+  EXPECT_EQ(l1[1]->access(MemRequest{0x1000, 4, false, 1, 0}, t), t + 100 + 240 + 1000 + 640);
+  EXPECT_EQ(coh.counters(1).cache_to_cache, 1u);
+  EXPECT_EQ(coh.counters(1).interventions, 1u);
+  EXPECT_EQ(coh.counters(0).snoop_writebacks, 1u);
+  EXPECT_EQ(shared->stats().reads, reads_before);  // not read for the fill
+  EXPECT_EQ(shared->stats().writes, 1u);            // core 0's dirty bytes: the snoop writeback
+  // A line nobody holds: from the shared level, its 50,000 fs latency.
+  EXPECT_GE(l1[1]->access(MemRequest{0x2000, 4, false, 1, 0}, t), t + 50'000);
+  EXPECT_EQ(coh.counters(1).cache_to_cache, 1u);
 }
 
 TEST(Coherence, TouchMask) {

@@ -14,6 +14,7 @@ from harness import Harness, level  # noqa: E402
 h = Harness("ptosim-cores-")
 fs = os.path.join(h.src, "workloads", "false_sharing.pto")
 xeon = os.path.join(h.src, "configs", "xeon-gold-6248r.yaml")
+conv = os.path.join(h.src, "examples", "article", "4_1_conv2d_cached.pto")
 
 
 def run_json(*args):
@@ -123,7 +124,85 @@ xeon24 = h.write("xeon24.yaml", open(xeon).read().replace("\ncore:\n", "\ncore:\
 rc, out, err = h.run("config", "show", xeon24)
 h.check("config show: sharing and the coherence section", rc == 0 and "sharing: private" in out and
         "coherence:\n  latency: 60 cycles\n  message_bytes: 8 B" in out, out + err)
-rc, _, err = h.run("run", fs, "-D", "ITERS=10", "--set", "core.cores=2", "--check-data")
-h.check("--check-data with private levels of several cores: exit 2", rc == 2 and "--check-data" in err, err)
+# --check-data with private levels of several cores: every read sees the
+# last write of any core (the shadow memory is the simple reference), on
+# random 4-core traces over a few lines (private L1 and L2, shared L3), and
+# on programs; a cache that drops writebacks is still caught.
+import random  # noqa: E402
+import subprocess  # noqa: E402
+priv = h.write("priv.yaml", "name: t\ncore: {cores: 4}\ncaches:\n"
+               "  - {name: L1, size: 512 B, ways: 2, line: 64 B}\n"
+               "  - {name: L2, size: 1 KiB, ways: 2, line: 64 B, sharing: private}\n"
+               "  - {name: L3, size: 4 KiB, ways: 4, line: 64 B, slices: 2}\n")
+for seed in (1, 2, 3):
+    rng = random.Random(seed)
+    lines, reads = [], 0
+    for _ in range(4000):
+        addr = 0x10000 + rng.randrange(48) * 64 + rng.randrange(0, 64, 4)
+        write = rng.random() < 0.35
+        reads += not write
+        lines.append(f"{'w' if write else 'r'} {addr:x} 4 @{rng.randrange(4)}")
+    trace = h.write(f"rand{seed}.din", "\n".join(lines) + "\n")
+    rep = run_json("--trace", trace, "--config", priv, "--check-data")
+    if rep:
+        c = rep["coherence"]
+        h.check(f"random 4-core trace {seed}: every read checked, with sharing",
+                rep["data_check"]["reads_checked"] == reads and c["cache_to_cache_transfers"] >= 100 and
+                c["invalidations_sent"] >= 100 and c["snoop_writebacks"] >= 100, (rep["data_check"], c))
+for prog, extra in ((fs, ["-D", "ITERS=100", "--set", "core.cores=4"]),
+                    (os.path.join(h.src, "workloads", "matmul_parallel.pto"), ["--set", "core.cores=4"]),
+                    (conv, ["-D", "C=2", "-D", "HW=18", "-D", "F=8", "--config", xeon, "--set", "core.cores=8"])):
+    rep = run_json(prog, *extra, "--check-data")
+    h.check(f"--check-data, private levels, several cores: {os.path.basename(prog)}",
+            rep is not None and rep["data_check"]["reads_checked"] > 0, rep and rep.get("data_check"))
+p = subprocess.run([h.pto_sim, "run", "--trace", os.path.join(h.tmp, "rand1.din"), "--config", priv, "--check-data"],
+                   capture_output=True, text=True,
+                   env=dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1", PTOSIM_TEST_CACHE_FAULT="drop-writeback@L2"))
+h.check("private levels, dropped writebacks at L2: caught", p.returncode == 1 and "data check failed" in p.stderr,
+        (p.returncode, p.stderr[-300:]))
+small = h.write("small.yaml", "name: t\ncore: {cores: 2}\ncaches:\n"
+                "  - {name: L1, size: 4 KiB, ways: 4, line: 32 B}\n  - {name: L2, size: 64 KiB, ways: 8, line: 64 B}\n")
+rc, _, err = h.run("run", fs, "-D", "ITERS=10", "--config", small, "--check-data")
+h.check("--check-data, private lines smaller than the directory's: exit 2", rc == 2 and "--check-data" in err and
+        "32 B lines" in err, err)
+
+# slices: a shared level only, counts unchanged by slicing (one core: the
+# program's order), the peak and the per-slice utilization in the report.
+priv_sliced = h.write("priv_sliced.yaml", "name: t\ncaches:\n"
+                      "  - {name: L1, size: 4 KiB, ways: 4, line: 64 B, slices: 4}\n")
+rc, _, err = h.run("config", "show", priv_sliced)
+h.check("slices on a private level: exit 2 at the key", rc == 2 and "priv_sliced.yaml:3:" in err and
+        "caches[0].slices" in err and "private" in err, err)
+rc, _, err = h.run("config", "show", xeon, "--set", "caches.L3.slices=0")
+h.check("slices 0: exit 2", rc == 2 and "slices" in err, err)
+mm = os.path.join(h.src, "workloads", "matmul_tiled.pto")
+sliced = run_json(mm, "--config", xeon)
+unsliced = run_json(mm, "--config", xeon, "--set", "caches.L3.slices=1")
+if sliced and unsliced:
+    for lv in ("L1D", "L2", "L3"):
+        for key in ("demand_misses", "reads", "writes", "writebacks", "compulsory_misses"):
+            h.check(f"slices: {lv} {key} unchanged", level(sliced, lv).get(key) == level(unsliced, lv).get(key),
+                    (level(sliced, lv).get(key), level(unsliced, lv).get(key)))
+    l3, l3u = level(sliced, "L3"), level(unsliced, "L3")
+    h.check("slices: listed, peak x 24", l3.get("slices") == 24 and "slices" not in l3u and
+            abs(l3["peak_bandwidth_bytes_per_s"] - 24 * l3u["peak_bandwidth_bytes_per_s"]) < 1, (l3, l3u))
+
+# Cache to cache: the packed counters' lines come from the other core's L1D/L2.
+packed = run_json(fs, "-D", "PAD=0", "-D", "ITERS=200", "--config", xeon, "--set", "core.cores=4")
+if packed:
+    c = packed["coherence"]
+    h.check("false sharing: fills served cache to cache", c["cache_to_cache_transfers"] >= 100 and
+            sum(r["cache_to_cache_transfers"] for r in c["per_core"]) == c["cache_to_cache_transfers"], c)
+
+# Buffers per core: conv2d's per-filter result and its packed tiles are each
+# core's own, so the cores' private caches do not pass them around.
+rep = run_json(conv, "-D", "C=4", "-D", "HW=34", "-D", "F=16", "--config", xeon, "--set", "core.cores=8")
+if rep:
+    c = rep["coherence"]
+    h.check("conv2d on 8 cores: few invalidations (own result buffers)", c["invalidations_sent"] <= 200, c)
+    # The roofline's compute peak is every core's: 8 cores' flops stay under it.
+    h.check("8 cores: peak_flops_per_s is 8 cores' and achieved_fraction <= 1",
+            abs(rep["peak_flops_per_s"] - 8 * 64 * 3e9) < 1 and rep["roofline"]["achieved_fraction"] <= 1.0,
+            (rep["peak_flops_per_s"], rep["roofline"]))
 
 h.finish()

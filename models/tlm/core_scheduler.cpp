@@ -1,0 +1,92 @@
+// CoreModule's multi-core scheduler (core_module.h, docs/TIMING.md
+// "Several cores"): a parallel section's events queued per core and issued
+// in the order of the cores' clocks; barriers.
+#include "models/attribution/attribution.h"
+#include "models/tlm/core_attributed.h"
+#include "models/tlm/core_module.h"
+
+namespace ptosim {
+
+using sc_core::sc_time;
+
+void CoreModule::enqueue(const Queued& q) {
+  const CoreId core = q.kind == Queued::AccessEvent ? q.access.core : q.compute.core;
+  clock(core);  // a core the config does not have is an error now, not later
+  empty_queues_ -= queues_[core].empty();
+  queues_[core].push_back(q);
+  ++queued_;
+  schedule(false);
+}
+
+void CoreModule::schedule(bool drain) {
+  for (;;) {
+    // The core whose clock is earliest goes next; a core with nothing queued
+    // may still receive earlier events, so it holds everyone up (within the
+    // lookahead) until the barrier says it is done. Most calls end here (a
+    // core's whole iteration arrives before the next core's): no scan.
+    if (!drain && empty_queues_ && queued_ < kLookahead) return;
+    size_t best = queues_.size();
+    for (size_t c = 0; c < queues_.size(); ++c) {
+      if (queues_[c].empty()) {
+        if (!drain && queued_ < kLookahead) return;
+        continue;
+      }
+      if (best == queues_.size() || clocks_[c].issue_at < clocks_[best].issue_at) best = c;
+    }
+    if (best == queues_.size()) return;
+    // It stays the earliest until its clock passes another core's (a lower
+    // core wins a tie): only its own events move its clock, so it issues
+    // until then without a scan per event, in the order a scan would give.
+    uint64_t lower = ~0ull, higher = ~0ull;
+    for (size_t c = 0; c < queues_.size(); ++c)
+      if (c != best && !queues_[c].empty()) (c < best ? lower : higher) = std::min(c < best ? lower : higher, clocks_[c].issue_at);
+    do issue_queued(best);
+    while (!queues_[best].empty() && (drain || !empty_queues_ || queued_ >= kLookahead) &&
+           clocks_[best].issue_at < lower && clocks_[best].issue_at <= higher);
+  }
+}
+
+void CoreModule::issue_queued(size_t best) {
+  const Queued q = queues_[best].front();
+  queues_[best].pop_front();
+  empty_queues_ += queues_[best].empty();
+  --queued_;
+  switch (q.kind) {
+    case Queued::AccessEvent: {
+      auto issue = [&] {
+        if (checker_ && !is_control(q.access.kind)) {
+          Pending p = std::move(pending_[best].front());
+          pending_[best].pop_front();
+          issue_checked(q.access, q.host, p);
+        } else {
+          issue_now(q.access, q.seq);
+        }
+      };
+      // A host write (--check-data) is no event of the program: not attributed.
+      if (attr_ && !q.host) one_attributed(q.access.site, q.access.region, q.access.core, 1, 0, issue);
+      else issue();
+      break;
+    }
+    case Queued::ComputeEvent: attr_ ? compute_attributed(q.compute, q.seq) : compute_now(q.compute, q.seq); break;
+    case Queued::OpBegin:
+    case Queued::OpEnd:
+      attr_->op_mark(q.compute.op, q.kind == Queued::OpBegin, CoreId(best), clocks_[best].issue_at);
+      break;
+  }
+}
+
+void CoreModule::barrier(bool parallel) {
+  ++barriers_;
+  schedule(true);
+  for (CoreClock& k : clocks_) model_->settle(k);
+  parallel_ = parallel && clocks_.size() > 1;
+  if (clocks_.size() == 1) return;  // one core: nothing to wait for
+  uint64_t all = 0;
+  for (const CoreClock& k : clocks_) all = std::max(all, k.idle_at());
+  for (CoreClock& k : clocks_) {
+    if (all <= k.issue_at) continue;
+    k.barrier_wait_fs += all - k.issue_at;
+    k.issue_at = all;
+  }
+}
+}  // namespace ptosim
