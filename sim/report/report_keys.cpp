@@ -51,7 +51,10 @@ const std::vector<ReportKey> kKeys = {
     {"core.flops", C, "flop", "compute work", no},
     {"core.compute_cycles", C, "cycles", "issue time spent on compute", no},
     {"core.window_stalls", C, "", "times the miss window (max_outstanding) was full", lo},
-    {"core.stall_cycles", C, "cycles", "cycles stalled on a full miss window", lo},
+    {"core.stall_cycles", C, "cycles",
+     "time accesses waited for a miss-window slot, summed over accesses (under the cpu model they wait at once: "
+     "it can exceed cycles; docs/REPORTS.md)",
+     lo},
     {"core.barrier_wait_cycles", C, "cycles", "cycles the cores waited at pto.parallel barriers", lo},
     {"core.cores", C, "", "config core.cores", no},
     {"core.model", S, "", "core.model of the config, with the cpu pipeline model only", no},
