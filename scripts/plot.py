@@ -70,9 +70,15 @@ def load_report(path):
 def load_csv(path):
     try:
         with open(path, newline="") as f:
+            head = f.read(1)
+            f.seek(0)
             rows = list(csv.DictReader(f))
     except OSError as e:
         raise PlotError(f"{path}: {e}")
+    # A JSON report read as CSV gave a header of '{' and a TypeError (issue 28, `plot.py curves` on
+    # `pto-sim curves --format json`): say what the verb reads instead.
+    if head in ("{", "["):
+        raise PlotError(f"{path}:1: this is JSON; this verb reads CSV (pto-sim's --format csv, or a sweep's -o)")
     if not rows:
         raise PlotError(f"{path}: no rows")
     return rows

@@ -264,6 +264,10 @@ noep = os.path.join(tmp, "noep.json")
 report("-o", noep)
 code, out, err = plot("heatmap", noep, "-o", os.path.join(tmp, "y.png"))
 check("heatmap needs epochs", code == 2 and "--epoch" in err, err)
+# A JSON report given to a CSV verb (pto-sim curves --format json to plot.py curves) was a TypeError.
+code, out, err = plot("curves", noep, "-o", os.path.join(tmp, "c.png"))
+check("a CSV verb on JSON: exit 2, says so", code == 2 and "this is JSON" in err and "Traceback" not in err and
+      not os.path.exists(os.path.join(tmp, "c.png")), err)
 bad_csv = write("bad.csv", "tile,cycles\n8,12\n16,abc\n")
 code, out, err = plot("sweep-heatmap", bad_csv, "--x", "tile", "--y", "tile", "-o", os.path.join(tmp, "z.png"))
 check("bad number", code == 2 and ":3: cycles: not a number" in err, err)
