@@ -36,13 +36,15 @@ def section(name):
                 out += ["#### " + line[4:], ""]
             continue
         if line.startswith("!["):
+            if out[-1]:
+                out.append("")  # a picture right under a list would join its last item
             out += [line, ""]
             keep = False
         elif keep and line.strip():
             out.append(line)
     if not found:
         sys.exit(f"{path}: no '### Where ...' section (what the experiment finds)")
-    return out + [""]
+    return out
 
 
 def main():
