@@ -84,7 +84,10 @@ std::string SweepPoint::id() const {
   std::string id = buf;
   auto add = [&](const std::string& part) {
     std::string clean;
-    for (char c : part) clean += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '=' || c == '-' ? c : '-';
+    for (char c : part) {
+      const bool keep = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '=' || c == '-';
+      clean += keep ? c : '-';
+    }
     if (id.size() + 1 + clean.size() <= 200) id += "_" + clean;
   };
   if (!config.empty()) add(std::filesystem::path(config).stem().string());
