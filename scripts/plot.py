@@ -525,28 +525,78 @@ def plot_sweep_roofline(args):
     save(fig, args, {"points": [{"label": p[0], "ai": p[1], "flops_per_s": p[2]} for p in points]})
 
 
+def config_levels(rows, path):
+    """The config's cache levels of a curves CSV (column config_levels,
+    "L1=32768/8;L2=262144/8"), L1 first; [] for a CSV from before it."""
+    spec = rows[0].get("config_levels") or ""
+    out = []
+    for part in filter(None, spec.split(";")):
+        name, _, geometry = part.partition("=")
+        size, _, ways = geometry.partition("/")
+        if not name or not size.isdigit() or not ways:
+            raise PlotError(f"{path}:2: config_levels: expected NAME=SIZE/WAYS;..., got {part!r}")
+        out.append((name, int(size), ways))
+    return out
+
+
 def plot_curves(args):
     """`pto-sim curves --format csv`: miss ratio against size, one line per
-    associativity, the config's own point circled."""
+    associativity; the config's levels marked at their sizes (a dashed line
+    each, labelled) and the measured level's own point circled, so that one
+    reads off where the config sits and what a bigger or smaller cache
+    would miss. Levels outside the plotted sizes, and a config
+    associativity that is not among the curves, are said in the legend
+    rather than silently left out."""
     rows = load_csv(args.input)
     sizes, ratios = column(rows, "size", args.input), column(rows, "miss_ratio", args.input)
+    level = rows[0]["level"]
     fig, (ax,) = figure(args)
     data = {}
+    # --sample: each estimate's standard error as an error bar (two of them:
+    # about a 95 % interval).
+    errors = [float(r.get("miss_ratio_error") or 0) for r in rows]
     for ways in dict.fromkeys(r["ways"] for r in rows):
-        pts = sorted((s, m) for s, m, r in zip(sizes, ratios, rows) if r["ways"] == ways)
+        pts = sorted((s, m, e) for s, m, e, r in zip(sizes, ratios, errors, rows) if r["ways"] == ways)
         label = "fully associative" if ways == "full" else f"{ways}-way"
-        ax.plot([p[0] for p in pts], [100 * p[1] for p in pts], marker="o", label=label)
-        data[label] = pts
+        ax.errorbar([p[0] for p in pts], [100 * p[1] for p in pts], yerr=[200 * p[2] for p in pts] if any(errors) else None,
+                    marker="o", capsize=3, label=label)
+        data[label] = [list(p[:2]) for p in pts]
+        if any(errors):
+            data[label + " error"] = [p[2] for p in pts]
+    circled = False
     for s, m, r in zip(sizes, ratios, rows):
         if r.get("config_point") == "1":
+            circled = True
             ax.plot([s], [100 * m], "o", markersize=16, markerfacecolor="none", markeredgecolor="black",
-                    markeredgewidth=2, label=f"config: {human_bytes(int(s))} {r['ways']}-way")
+                    markeredgewidth=2, label=f"config: {human_bytes(int(s))} {r['ways']}-way, "
+                    f"{100 * m:.2f} % misses")
+    lo, hi = min(sizes), max(sizes)
+    marks, notes = [], []
+    for name, size, ways in config_levels(rows, args.input):
+        what = f"{name} {human_bytes(size)} {ways}-way"
+        if not lo <= size <= hi:
+            notes.append(f"{what}: outside the plotted sizes")
+            continue
+        ax.axvline(size, color="black" if name == level else "grey", linestyle="--", linewidth=1)
+        marks.append({"level": name, "size": size, "ways": ways, "label": what})
+        if name == level and not circled:
+            notes.append(f"config {what}: not among the curves (--ways)")
+    for n in notes:  # legend entries without a line
+        ax.plot([], [], " ", label=n)
+    data["config_levels"], data["notes"] = marks, notes
+    for m in marks:  # named along the top, where neither the legend nor the curves cover them
+        ax.annotate(m["label"], (m["size"], 1), xycoords=("data", "axes fraction"), xytext=(0, 3),
+                    textcoords="offset points", ha="center", va="bottom", fontsize=9)
+    lo_y, hi_y = ax.get_ylim()
+    ax.set_ylim(max(lo_y, -2), min(hi_y, 102))  # a ratio: error bars do not widen it past 0..100 %
     ax.set_xscale("log", base=2)
     ax.set_xticks(sorted(set(sizes)))
     ax.set_xticklabels([human_bytes(int(s)) for s in sorted(set(sizes))], rotation=30)
-    ax.set_xlabel(f"{rows[0]['level']} size ({rows[0]['line']} B lines, LRU)")
+    ax.set_xlabel(f"{level} size ({rows[0]['line']} B lines, LRU)")
     ax.set_ylabel("miss ratio (%)")
-    ax.set_title(f"Miss-ratio curves of {rows[0]['level']}")
+    sampled = rows[0].get("exact") == "0"
+    ax.set_title(f"Miss-ratio curves of {level}" + (" (sampled: estimates, bars 2 standard errors)" if sampled else ""),
+                 pad=22 if marks else 6)
     ax.grid(True, alpha=0.3)
     ax.legend()
     fig.subplots_adjust(bottom=0.18)

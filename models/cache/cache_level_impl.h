@@ -284,7 +284,8 @@ class CacheLevelImpl final : public CacheLevel {
   // the fill first, then the write-through, then the victim's writeback, as
   // a real cache sends the missing line's request first and drains the
   // victim from a writeback buffer. A write that allocates and covers the
-  // whole line fetches nothing.
+  // whole line fetches nothing, unless the level fetches for ownership
+  // (write_allocate: fetch) and it is no writeback.
 #if defined(__GNUC__)
   __attribute__((always_inline))
 #endif
@@ -295,7 +296,8 @@ class CacheLevelImpl final : public CacheLevel {
     stats_.count(write, false, bytes, r.tensor, r.region);
     stats_.writeback_requests += r.writeback;
     stats_.writeback_misses += r.writeback;
-    const bool whole = bytes == config_.line;  // within one line: covers it exactly
+    // Within one line: covers it exactly, and need not be read first.
+    const bool whole = bytes == config_.line && (!config_.allocate_fetch_whole || r.writeback);
     const bool allocate = allocates(write, bytes);
     typename Array::Victim v;
     if (allocate) v = array_.reserve(f);

@@ -121,7 +121,7 @@ uint64_t CacheLevelImpl<Policy, Data, Sub>::sub_miss(const typename Array::Found
     return issue;
   }
   const bool wback = write && config_.write_back;
-  const bool fetch = !write || (walloc && bytes != span);
+  const bool fetch = !write || (walloc && (bytes != span || (config_.allocate_fetch_whole && !r.writeback)));
   typename Array::Victim v;
   SubState was;
   uint64_t slot;

@@ -34,7 +34,8 @@ void add_config(CLI::App& app, Action& action) {
         const uint32_t ways = std::max<uint32_t>(l1.ways, 1);
         const std::vector<LinePattern> patterns = replacement_probe_patterns(ways);
         const host::HostProbe p =
-            host::probe_host(host_probe_footprints(f), 512ull << 20, l1.size / ways, l1.line, patterns);
+            host::probe_host(host_probe_footprints(f), 512ull << 20, l1.size / ways, l1.line, patterns,
+                            host_capacity_footprints(f));
         m.valid = true;
         m.clock_hz = p.clock_hz;
         m.adds_per_cycle = p.adds_per_cycle;
@@ -45,6 +46,7 @@ void add_config(CLI::App& app, Action& action) {
         m.sqrt = p.ops.sqrt;
         m.forward = p.ops.forward;
         for (auto& l : p.latency) m.level_ns.push_back(l.ns);
+        for (auto& l : p.capacity) m.capacity.emplace_back(l.footprint, l.ns);
         m.stream_bytes_per_s = p.stream_bytes_per_s;
         m.l2_miss_ns = p.l2_miss_ns;
         m.one_set_ns = p.one_set_ns;

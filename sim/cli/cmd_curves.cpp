@@ -96,8 +96,17 @@ struct Row {
 double miss_ratio(const curves::Counts& c) { return c.accesses() ? double(c.misses()) / double(c.accesses()) : 0; }
 std::string ways_name(const Row& r) { return r.spec.full ? "full" : std::to_string(r.spec.geometry.ways); }
 
+// A cache level of the config on the measured path (plot.py marks each
+// one's size on the curve: where the config's own levels sit on it).
+struct LevelMark {
+  std::string name;
+  uint64_t size = 0;
+  uint32_t ways = 0;
+};
+
 struct Result {
   std::string source, config_name, level;
+  std::vector<LevelMark> config_levels;  // L1 first
   uint32_t line = 0;
   uint64_t config_size = 0;
   uint32_t config_ways = 0;
@@ -140,7 +149,11 @@ std::string render_text(const Result& r) {
 std::string render_csv(const Result& r) {
   std::ostringstream o;
   o << "level,line,size,ways,sets,accesses,reads,writes,misses,read_misses,write_misses,compulsory,capacity,conflict,"
-       "miss_ratio,config_point,exact,sample_rate,miss_ratio_error\n";
+       "miss_ratio,config_point,exact,sample_rate,miss_ratio_error,config_levels\n";
+  // Every row repeats it, so that each row of the file stands on its own.
+  std::string levels;
+  for (const LevelMark& l : r.config_levels)
+    levels += (levels.empty() ? "" : ";") + l.name + '=' + std::to_string(l.size) + '/' + std::to_string(l.ways);
   for (const Row& w : r.rows) {
     char ratio[32], err[32];
     std::snprintf(ratio, sizeof ratio, "%.9g", miss_ratio(w.c));
@@ -149,7 +162,7 @@ std::string render_csv(const Result& r) {
       << w.c.accesses() << ',' << w.c.reads << ',' << w.c.writes << ',' << w.c.misses() << ',' << w.c.read_misses
       << ',' << w.c.write_misses << ',' << w.c.compulsory << ',' << w.c.capacity << ',' << w.c.conflict << ','
       << ratio << ',' << (w.is_config ? 1 : 0) << ',' << (r.exact && r.sample <= 0 ? 1 : 0) << ','
-      << (r.sample > 0 ? r.sample : 1) << ',' << (w.error >= 0 ? err : "") << '\n';
+      << (r.sample > 0 ? r.sample : 1) << ',' << (w.error >= 0 ? err : "") << ',' << levels << '\n';
   }
   return o.str();
 }
@@ -165,6 +178,9 @@ std::string render_json(const Result& r) {
   j["replacement"] = "lru";
   j["config_size"] = r.config_size;
   j["config_ways"] = r.config_ways;
+  nlohmann::ordered_json levels = nlohmann::ordered_json::array();
+  for (const LevelMark& l : r.config_levels) levels.push_back({{"name", l.name}, {"size", l.size}, {"ways", l.ways}});
+  j["config_levels"] = levels;
   j["exact"] = r.exact && r.sample <= 0;
   j["sample_rate"] = r.sample > 0 ? r.sample : 1.0;
   if (r.sample > 0) j["sampled_references"] = r.sampled;
@@ -259,6 +275,10 @@ int curves_action(const CurvesArgs& a) {
   r.line = plan.cache->line;
   r.config_size = plan.cache->size;
   r.config_ways = plan.cache->ways;
+  for (const std::string& name : plan.chain) {
+    const CacheConfig& c = *config.cache(name);
+    r.config_levels.push_back({c.name, c.size, c.ways});
+  }
   r.exact = plan.exact;
   r.notes = plan.notes;
   write_output(a.output, a.format == "json" ? render_json(r) : a.format == "csv" ? render_csv(r) : render_text(r));

@@ -36,7 +36,7 @@ constexpr uint64_t kToolHotSpots = 10;
 
 struct RunArgs {
   std::string program, trace, config, format = "text", output;
-  bool flush = false, check_data = false, progress = false, single_thread = false, two_threads = false;
+  bool flush = false, check_data = false, progress = false, single_thread = false, two_threads = false, no_values = false;
   std::vector<std::string> defines, sets;
   uint64_t max_events = 0, stop_after = 0, stop_after_compute = 0;
   InsightArgs insight;
@@ -94,6 +94,11 @@ void add_run(CLI::App& app, Action& action) {
                   "an im2col, runs whole)")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 62))
       ->excludes("--stop-after");
+  run->add_flag("--no-values", a.no_values,
+                "Events only: pto.matmul and pto.ref.matmul leave their results' values unset and pto.check "
+                "compares nothing (report key values_off): a cheaper probe, as pto-sim tune takes; the counts "
+                "change only for a program whose loops or addresses depend on tensor values")
+      ->excludes("--check-data");
   add_program_options(*run, a.defines, a.max_events);
   add_set_option(*run, a.sets);
   add_insight_options(*run, a.insight);
@@ -138,6 +143,8 @@ void add_run(CLI::App& app, Action& action) {
         throw InputError({"--hot-spots", 0, 0}, "", "needs a PROGRAM: a trace has no tensors");
       if (a.insight.heatmap_bins && !a.trace.empty())
         throw InputError({"--heatmap-bins", 0, 0}, "", "needs a PROGRAM: a trace has no tensors");
+      if (a.no_values && !a.trace.empty())
+        throw InputError({"--no-values", 0, 0}, "", "needs a PROGRAM: a trace has no values to skip");
       options.data_in_stream = a.check_data && a.trace.empty();
       StatsNode root;
       std::string source_hash;  // a trace's, taken while it was read
@@ -179,7 +186,8 @@ void add_run(CLI::App& app, Action& action) {
         // than leaving its thread running while the process ends.
         options.producer_same_thread = !a.two_threads || stops;
         status = run_program_on(system, config, a.program, a.defines, a.max_events, options, root, prints, &params, hot,
-                                &pictures);
+                                &pictures, !a.no_values);
+        if (a.no_values) root.set("values_off", true);
         add_source_text(root, a.program);
         if (a.insight.leaks == "off") drop_leaks(root);
       }

@@ -124,8 +124,11 @@ int run(const TuneArgs& a) {
     SweepSpec probe = spec;
     probe.output = templ + "/probe" + std::to_string(round) + ".csv";
     probe.json_dir = templ + "/probe" + std::to_string(round);
+    // --no-values: a probe only ranks, and pto.matmul under pto.tile would
+    // otherwise compute the whole product before its first event (most of a
+    // short probe's CPU: docs/PERFORMANCE.md "Tuning"). Finalists run with values.
     probe.run_args = {"--stop-after-compute", std::to_string(events), "--epoch-accesses",
-                      std::to_string(std::max<uint64_t>(1, events / 4))};
+                      std::to_string(std::max<uint64_t>(1, events / 4)), "--no-values"};
     probe.select = [&unprobed](const SweepPoint& p) { return unprobed.count(p.key) > 0; };
     std::cerr << "pto-sim tune: probing " << unprobed.size() << " points (" << events << " events each)\n";
     if (run_sweep(probe) == 130) return 130;

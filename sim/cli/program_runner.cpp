@@ -11,7 +11,6 @@
 #include "sim/frontend/frontend.h"
 #include "sim/report/hot_spots.h"
 #include "sim/report/report.h"
-#include "sim/trace/pipe_writer.h"
 
 namespace ptosim::cli {
 namespace {
@@ -186,13 +185,13 @@ int run_program_on(System& system, const HwConfig& config, const std::string& pr
   System* sys = &system;
   root = system.run(
       [job, &config, sys](EventSink& sink) {
-        // pto.MemoryProfiler: the pipe's writer hands over what it holds and
-        // waits until the core has simulated it; the model is then still.
-        if (auto* writer = dynamic_cast<pipe::PipeWriter*>(&sink))
-          job->options.figures = [writer, sys, &config] {
-            writer->settle();
-            return figures_of(sys->snapshot(), config);
-          };
+        // pto.MemoryProfiler: the sink hands over what it holds and returns
+        // once the core has simulated it; the model is then still.
+        EventSink* s = &sink;
+        job->options.figures = [s, sys, &config] {
+          if (!s->settle()) throw InputError("pto.MemoryProfiler: this run's events reach no model");
+          return figures_of(sys->snapshot(), config);
+        };
         job->result = run_program(job->program, config, job->options, &sink);
       },
       options);

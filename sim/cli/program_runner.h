@@ -29,7 +29,7 @@ int run_program_on(System& system, const HwConfig& config, const std::string& pr
                    const std::vector<std::string>& defines, uint64_t max_events, const RunOptions& options,
                    StatsNode& root, std::ostream* print_stream = nullptr,
                    std::vector<ProgramParam>* params = nullptr, const HotSpotArgs& hot = {},
-                   std::vector<ProgramResult::Picture>* pictures = nullptr);
+                   std::vector<ProgramResult::Picture>* pictures = nullptr, bool values = true);
 // "32x32" -> {32, 32}; InputError for --hot-tile otherwise.
 std::vector<int64_t> parse_hot_tile(const std::string& s);
 int trace_program(const HwConfig& config, const std::string& program, const std::vector<std::string>& defines,

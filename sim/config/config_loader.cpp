@@ -443,11 +443,14 @@ CacheConfig parse_cache(Section& sec, double clock_hz, size_t index) {
   c.write_back = wp == "write_back";
   std::string wa = "true";
   sec.read("write_allocate", wa, [](const std::string& s) {
-    if (s == "true" || s == "yes" || s == "on" || s == "false" || s == "no" || s == "off" || s == "nofetch") return s;
-    throw std::invalid_argument("expected true, false or nofetch, got '" + s + "'");
+    if (s == "true" || s == "yes" || s == "on" || s == "false" || s == "no" || s == "off" || s == "nofetch" ||
+        s == "fetch")
+      return s;
+    throw std::invalid_argument("expected true, false, nofetch or fetch, got '" + s + "'");
   });
   c.write_allocate = wa != "false" && wa != "no" && wa != "off";
   c.allocate_nofetch = wa == "nofetch";
+  c.allocate_fetch_whole = wa == "fetch";
   std::string inc = "non_inclusive";
   sec.read_string("inclusion", inc, {"non_inclusive", "inclusive"});
   c.inclusive = inc == "inclusive";

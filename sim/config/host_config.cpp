@@ -192,27 +192,55 @@ std::vector<uint64_t> host_probe_footprints(const HostFacts& f) {
   return v;
 }
 
+std::vector<uint64_t> host_capacity_footprints(const HostFacts& f) {
+  std::vector<uint64_t> v;
+  if (f.caches.size() < 2) return v;
+  const uint64_t top = f.caches.back().size;
+  // Twice the level above, then alternately x1.5 and x4/3: 2, 3, 4, 6, 8 ... MiB.
+  for (uint64_t x = 2 * f.caches[f.caches.size() - 2].size, step = 0; x <= top; ++step) {
+    v.push_back(x);
+    x = step % 2 == 0 ? x * 3 / 2 : x * 4 / 3;
+  }
+  if (v.size() < 2) v.clear();
+  return v;
+}
+
+uint64_t effective_last_level_bytes(const HostFacts& f, const HostMeasured& m) {
+  if (!m.valid || m.capacity.size() < 2 || m.level_ns.size() <= f.caches.size()) return 0;
+  const double hit = m.capacity.front().second, dram = m.level_ns[f.caches.size()];
+  if (dram <= hit) return 0;
+  double kept = 0;
+  for (const auto& [bytes, ns] : m.capacity)
+    kept = std::max(kept, std::clamp((dram - ns) / (dram - hit), 0.0, 1.0) * double(bytes));
+  const uint64_t nominal = f.caches.back().size, mib = 1ull << 20;
+  if (kept >= 0.9 * double(nominal)) return nominal;
+  return std::max<uint64_t>(mib, uint64_t(std::llround(kept / double(mib))) * mib);
+}
+
 std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
   const VendorCore& k = vendor_core(f);
   const double clock = m.valid && m.clock_hz > 0 ? m.clock_hz : (f.mhz > 0 ? f.mhz * 1e6 : 2e9);
   const unsigned vec = f.avx512 ? 64 : f.avx2 ? 32 : 16;
   using units::format_number;
   auto cycles_of = [&](double ns) { return std::max(1.0, std::round(ns * clock / 1e9)); };
-  // Measured: the misses the L1D keeps in flight are what makes the model's
-  // column walk as fast as the measured one: a miss holds its buffer for
-  // the L2's own latency (as written below), so the L2 latency over the
-  // spacing of the walk's misses, at most the vendor's fill buffers. The
-  // Emerald Rapids VM: 16 fill buffers; a 128-row column walk 2.0-2.1 cycles
-  // a miss, an L2 latency of 15-17: 7-8 in use. With 16 the calibration
-  // suite's column walks (mm_jki, mm_ijk_acc) were 0.51-0.67 of native, with
-  // 8 0.94-1.37 (docs/PERFORMANCE.md).
-  unsigned l1_mshrs = k.l1_mshrs;
-  std::string mshr_note;
-  if (m.valid && m.l2_miss_ns > 0 && m.level_ns.size() > 1) {
-    const double spacing = m.l2_miss_ns * clock / 1e9, l2 = std::max(1.0, cycles_of(m.level_ns[1] - m.level_ns[0]));
-    l1_mshrs = unsigned(std::clamp(std::round(l2 / spacing), 1.0, double(k.l1_mshrs)));
-    mshr_note = " in use (measured: the L2's " + format_number(l2) + " cycles / " +
-                format_number(std::round(spacing * 10) / 10) + " between a column walk's misses)";
+  // The L1D keeps the vendor's fill buffers in flight; what a column walk
+  // whose every load misses L1D and hits L2 measures, a miss every few
+  // cycles, is the L2's pace in answering them: its port's bandwidth, a
+  // line per measured spacing. Until 2026-12-05 the spacing set the misses
+  // in flight instead (the L2's latency over it: 3 on the AMD EPYC VM, 7-8
+  // on the Emerald Rapids VM), which also held a stream from DRAM to 3
+  // lines a DRAM latency: reduce_rows at 16 MiB predicted 3.2x native,
+  // 0.63 ms against 0.57 with 24 in flight and the L2 at 20 B/cycle; the
+  // loop-nest suite kept its Spearman (0.939 -> 0.937, 19 of 24 in range
+  // against 18; docs/PERFORMANCE.md).
+  const unsigned l1_mshrs = k.l1_mshrs;
+  double l2_bandwidth = vec;
+  std::string l2_note;
+  if (m.valid && m.l2_miss_ns > 0 && f.caches.size() > 1) {
+    const double spacing = m.l2_miss_ns * clock / 1e9;
+    l2_bandwidth = std::min<double>(vec, std::round(f.caches[1].line / std::max(spacing, 0.1) * 10) / 10);
+    l2_note = "; bandwidth measured: a column walk's L1D misses hit here " + format_number(std::round(spacing * 10) / 10) +
+              " cycles apart";
   }
   std::ostringstream o;
   o << "# Written by `pto-sim config host`" << (m.valid ? " --measure" : "") << " on " << f.model << " ("
@@ -239,7 +267,7 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
   o << "core:\n"
     << "  model: cpu\n"
     << "  issue_width: " << k.issue_width << "\n"
-    << "  max_outstanding: " << l1_mshrs << "      # L1D miss buffers" << mshr_note << "\n"
+    << "  max_outstanding: " << l1_mshrs << "      # L1D fill buffers (the vendor's)\n"
     << "  rob_entries: " << k.rob << "\n"
     << "  lq_entries: " << k.lq << "\n"
     << "  sq_entries: " << k.sq << "\n"
@@ -307,6 +335,12 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
   o << "caches:\n";
   double above_ns = 0;
   bool still_private = true;
+  // A VM shares its last level with other tenants' cores: the capacity its
+  // data keeps is measured, not CPUID's (the AMD EPYC VM, 2026-12-05: a
+  // chase by page at 6 MiB 8.1 ns, at 8 MiB 44.7, DRAM 57, of a nominal
+  // 32 MiB: 6 MiB; with 32 MiB the op suite's 6-24 MiB working sets ran
+  // from L3 in the model and from DRAM on the machine).
+  const uint64_t effective_ll = effective_last_level_bytes(f, m);
   for (size_t i = 0; i < f.caches.size(); ++i) {
     const HostCache& c = f.caches[i];
     const std::string name = i == 0 ? "L1D" : "L" + std::to_string(c.level);
@@ -329,8 +363,8 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
       still_private = still_private && sharers <= core_threads;
       sharing = still_private ? "private" : "shared";
     }
-    o << "  - {name: " << name << (sharing ? std::string(", sharing: ") + sharing : std::string()) << ", size: " << units::format_bytes(c.size) << ", ways: " << c.ways
-      << ", line: " << c.line << " B, latency: " << format_number(lat) << " cycles, bandwidth: " << (i == 0 ? 2 * vec : vec)
+    o << "  - {name: " << name << (sharing ? std::string(", sharing: ") + sharing : std::string()) << ", size: " << units::format_bytes(i + 1 == f.caches.size() && effective_ll ? effective_ll : c.size) << ", ways: " << c.ways
+      << ", line: " << c.line << " B, latency: " << format_number(lat) << " cycles, bandwidth: " << format_number(i == 0 ? 2 * vec : i == 1 ? l2_bandwidth : vec)
       << " B/cycle, mshrs: " << (i == 0 ? l1_mshrs : 48);
     if (i == 0) {
       // Measured: a column walk within one set at least twice as slow as
@@ -347,6 +381,11 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
       }
       const std::string& policy = m.valid && !m.l1_replacement.empty() ? m.l1_replacement : k.l1_replacement;
       if (policy != CacheConfig{}.replacement) o << ", replacement: " << policy;  // the default goes unsaid
+      // No `write_allocate: fetch` (a read for ownership even of a line a
+      // 64 B vector store covers): on the AMD EPYC VM (2026-12-05) it moved
+      // the elementwise chain from 1.8x to 2.9x of native, LayerNorm
+      // unfused from 1.13x to 1.6x, attention from 0.96x to 1.16x and only
+      // the fused LayerNorm the right way (0.6x to 0.86x).
     }
     const LevelPrefetch& pf = k.prefetch[std::min<size_t>(i, 2)];
     if (pf.name)
@@ -360,6 +399,13 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
         << ", prefetch_page: 4 KiB";
     o << "}   # shared by CPUs " << c.shared_cpus;
     if (i == 0 && m.valid && !m.l1_replacement_fit.empty()) o << "; replacement " << m.l1_replacement_fit;
+    if (i == 1) o << l2_note;
+    if (i + 1 == f.caches.size() && effective_ll) {
+      o << "; size measured (chase ns at";
+      for (const auto& [bytes, ns] : m.capacity) o << " " << units::format_bytes(bytes) << " " << format_number(std::round(ns * 10) / 10);
+      o << ", DRAM " << format_number(std::round(m.level_ns[f.caches.size()] * 10) / 10) << "): of the nominal "
+        << units::format_bytes(c.size) << ", what this core's data keeps";
+    }
     o << "\n";
   }
   double dram_ns = 90;

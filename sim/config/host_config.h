@@ -6,6 +6,7 @@
 // given (`--measure`, sim/host/host_probe.h).
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ptosim {
@@ -58,11 +59,24 @@ struct HostMeasured {
   // Scalar float latencies in cycles (chains of each; 0 = not measured),
   // and the store-to-load forward of a chain through memory.
   double add = 0, mul = 0, fma = 0, div = 0, sqrt = 0, forward = -1;  // forward -1: not measured
+  // The last level's chase latency (ns) at host_capacity_footprints (empty:
+  // not measured): how much of it this core's data really gets.
+  std::vector<std::pair<uint64_t, double>> capacity;
 };
 
 // The footprints `--measure` chases at: half of each cache level (past L2 at
 // most twice the level above), then 8x the last level (DRAM).
 std::vector<uint64_t> host_probe_footprints(const HostFacts& f);
+// A ladder of footprints from twice the level above the last to the last
+// level's nominal size (steps of 1.5x and 4/3x); empty with fewer than two
+// levels or a last level no bigger than twice the one above.
+std::vector<uint64_t> host_capacity_footprints(const HostFacts& f);
+// The last level's effective capacity from the ladder: at each footprint F
+// the share h of chase loads that hit (its latency between the ladder's
+// first point, all hits, and DRAM's), h x F the bytes that stayed; the
+// largest of those, to a whole MiB (0: not measured; the nominal size when
+// within 10 % of it).
+uint64_t effective_last_level_bytes(const HostFacts& f, const HostMeasured& m);
 std::string host_config_yaml(const HostFacts& f, const HostMeasured& m);
 
 }  // namespace ptosim

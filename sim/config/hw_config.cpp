@@ -202,7 +202,7 @@ std::string to_yaml(const HwConfig& c) {
       << "    bandwidth: " << bw_cycle(k.bandwidth) << "\n"
       << "    replacement: " << k.replacement << "\n"
       << "    write_policy: " << (k.write_back ? "write_back" : "write_through") << "\n"
-      << "    write_allocate: " << (k.allocate_nofetch ? "nofetch" : k.write_allocate ? "true" : "false") << "\n"
+      << "    write_allocate: " << (k.allocate_nofetch ? "nofetch" : k.allocate_fetch_whole ? "fetch" : k.write_allocate ? "true" : "false") << "\n"
       << "    inclusion: " << (k.inclusive ? "inclusive" : "non_inclusive") << "\n"
       << "    mshrs: " << k.mshrs << "\n";
     if (k.set_fill_cycles)

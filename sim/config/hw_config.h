@@ -135,6 +135,11 @@ struct CacheConfig {
   // only when it covers the whole line (so nothing is fetched); any other
   // write miss goes below as with no-write-allocate. Implies write_allocate.
   bool allocate_nofetch = false;
+  // write_allocate: fetch: a write miss fetches its line even when it covers
+  // all of it (an x86 core's read for ownership: a 64 B vector store still
+  // reads the line first); `true` fetches nothing for such a write, as
+  // Dinero IV does. Implies write_allocate. Writebacks never fetch.
+  bool allocate_fetch_whole = false;
   bool inclusive = false;           // inclusion: non_inclusive | inclusive
   uint32_t mshrs = 16;
   // set_fill_cycles: a set takes one fill every that many cycles (0 = no

@@ -215,6 +215,13 @@ class ExecContext {
   };
   // Sends op marks (EventSink::op_mark) from now on (--timeline).
   void enable_op_marks() { op_marks_ = true; }
+  // Events only (`run --no-values`, tune's probes): the ops whose values
+  // cost more than their events (pto.matmul's product, pto.ref.matmul) leave
+  // their results' values unset, and pto.check passes without comparing
+  // (its outcome says so). The events of a program whose control flow and
+  // addresses do not depend on tensor values are unchanged.
+  void disable_values() { values_ = false; }
+  bool values() const { return values_; }
 
   // Tags accesses by tensor tile from now on (--hot-spots); `tile` as HotTiles.
   void enable_hot_tiles(std::vector<int64_t> tile) { hot_ = std::make_unique<HotTiles>(std::move(tile)); }
@@ -242,11 +249,20 @@ class ExecContext {
     if (++events_ > max_events_) event_limit();
     if (dataflow_) value_dtype_[(seq_ + 1) & (kDtypeRing - 1)] = uint8_t(dtype);
     if (__builtin_expect(hot_ != nullptr, 0)) tensor = hot_->tag(*this, addr, tensor);
-    acc_.addr = addr; acc_.bytes = bytes; acc_.kind = kind; acc_.space = space; acc_.tensor = tensor;
-    acc_.dep = dep;
     if (__builtin_expect(capture_ != nullptr, 0)) capture_->push_back(addr);
-    if (lane_ && lane_->next + 1 < lane_->end) *lane_->next++ = acc_;
-    else if (sink_) sink_->access(acc_);
+    if (lane_ && lane_->next + 1 < lane_->end) {
+      // Field by field into the slot, never through acc_: copying acc_ right
+      // after storing its narrow fields made the CPU reload them as one wide
+      // word, which store forwarding cannot serve (~2 % of a naive matmul's
+      // CPU, docs/PERFORMANCE.md "third round").
+      Access& s = *lane_->next++;
+      s.addr = addr; s.bytes = bytes; s.kind = kind; s.space = space; s.tensor = tensor;
+      s.region = acc_.region; s.site = acc_.site; s.core = acc_.core; s.elem_bytes = 0; s.dep = dep; s.stride = 0;
+    } else if (sink_) {
+      acc_.addr = addr; acc_.bytes = bytes; acc_.kind = kind; acc_.space = space; acc_.tensor = tensor;
+      acc_.dep = dep;
+      sink_->access(acc_);
+    }
     return ++seq_;
   }
   // `count` elements of `elem_bytes` at addr, addr + stride, ... in one event
@@ -388,6 +404,7 @@ class ExecContext {
   uint32_t scalar_pending_ = 0;
   SiteId scalar_site_ = 0;  // the statement whose operations are pending
   bool op_marks_ = false;
+  bool values_ = true;  // disable_values()
   std::unordered_map<std::string, uint16_t> op_ids_;  // op name -> mark id (named with the sink)
   int scalar_muted_ = 0;
   ProgramResult result_;

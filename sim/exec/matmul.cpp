@@ -173,7 +173,7 @@ Tensor matmul(ExecContext& c, const Tensor& a, const Tensor& b) {
   MatmulPlan p = plan_matmul(a, b);
   Tensor out = alloc_result(c, p.full, promote(a.dtype(), b.dtype()), c.result_space(&a), "matmul");
   check_writable(c, out, "pto.matmul");
-  matmul_values(p, out, false);
+  if (c.values()) matmul_values(p, out, false);
   if (tiled_matmul(c)) matmul_tiled_events(c, p, out, false);
   else matmul_events(c, p, out, false);
   if (p.result != p.full) return *out.reshape_view(p.result);
@@ -189,7 +189,7 @@ void matmul_acc(ExecContext& c, const Tensor& acc, const Tensor& a, const Tensor
   check_writable(c, acc, "pto.matmul_acc");
   Tensor accf = acc.shape() == p.full ? acc : *acc.reshape_view(p.full);
   if (!accf.valid()) throw OpError("matmul_acc: accumulator view cannot be reshaped");
-  matmul_values(p, accf, true);
+  if (c.values()) matmul_values(p, accf, true);
   if (tiled_matmul(c)) matmul_tiled_events(c, p, accf, true);
   else matmul_events(c, p, accf, true);
 }

@@ -42,9 +42,71 @@ Operand pack_b(ExecContext& c, const Tensor& bt, const Tensor& buf, int64_t NR) 
   return B;
 }
 
+// A BLAS's cache blocking (BLIS, Goto & van de Geijn 2008) for an untiled
+// matmul whose operands do not stay in the first cache level: a KC x NR
+// panel of B in half of L1, an MC x KC block of A in half of L2, a KC x NC
+// block of B in half of the last level. Zero: the operands are small
+// enough to be read where they lie.
+struct Blocking {
+  int64_t MC = 0, NC = 0, KC = 0;
+};
+Blocking blas_blocking(const ExecContext& c, const MatmulPlan& p, const MicroKernel& mk, uint32_t es) {
+  const auto& caches = c.config().caches;
+  if (caches.empty() || p.K < 2) return {};
+  const uint64_t a_bytes = uint64_t(p.M) * uint64_t(p.K) * es, b_bytes = uint64_t(p.K) * uint64_t(p.N) * es;
+  const uint64_t l1 = caches[0].size, l2 = caches[std::min<size_t>(1, caches.size() - 1)].size,
+                 ll = caches.back().size;
+  if (std::max(a_bytes, b_bytes) <= l1 / 2) return {};
+  auto fit = [](uint64_t room, uint64_t per, int64_t unit, int64_t most) {
+    const int64_t n = int64_t(room / std::max<uint64_t>(per, 1)) / unit * unit;
+    return std::clamp<int64_t>(n, unit, std::max(unit, most));
+  };
+  Blocking b;
+  b.KC = std::min(p.K, fit(l1 / 2, uint64_t(mk.NR) * es, 8, p.K));
+  b.MC = std::min(p.M, fit(l2 / 2, uint64_t(b.KC) * es, mk.MR, p.M));
+  b.NC = std::min(p.N, fit(ll / 2, uint64_t(b.KC) * es, mk.NR, p.N));
+  return b;
+}
+
+// The untiled matmul as a BLAS runs it: for each NC columns and KC of k, B's
+// block packed in NR-column panels; for each MC rows, A's block packed in
+// MR-row panels; register blocks over the packed panels, C read (after the
+// first KC, or when accumulating) and written in place. The packing buffers
+// live in the output's space for the op's duration.
+void matmul_packed_events(ExecContext& c, const MatmulPlan& p, const Tensor& out, bool accumulate, const MicroKernel& mk,
+                          const Blocking& bk) {
+  const SpaceId space = out.space();
+  const Tensor bufA = c.alloc({int64_t(ceil_div(uint64_t(bk.MC), uint64_t(mk.MR))) * mk.MR * bk.KC}, p.a.dtype(), space,
+                              {}, p.a.name() + ".pack", p.a.name() + ".pack");
+  const Tensor bufB = c.alloc({int64_t(ceil_div(uint64_t(bk.NC), uint64_t(mk.NR))) * mk.NR * bk.KC}, p.b.dtype(), space,
+                              {}, p.b.name() + ".pack", p.b.name() + ".pack");
+  for_each_batch(p.batch, [&](const std::vector<int64_t>& bi) {
+    const Tensor av = batch_view(p.a, p.batch.size(), bi), bv = batch_view(p.b, p.batch.size(), bi);
+    const Tensor cv = batch_view(out, p.batch.size(), bi);
+    for (int64_t jc = 0; jc < p.N; jc += bk.NC) {
+      const int64_t nc = std::min(bk.NC, p.N - jc);
+      for (int64_t pc = 0; pc < p.K; pc += bk.KC) {
+        const int64_t kc = std::min(bk.KC, p.K - pc);
+        const Operand B = pack_b(c, bv.index({range(pc, kc), range(jc, nc)}), bufB, mk.NR);
+        for (int64_t ic = 0; ic < p.M; ic += bk.MC) {
+          const int64_t mc = std::min(bk.MC, p.M - ic);
+          const Operand A = pack_a(c, av.index({range(ic, mc), range(pc, kc)}), bufA, mk.MR);
+          const Operand C = operand(cv.index({range(ic, mc), range(jc, nc)}));
+          const bool load_c = pc > 0 || accumulate;
+          for_blocks(mc, nc, mk.MR, mk.NR, 0, kc,
+                     [&](const Block& b) { outer_block(c, A, B, C, b, load_c, OpKind::Matmul); });
+        }
+      }
+    }
+  });
+}
+
 }  // namespace
 
 void matmul_vector_events(ExecContext& c, const MatmulPlan& p, const Tensor& out, bool accumulate) {
+  const MicroKernel packed_mk = outer_kernel_shape(c, out.elem_size(), p.M, p.N);
+  const Blocking bk = blas_blocking(c, p, packed_mk, p.a.elem_size());
+  if (bk.KC) return matmul_packed_events(c, p, out, accumulate, packed_mk, bk);
   for_each_batch(p.batch, [&](const std::vector<int64_t>& bi) {
     Tensor av = batch_view(p.a, p.batch.size(), bi), bv = batch_view(p.b, p.batch.size(), bi);
     Tensor cv = batch_view(out, p.batch.size(), bi);

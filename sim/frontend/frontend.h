@@ -35,6 +35,8 @@ struct ProgramOptions {
   // --check-data: the sink also receives the bytes of writes, allocations
   // and the final memory (exec/data_tap.h), and events' positions.
   bool check_data = false;
+  // --no-values: events only (ExecContext::disable_values).
+  bool values = true;
   // pto.MemoryProfiler / MemoryVisualizer: the figures of the simulation so
   // far, every event sent before the call simulated (null: nothing is
   // simulated, `pto-sim check` and `trace`).

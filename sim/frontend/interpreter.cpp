@@ -82,6 +82,7 @@ ProgramResult run_program_text(const std::string& path, const std::string& text,
   if (options.hot_spots) ctx.enable_hot_tiles(options.hot_tile);
   if (options.heatmap_bins) ctx.enable_heatmap_bins(options.heatmap_bins);
   if (options.op_marks) ctx.enable_op_marks();
+  if (!options.values) ctx.disable_values();
   ctx.set_data_tap(tap.get());
   std::ostream& out = options.print_stream ? *options.print_stream : std::cout;
   Interp in(ctx, src, out);

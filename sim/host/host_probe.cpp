@@ -269,12 +269,14 @@ double set_pattern_cycles(const std::vector<uint32_t>& pattern, uint64_t way_byt
 }
 
 HostProbe probe_host(const std::vector<uint64_t>& footprints, uint64_t stream_bytes, uint64_t l1_way,
-                     uint64_t l1_line, const std::vector<std::vector<uint32_t>>& l1_patterns) {
+                     uint64_t l1_line, const std::vector<std::vector<uint32_t>>& l1_patterns,
+                     const std::vector<uint64_t>& capacity_footprints) {
   HostProbe h;
   h.clock_hz = measure_clock_hz();
   h.ops = measure_op_latencies(h.clock_hz);
   h.adds_per_cycle = independent_adds_per_cycle();
   for (uint64_t f : footprints) h.latency.push_back({f, chase_ns(f)});
+  for (uint64_t f : capacity_footprints) h.capacity.push_back({f, chase_ns(f, 64, true)});
   h.stream_bytes_per_s = stream_bytes_per_s(stream_bytes);
   if (l1_way) {  // 512 rows: every set of one column sees many more lines than it has ways
     h.one_set_ns = column_walk_ns(512, l1_way);

@@ -46,6 +46,10 @@ struct HostProbe {
   double one_set_ns = 0, spread_ns = 0;
   double one_set_store_ns = 0;  // the one-set walk storing
   SetProbe l1_set;  // empty without l1_way
+  // The last level's chase latency at a ladder of footprints up to its
+  // nominal size (by page, so that no TLB step sits inside the ladder):
+  // where a VM's share of a last level its neighbours also fill ends.
+  std::vector<LatencyPoint> capacity;
 };
 
 double measure_clock_hz();
@@ -69,10 +73,12 @@ double column_walk_ns(uint64_t rows, uint64_t stride, bool store = false);
 // in a loop: cycles (of `clock_hz`) a load. Line ids go to pages in a
 // random order, so that no stride prefetcher learns the walk.
 double set_pattern_cycles(const std::vector<uint32_t>& pattern, uint64_t way_bytes, double clock_hz);
-// Everything above; latencies at `footprints`.
+// Everything above; latencies at `footprints`, the capacity ladder at
+// `capacity_footprints`.
 // l1_way: the L1D's size / ways, l1_line its line (0: no column walk, no
 // set patterns); l1_patterns: the set patterns to time (replacement_fit.h).
 HostProbe probe_host(const std::vector<uint64_t>& footprints, uint64_t stream_bytes, uint64_t l1_way = 0,
-                     uint64_t l1_line = 64, const std::vector<std::vector<uint32_t>>& l1_patterns = {});
+                     uint64_t l1_line = 64, const std::vector<std::vector<uint32_t>>& l1_patterns = {},
+                     const std::vector<uint64_t>& capacity_footprints = {});
 
 }  // namespace ptosim::host

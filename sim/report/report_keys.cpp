@@ -33,6 +33,7 @@ const std::vector<ReportKey> kKeys = {
     {"seconds", R, "s", "simulated time: cycles / clock_hz", lo},
     {"interrupted", B, "", "present (true) only when SIGINT/SIGTERM stopped the run: the figures cover events_done", no},
     {"events_done", C, "", "interrupted runs: the events simulated before the stop", no},
+    {"values_off", B, "", "present (true) only with `run --no-values`: tensor values were not computed (pto.check compared nothing); the counts are a full run's unless the program's loops or addresses depend on values", no},
     {"flops", C, "flop", "compute work of the run (= core.flops)", no},
     {"gflops_per_s", R, "GFLOP/s", "flops / seconds / 1e9", hi},
     {"dram_bytes", C, "B", "the DRAM level's bytes_read + bytes_written", lo},

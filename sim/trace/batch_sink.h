@@ -63,13 +63,20 @@ class BatchSink final : public EventSink {
   void position(const std::string& file, int line, int col) override {
     if (EventSink* s = other()) s->position(file, line, col);
   }
-  // As the pipe delivers it: the bytes, then the access.
+  // As the pipe delivers it: the bytes, then the access as a run of one
+  // (EventSink::accesses, where the consumer attributes it to its line).
   void access_data(const Access& a, const uint8_t* data) override {
     EventSink* s = other();
     if (!s) return;
     s->write_data(data, a.bytes ? a.bytes : 1);
-    to_.access(a);
+    to_.accesses(&a, 1);
     count(1, 0);
+  }
+
+  // The consumer simulates what it is handed before the call returns.
+  bool settle() override {
+    flush();
+    return true;
   }
 
   // Delivers the buffered accesses (after checking `stop`). The buffer is

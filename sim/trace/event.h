@@ -131,6 +131,11 @@ class EventSink {
   virtual void footprint(SpaceId space, uint64_t bytes_in_use) { (void)space; (void)bytes_in_use; }
   // End of stream: flush buffers, finish timing.
   virtual void finish() {}
+  // Delivers every event sent so far and returns once the model has
+  // simulated them, so that the producer may read the model's counters until
+  // it sends the next event (pto.MemoryProfiler). False: this sink has no
+  // model behind it (a trace writer).
+  virtual bool settle() { return false; }
 
   // ---- --check-data (docs/CACHES.md, "Data-integrity mode") ----
   // Sinks that keep no data ignore all of these (access_data is access).

@@ -51,9 +51,10 @@ void PipeWriter::flush() {
   open_lane();
 }
 
-void PipeWriter::settle() {
+bool PipeWriter::settle() {
   if (count() || !chunk_->others.empty()) flush();
   ring_.wait_idle();
+  return true;
 }
 
 void PipeWriter::close() {

@@ -37,7 +37,7 @@ class PipeWriter final : public EventSink {
   // Hands over the partial chunk and returns once the consumer has simulated
   // every event sent so far and is idle, so that the producer may read the
   // model's counters until it sends the next event (pto.MemoryProfiler).
-  void settle();
+  bool settle() override;
 
  private:
   void flush();  // hands the chunk over and takes the next

@@ -3,8 +3,9 @@
 // tile, which schedule is faster?" about ops (pto.matmul under pto.tile,
 // pto.conv2d, attention, LayerNorm+GELU); to judge its answers each op is
 // written here as a competent engineer would write it in C++ for one core
-// -- packed tiles and a register-blocked FMA micro-kernel for matmul,
-// loops the compiler vectorises elsewhere -- with the schedule of its .pto
+// -- packed tiles and a register-blocked FMA micro-kernel for matmul, the
+// same register blocking for the direct convolution, loops the compiler
+// vectorises elsewhere -- with the schedule of its .pto
 // twin (pto/*.pto or workloads/*.pto), and timed by the suite's method
 // (../timing.h).
 //
@@ -13,12 +14,15 @@
 // which no kernel library ships with). Checked with objdump on the AMD EPYC
 // (Zen 5, AVX-512) VM, 2026-12-05, GCC 12.2: the micro-kernel's k loop is
 // vbroadcastss + 16 vfmadd231ps on zmm registers (8 x 32 accumulators);
-// matmul_ikj's, conv's and attention's row loops are vfmadd...ps on ymm/zmm
+// conv_block<14>'s k step two masked vmovups (the window's columns, masks
+// hoisted per kw), 14 broadcasts, 28 vfmadd231ps zmm (2026-12-05, after a
+// first version that computed the masks per step ran at 0.45x: 0.75 ms
+// against 0.33); matmul_ikj's and attention's row loops are vfmadd...ps on ymm/zmm
 // (vectorised by the compiler); exp and GELU (softmax, LayerNorm+GELU, the
 // chain) are vector polynomials (vrndscaleps, vfmadd...ps zmm). Where GCC
 // would not vectorise without -ffast-math -- float reductions (sums, dots,
 // max) -- `#pragma omp simd reduction` says it may; intrinsics only in the
-// micro-kernel (its accumulators must stay in registers across the k loop)
+// micro-kernels (their accumulators must stay in registers across the k loop)
 // and in exp/GELU (GCC does not vectorise a loop calling the inline scalar
 // polynomial, and glibc's expf vectorises only under -ffast-math), each
 // guarded by __AVX512F__ / __AVX2__ with a scalar fallback.
@@ -31,6 +35,7 @@
 // (run.py builds both from one table).
 #include <immintrin.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -40,6 +45,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../timing.h"
@@ -66,6 +72,7 @@ inline vf vbroadcast(const float* p) { return _mm512_set1_ps(*p); }
 inline vf vfma(vf a, vf b, vf c) { return _mm512_fmadd_ps(a, b, c); }
 inline vf vzero() { return _mm512_setzero_ps(); }
 constexpr int MR_MAX = 8;  // 8 x 2 zmm accumulators of 32: room for B and A
+constexpr int CONV_MR = 14;  // conv: 14 x 2 accumulators + 2 B + 1 A = 31 of 32 zmm (the lowering's MR)
 #elif defined(__AVX2__) && defined(__FMA__)
 constexpr int W = 8;
 using vf = __m256;
@@ -75,6 +82,7 @@ inline vf vbroadcast(const float* p) { return _mm256_broadcast_ss(p); }
 inline vf vfma(vf a, vf b, vf c) { return _mm256_fmadd_ps(a, b, c); }
 inline vf vzero() { return _mm256_setzero_ps(); }
 constexpr int MR_MAX = 4;  // 4 x 2 ymm accumulators of 16
+constexpr int CONV_MR = 6;  // 6 x 2 + 2 + 1 = 15 of 16 ymm
 #else
 constexpr int W = 1;
 using vf = float;
@@ -84,6 +92,7 @@ inline vf vbroadcast(const float* p) { return *p; }
 inline vf vfma(vf a, vf b, vf c) { return a * b + c; }
 inline vf vzero() { return 0.0f; }
 constexpr int MR_MAX = 4;
+constexpr int CONV_MR = 4;
 #endif
 
 // ---- matmul ---------------------------------------------------------------
@@ -292,28 +301,129 @@ struct ConvShape {
   int C, H, W, F, PAD, OH, OW;
 };
 
-// Direct: per output row, a row accumulator; the ow loop innermost (GCC
-// vectorises it). The 7 loops of the definition, reordered so that they
-// vectorise.
+// Direct convolution as compiled vector code runs it (the register-blocked
+// implicit GEMM of sim/exec/conv_vector.cpp): per output row, blocks of MR
+// filters x 2 vectors of output columns held in registers while k = (c,
+// kh, kw) runs; per k, the input row's two vectors at column offset kw (a
+// masked load where the window reaches into the padding: only what lies in
+// the image is read) and one broadcast weight per filter. The input is read
+// where it lies (`Region`: the whole image, or a tile copied with its halo
+// clipped to the image as pto's tile_load copies it), the weights where
+// they lie (`Weights`: in place, or packed MR-interleaved), the output
+// updated in place (loaded first unless this is the first channel block).
+struct Region {
+  const float* x;
+  int H, W;          // the rows and columns the region holds
+  int h_org, w_org;  // the image row and column of its (0, 0)
+  size_t cs;         // elements per channel
+};
+struct Weights {
+  const float* w;
+  size_t r_stride, e_stride;  // filter r, element e = (c*3 + kh)*3 + kw
+};
+
+#if defined(__AVX512F__)
+using vmask = __mmask16;
+inline vmask lane_mask(int lo, int hi) {  // lanes [lo, hi) of 0..W-1
+  lo = std::max(lo, 0), hi = std::min(hi, W);
+  return hi <= lo ? vmask(0) : vmask(((1u << (hi - lo)) - 1) << lo);
+}
+inline vf vload_m(const float* p, vmask m) { return _mm512_maskz_loadu_ps(m, p); }
+inline void vstore_m(float* p, vf v, vmask m) { _mm512_mask_storeu_ps(p, m, v); }
+#elif defined(__AVX2__) && defined(__FMA__)
+using vmask = __m256i;
+inline vmask lane_mask(int lo, int hi) {
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  return _mm256_and_si256(_mm256_cmpgt_epi32(lane, _mm256_set1_epi32(lo - 1)),
+                          _mm256_cmpgt_epi32(_mm256_set1_epi32(hi), lane));
+}
+inline vf vload_m(const float* p, vmask m) { return _mm256_maskload_ps(p, m); }
+inline void vstore_m(float* p, vf v, vmask m) { _mm256_maskstore_ps(p, m, v); }
+#else
+using vmask = bool;
+inline vmask lane_mask(int lo, int hi) { return lo <= 0 && hi > 0; }
+inline vf vload_m(const float* p, vmask m) { return m ? *p : 0.0f; }
+inline void vstore_m(float* p, vf v, vmask m) {
+  if (m) *p = v;
+}
+#endif
+
+// One block: filters [f0, f0 + MR) of output row oh, columns [ow0, ow0 + nw)
+// (nw <= 2W), the region's channels [0, tc) (the weights' too).
+template <int MR>
+__attribute__((noinline)) void conv_block(const ConvShape& s, const Region& r, const Weights& wt, int tc,
+                                          float* __restrict y, size_t y_fstride, int oh, int ow0, int nw,
+                                          bool load_c) {
+  const vmask om[2] = {lane_mask(0, nw), lane_mask(0, nw - W)};
+  // The input vectors' offsets and lane masks per kw (all lanes inside the
+  // image but at its edges), hoisted out of the k loop as a compiler would.
+  int off[3][2];
+  vmask im[3][2];
+  for (int kw = 0; kw < 3; ++kw)
+    for (int v = 0; v < 2; ++v) {
+      off[kw][v] = ow0 + kw - s.PAD - r.w_org + v * W;  // region column of the vector's lane 0
+      im[kw][v] = lane_mask(-off[kw][v], std::min(r.W - off[kw][v], nw - v * W));
+    }
+  vf acc[MR][2];
+#pragma GCC unroll 16
+  for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 2
+    for (int v = 0; v < 2; ++v) acc[i][v] = load_c ? vload_m(y + i * y_fstride + v * W, om[v]) : vzero();
+  for (int c = 0; c < tc; ++c)
+    for (int kh = 0; kh < 3; ++kh) {
+      const int yr = oh + kh - s.PAD - r.h_org;
+      if (yr < 0 || yr >= r.H) continue;  // a row of padding: nothing loaded
+      const float* row = r.x + c * r.cs + size_t(yr) * r.W;
+#pragma GCC unroll 3
+      for (int kw = 0; kw < 3; ++kw) {
+        vf b[2];
+#pragma GCC unroll 2
+        for (int v = 0; v < 2; ++v) b[v] = vload_m(row + off[kw][v], im[kw][v]);
+        const float* w = wt.w + size_t((c * 3 + kh) * 3 + kw) * wt.e_stride;
+#pragma GCC unroll 16
+        for (int i = 0; i < MR; ++i) {
+          const vf a = vbroadcast(w + i * wt.r_stride);
+#pragma GCC unroll 2
+          for (int v = 0; v < 2; ++v) acc[i][v] = vfma(a, b[v], acc[i][v]);
+        }
+      }
+    }
+#pragma GCC unroll 16
+  for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 2
+    for (int v = 0; v < 2; ++v) vstore_m(y + i * y_fstride + v * W, acc[i][v], om[v]);
+}
+
+// conv_block<1..CONV_MR>: the last filter block of a tile may be short.
+using ConvBlockFn = void (*)(const ConvShape&, const Region&, const Weights&, int, float*, size_t, int, int, int, bool);
+template <size_t... I>
+constexpr std::array<ConvBlockFn, sizeof...(I)> conv_block_table(std::index_sequence<I...>) {
+  return {&conv_block<int(I) + 1>...};
+}
+constexpr std::array<ConvBlockFn, CONV_MR> kConvBlock = conv_block_table(std::make_index_sequence<CONV_MR>{});
+
+// Output rows [oh0, oh0 + th) x columns [ow0, ow0 + tw) of filters [f0, f0 +
+// tf), from the region's tc channels: per row, the column blocks outer and
+// the filter blocks (CONV_MR, the last one shorter) inner, as the
+// lowering's for_blocks walks them. wt(f) gives the weights of the block
+// that starts at filter f.
+template <class WeightsOf>
+void conv_rows(const ConvShape& s, const Region& r, WeightsOf wt, int tc, float* Y, int f0, int tf, int oh0, int th,
+               int ow0, int tw, bool load_c) {
+  const size_t fs = size_t(s.OH) * s.OW;
+  for (int oh = oh0; oh < oh0 + th; ++oh)
+    for (int j = ow0; j < ow0 + tw; j += 2 * W)
+      for (int f = f0; f < f0 + tf; f += CONV_MR)
+        kConvBlock[size_t(std::min(CONV_MR, f0 + tf - f) - 1)](s, r, wt(f), tc, Y + size_t(f) * fs + size_t(oh) * s.OW + j,
+                                                               fs, oh, j, std::min(2 * W, ow0 + tw - j), load_c);
+}
+
 __attribute__((noinline)) void conv_basic(const ConvShape& s, const float* __restrict X, const float* __restrict Wt,
                                           float* __restrict Y) {
-  float acc[1024];
-  for (int f = 0; f < s.F; ++f)
-    for (int oh = 0; oh < s.OH; ++oh) {
-      for (int ow = 0; ow < s.OW; ++ow) acc[ow] = 0.0f;
-      for (int c = 0; c < s.C; ++c)
-        for (int kh = 0; kh < 3; ++kh) {
-          const int ih = oh + kh - s.PAD;
-          if (ih < 0 || ih >= s.H) continue;
-          const float* x = X + (size_t(c) * s.H + ih) * s.W;
-          for (int kw = 0; kw < 3; ++kw) {
-            const float w = Wt[((size_t(f) * s.C + c) * 3 + kh) * 3 + kw];
-            const int lo = std::max(0, s.PAD - kw), hi = std::min(s.OW, s.W + s.PAD - kw);
-            for (int ow = lo; ow < hi; ++ow) acc[ow] += x[ow + kw - s.PAD] * w;
-          }
-        }
-      std::memcpy(Y + (size_t(f) * s.OH + oh) * s.OW, acc, sizeof(float) * s.OW);
-    }
+  const Region r{X, s.H, s.W, 0, 0, size_t(s.H) * s.W};
+  const size_t fstride = size_t(s.C) * 9;
+  conv_rows(s, r, [&](int f) { return Weights{Wt + f * fstride, fstride, 1}; }, s.C, Y, 0, s.F, 0, s.OH, 0, s.OW,
+            false);
 }
 
 // im2col: cols[(c*3 + kh)*3 + kw][oh*OW + ow], zero where the window is in
@@ -333,59 +443,45 @@ __attribute__((noinline)) void im2col(const ConvShape& s, const float* __restric
       }
 }
 
-// Explicitly tiled (conv2d_tiled.pto's pto.tile(F=TF, H=TH, W=TW, C=TC)):
-// per output tile, the input channels in blocks of TC, each block's input
-// tile copied with its halo (zeros in the padding) and its weights copied;
-// the output tile accumulates in a local buffer, stored after the last block.
+// Explicitly tiled (conv2d_tiled.pto's pto.tile(F=TF, H=TH, W=TW, C=TC)),
+// as the lowering's conv_tiled_cpu_events runs it: per output tile, the
+// input channels in blocks of TC; each block's input tile copied row by row
+// with its halo clipped to the image (tile_load), its weights packed
+// MR-interleaved (pack), then the direct kernel over the tile, the output
+// tile updated in place in Y.
 struct ConvTiled {
   ConvShape s;
   int TF, TH, TW, TC;
-  float *xt, *wt, *ot;
+  float *xt, *wt;
   ConvTiled(const ConvShape& sh, int tf, int th, int tw, int tc) : s(sh), TF(tf), TH(th), TW(tw), TC(tc) {
     if (s.F % TF || s.OH % TH || s.OW % TW || s.C % TC) {
       std::fprintf(stderr, "conv_tiled: tiles do not divide the shape\n");
       std::exit(2);
     }
     xt = alloc(size_t(TC) * (TH + 2) * (TW + 2), -1);
-    wt = alloc(size_t(TF) * TC * 9, -1);
-    ot = alloc(size_t(TF) * TH * TW, -1);
+    wt = alloc(size_t((TF + CONV_MR - 1) / CONV_MR) * CONV_MR * TC * 9, -1);
   }
   void operator()(const float* __restrict X, const float* __restrict Wt, float* __restrict Y) const {
-    const int XW = TW + 2, XH = TH + 2;
+    const int k = TC * 9;
     for (int f0 = 0; f0 < s.F; f0 += TF)
       for (int h0 = 0; h0 < s.OH; h0 += TH)
         for (int w0 = 0; w0 < s.OW; w0 += TW) {
+          const int ih0 = std::max(0, h0 - s.PAD), ih1 = std::min(s.H, h0 + TH - 1 - s.PAD + 3);
+          const int iw0 = std::max(0, w0 - s.PAD), iw1 = std::min(s.W, w0 + TW - 1 - s.PAD + 3);
+          const int rh = ih1 - ih0, rw = iw1 - iw0;
           for (int c0 = 0; c0 < s.C; c0 += TC) {
             for (int c = 0; c < TC; ++c)
-              for (int y = 0; y < XH; ++y) {
-                const int ih = h0 + y - s.PAD;
-                for (int x = 0; x < XW; ++x) {
-                  const int iw = w0 + x - s.PAD;
-                  xt[(size_t(c) * XH + y) * XW + x] =
-                      (ih >= 0 && ih < s.H && iw >= 0 && iw < s.W) ? X[(size_t(c0 + c) * s.H + ih) * s.W + iw] : 0.0f;
-                }
-              }
+              for (int y = 0; y < rh; ++y)
+                std::memcpy(xt + (size_t(c) * rh + y) * rw, X + (size_t(c0 + c) * s.H + ih0 + y) * s.W + iw0,
+                            sizeof(float) * rw);
             for (int f = 0; f < TF; ++f)
-              std::memcpy(wt + size_t(f) * TC * 9, Wt + (size_t(f0 + f) * s.C + c0) * 9, sizeof(float) * TC * 9);
-            for (int f = 0; f < TF; ++f)
-              for (int oh = 0; oh < TH; ++oh) {
-                float* __restrict o = ot + (size_t(f) * TH + oh) * TW;
-                if (c0 == 0)
-                  for (int ow = 0; ow < TW; ++ow) o[ow] = 0.0f;
-                for (int c = 0; c < TC; ++c)
-                  for (int kh = 0; kh < 3; ++kh) {
-                    const float* __restrict x = xt + (size_t(c) * XH + oh + kh) * XW;
-                    for (int kw = 0; kw < 3; ++kw) {
-                      const float w = wt[(size_t(f) * TC + c) * 9 + kh * 3 + kw];
-                      for (int ow = 0; ow < TW; ++ow) o[ow] += x[ow + kw] * w;
-                    }
-                  }
-              }
+              for (int e = 0; e < k; ++e)
+                wt[size_t(f / CONV_MR) * k * CONV_MR + size_t(e) * CONV_MR + f % CONV_MR] =
+                    Wt[(size_t(f0 + f) * s.C + c0) * 9 + e];
+            const Region r{xt, rh, rw, ih0, iw0, size_t(rh) * rw};
+            conv_rows(s, r, [&](int f) { return Weights{wt + size_t((f - f0) / CONV_MR) * k * CONV_MR, 1, CONV_MR}; },
+                      TC, Y, f0, TF, h0, TH, w0, TW, c0 > 0);
           }
-          for (int f = 0; f < TF; ++f)
-            for (int oh = 0; oh < TH; ++oh)
-              std::memcpy(Y + (size_t(f0 + f) * s.OH + h0 + oh) * s.OW + w0, ot + (size_t(f) * TH + oh) * TW,
-                          sizeof(float) * TW);
         }
   }
 };
@@ -402,31 +498,29 @@ inline float dot(const float* __restrict a, const float* __restrict b, int n) {
 inline void softmax_row(const float* __restrict x, float* __restrict out, int n) {
   float m = -INFINITY;
 #pragma omp simd reduction(max : m)
-  for (int j = 0; j < n; ++j) m = std::fmax(m, x[j]);
+  for (int j = 0; j < n; ++j) m = x[j] > m ? x[j] : m;  // vmaxps (std::fmax is a libm call: NaN rules)
   const float sum = exp_array(size_t(n), x, -m, out);
   const float inv = 1.0f / sum;
   for (int j = 0; j < n; ++j) out[j] *= inv;
 }
 
-// q[rows x D] against all of K: s = q K^T (dots of rows: K^T is never
-// formed), s2 = s * scale, p = softmax(s2), o = p V (i-k-j, vectorised
-// along D) -- each a full pass writing a new buffer, as the .pto ops do.
-void attention_rows(int rows, int L, int D, const float* q, const float* K, const float* V, float* s, float* s2,
-                    float* p, float* o) {
+// q[rows x D] against all of K: s = q K^T, s2 = s * scale, p = softmax(s2),
+// o = p V -- each a full pass writing a new buffer, as the .pto ops do. The
+// two products run on the matmul micro-kernel (packed tiles, as a BLAS
+// would): q K^T against Kt, K transposed once per call (the packing a GEMM
+// of a transposed operand does; L x D copies against rows x L x D MACs).
+// qk and pv: the two products' tilings for `rows` (attention_gemms).
+void attention_rows(int rows, int L, int D, const Tiled& qk, const Tiled& pv, const float* q, const float* Kt,
+                    const float* V, float* s, float* s2, float* p, float* o) {
   const float scale = 1.0f / std::sqrt(float(D));
-  for (int i = 0; i < rows; ++i)
-    for (int j = 0; j < L; ++j) s[size_t(i) * L + j] = dot(q + size_t(i) * D, K + size_t(j) * D, D);
+  qk(q, Kt, s);
   for (size_t i = 0; i < size_t(rows) * L; ++i) s2[i] = s[i] * scale;
   for (int i = 0; i < rows; ++i) softmax_row(s2 + size_t(i) * L, p + size_t(i) * L, L);
-  for (int i = 0; i < rows; ++i) {
-    float* __restrict oi = o + size_t(i) * D;
-    for (int d = 0; d < D; ++d) oi[d] = 0.0f;
-    for (int j = 0; j < L; ++j) {
-      const float pij = p[size_t(i) * L + j];
-      const float* __restrict vj = V + size_t(j) * D;
-      for (int d = 0; d < D; ++d) oi[d] += pij * vj[d];
-    }
-  }
+  pv(p, V, o);
+}
+void transpose(int rows, int cols, const float* __restrict x, float* __restrict xt) {
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) xt[size_t(j) * rows + i] = x[size_t(i) * cols + j];
 }
 
 // ---- LayerNorm + GELU over rows of x [R, H] --------------------------------
@@ -496,7 +590,7 @@ __attribute__((noinline)) void ew_chain(size_t n, const float* __restrict x, con
                                         float* __restrict t4) {
   for (size_t i = 0; i < n; ++i) t1[i] = x[i] * 2.0f;
   for (size_t i = 0; i < n; ++i) t2[i] = t1[i] + y[i];
-  for (size_t i = 0; i < n; ++i) t3[i] = std::fmax(t2[i], 0.0f);
+  for (size_t i = 0; i < n; ++i) t3[i] = t2[i] > 0.0f ? t2[i] : 0.0f;  // vmaxps, not a libm call
   exp_array(n, t3, 0.0f, t4);
 }
 
@@ -603,14 +697,22 @@ Made make(const Spec& s) {
           *O = alloc(size_t(L) * D, -1);
     float *S = alloc(size_t(TQ) * L, -1), *S2 = alloc(size_t(TQ) * L, -1), *P = alloc(size_t(TQ) * L, -1);
     float *q = alloc(size_t(TQ) * D, -1), *o = alloc(size_t(TQ) * D, -1);
+    // Tiles of up to 64 rows x 256 columns, the whole reduction at once.
+    const Tiled qk(TQ, L, D, std::min(TQ, 64), std::min(L, 256), D), pv(TQ, D, L, std::min(TQ, 64), D, std::min(L, 256));
+    float* Kt = alloc(size_t(L) * D, -1);
     if (TQ == L) {
-      m.v = {[=] { attention_rows(L, L, D, Q, K, V, S, S2, P, O); }, [] {}};
+      m.v = {[=] {
+               transpose(L, D, K, Kt);
+               attention_rows(L, L, D, qk, pv, Q, Kt, V, S, S2, P, O);
+             },
+             [] {}};
     } else {
       if (L % TQ) std::exit(2);
       m.v = {[=] {
+               transpose(L, D, K, Kt);
                for (int m0 = 0; m0 < L; m0 += TQ) {  // attention_tiled.pto: q loaded, o stored per block
                  std::memcpy(q, Q + size_t(m0) * D, sizeof(float) * TQ * D);
-                 attention_rows(TQ, L, D, q, K, V, S, S2, P, o);
+                 attention_rows(TQ, L, D, qk, pv, q, Kt, V, S, S2, P, o);
                  std::memcpy(O + size_t(m0) * D, o, sizeof(float) * TQ * D);
                }
              },

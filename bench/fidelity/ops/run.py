@@ -13,6 +13,8 @@ pto/*.pto) on a config of this machine.
     python3 bench/fidelity/ops/run.py BUILD_DIR --quick --check      # the CTest: the harness works
     python3 bench/fidelity/ops/run.py BUILD_DIR --measured OLD.json --config OLD.yaml   # predictions only
 
+--json keeps the config's text too ("config_yaml": the one `config host
+--measure` wrote for this run, which lives in a temporary directory).
 --measured takes the native times (and the canary) of an earlier run's
 --json instead of timing again: a new lowering compared against the same
 measurement (measured/ keeps this session's, with the config it predicted on).
@@ -34,13 +36,12 @@ from DRAM) is a small share, charged on both sides. The native time is the
 minimum over --rounds interleaved rounds by the thread's CPU time, measured
 twice, as ../run.py does.
 
-A twin that cannot run on the config (today: a pto.tile whose accumulator
-does not fit the 2 KiB register space, issue 26 item 1) has no prediction:
-it is listed as infeasible, left out of the Spearman, and counted outside
-[0.67, 1.5]. --check fails on a native kernel whose output is wrong, a twin
-whose pto.check fails or that errs otherwise, never on timing;
---require-predictions makes an infeasible twin a failure too (for when the
-lowering of item 1 lands).
+A twin that cannot run on the config (an allocation the config's spaces
+cannot hold) has no prediction: it is listed as infeasible, left out of the
+Spearman, and counted outside [0.67, 1.5]. --check fails on a native
+kernel whose output is wrong, a twin whose pto.check fails or that errs
+otherwise, never on timing; --require-predictions makes an infeasible twin
+a failure too.
 
 Config: without --config, `pto-sim config host --measure`. A VM whose kernel
 has no /sys/devices/system/cpu/cpu0/cache (an AMD EPYC VM, 2026-12-05) gets
@@ -254,7 +255,7 @@ def main():
             json.dump({"native": native, "first": first, "second": second, "predicted": pred, "sims": sims,
                        "specs": specs, "spearman": rho, "within": len(within), "variants": len(names),
                        "predicted_variants": len(have), "best_tile": best, "measured_agreement": agree,
-                       "load": loads, "canary": canaries, "config": cfg, "quick": a.quick}, f, indent=1)
+                       "load": loads, "canary": canaries, "config": cfg, "config_yaml": open(cfg).read(), "quick": a.quick}, f, indent=1)
     if a.check:
         for msg in failures:
             print(f"FAIL {msg}", file=sys.stderr)

@@ -62,6 +62,27 @@ TEST(DineroOrder, AllocateNofetchAllocatesOnlyWholeLineWrites) {
   EXPECT_EQ(l1->stats().read_hits, 1u);
 }
 
+// write_allocate: fetch (an x86 core's read for ownership): a whole-line
+// write reads its line first, as a partial one does; a writeback arriving
+// from above still fetches nothing (it brings the whole line).
+TEST(DineroOrder, AllocateFetchReadsEvenAWholeLineWrite) {
+  CacheConfig c = cache("L1", 256, 2, 64);
+  c.allocate_fetch_whole = true;
+  auto l1 = make_cache_level(c);
+  BelowRecorder below;
+  l1->connect_below(&below);
+  l1->request(wr(64, 64));  // whole: fetched first
+  l1->request(wr(0, 4));    // partial: fetched, as always
+  MemRequest wb = wr(128, 64);
+  wb.writeback = true;
+  l1->request(wb);          // a writeback from above: allocated, no fetch
+  l1->request(rd(64));      // hits
+  l1->request(rd(128));
+  EXPECT_EQ(below.seen, (Seq{"r 0x40 64", "r 0x0 64"}));
+  EXPECT_EQ(l1->stats().write_misses, 3u);
+  EXPECT_EQ(l1->stats().read_hits, 2u);
+}
+
 // d4copyback's order: the last set first; in a set the least recently used
 // (LRU) or the first filled (FIFO) line first.
 TEST(DineroOrder, FlushGoesFromTheLastSetAndTheOldestLine) {

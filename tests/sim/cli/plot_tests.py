@@ -260,6 +260,45 @@ check("timeline: a point per epoch, the report's bandwidths",
 code, out, err = plot("timeline", tl_rep, "-o", png, "--data", data, "--cycles", "0:2000")
 check("timeline --cycles: the epochs inside", code == 0 and len(json.load(open(data))["time_us"]) == 1, err)
 
+# ---- the miss-ratio curves: the config's levels marked ----
+MATMUL = os.path.join(H.src, "workloads", "matmul_naive.pto")
+curves_csv, png, data = os.path.join(tmp, "curves.csv"), os.path.join(tmp, "curves.png"), os.path.join(tmp, "cd.json")
+code, out, err = run("curves", MATMUL, "-D", "M=32", "-D", "N=32", "-D", "K=32", "--format", "csv", "-o", curves_csv)
+check("curves csv", code == 0, err)
+code, out, err = plot("curves", curves_csv, "-o", png, "--data", data)
+d = json.load(open(data)) if code == 0 else {}
+rows = list(csv.DictReader(open(curves_csv)))
+check("curves picture", code == 0 and not png_problems(png, 1000, 600), err)
+check("curves: every level of the config marked at its size (default sizes 4 KiB..256 KiB)",
+      [(m["level"], m["size"], m["ways"]) for m in d.get("config_levels", [])] ==
+      [("L1", 32768, "8"), ("L2", 262144, "8")], d.get("config_levels"))
+check("curves: the fully associative curve is the CSV's",
+      d.get("fully associative") == sorted([float(r["size"]), float(r["miss_ratio"])] for r in rows
+                                           if r["ways"] == "full"), d.keys())
+# The config's associativity left out of --ways, L2 outside --sizes: both said, not dropped.
+code, out, err = run("curves", MATMUL, "-D", "M=32", "-D", "N=32", "-D", "K=32", "--ways", "1,2", "--sizes",
+                     "8KiB..64KiB:x2", "--format", "csv", "-o", curves_csv)
+code2, out, err2 = plot("curves", curves_csv, "-o", png, "--data", data)
+d = json.load(open(data)) if code2 == 0 else {}
+check("curves: only the levels inside the plotted sizes drawn",
+      code == 0 and code2 == 0 and [m["level"] for m in d["config_levels"]] == ["L1"], (err, err2, d.get("config_levels")))
+check("curves: what is not drawn is said", d.get("notes") == ["config L1 32 KiB 8-way: not among the curves (--ways)",
+                                                               "L2 256 KiB 8-way: outside the plotted sizes"],
+      d.get("notes"))
+# --sample: each point's standard error drawn (as an error bar) and given back.
+code, out, err = run("curves", MATMUL, "-D", "M=32", "-D", "N=32", "-D", "K=32", "--sample", "0.5", "--ways", "4",
+                     "--format", "csv", "-o", curves_csv)
+code2, out, err2 = plot("curves", curves_csv, "-o", png, "--data", data)
+d = json.load(open(data)) if code2 == 0 else {}
+rows = list(csv.DictReader(open(curves_csv))) if code == 0 else []
+check("curves --sample: the errors drawn are the CSV's",
+      code == 0 and code2 == 0 and rows and d.get("4-way error") ==
+      [float(r["miss_ratio_error"]) for r in sorted(rows, key=lambda r: int(r["size"]))], (err, err2, d.keys()))
+bad_curves = write("bad_curves.csv", open(curves_csv).read().replace("L2=262144/8", "L2=big/8"))
+code, out, err = plot("curves", bad_curves, "-o", os.path.join(tmp, "bc.png"))
+check("curves: a bad config_levels named with file:line", code == 2 and "bad_curves.csv:2: config_levels" in err
+      and not os.path.exists(os.path.join(tmp, "bc.png")), err)
+
 # ---- without matplotlib: the package named, exit 2 ----
 fake = os.path.join(tmp, "fake")
 os.makedirs(os.path.join(fake, "matplotlib"))

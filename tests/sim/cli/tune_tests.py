@@ -49,6 +49,34 @@ check("--stop-after and --stop-after-compute together: exit 2", code == 2 and "e
 code, _, err = run("run", TILED, "--stop-after", "0")
 check("--stop-after 0: exit 2", code == 2, (code, err))
 
+# run --no-values (tune's probes): the same counts as with values, marked.
+def flat(d, p=""):
+    if isinstance(d, dict):
+        return {k2: v2 for k, v in d.items() for k2, v2 in flat(v, p + "." + k).items()}
+    if isinstance(d, list):
+        return {k2: v2 for i, v in enumerate(d) for k2, v2 in flat(v, p + f"[{i}]").items()}
+    return {p: d}
+
+
+VARYING = (".command_line", ".wall_seconds", ".started_at", ".values_off", ".program.outputs")
+for prog, size in ((TILED, ["-D", "M=96", "-D", "N=64", "-D", "K=80", "-D", "TM=32", "-D", "TN=16"]),
+                   (os.path.join(h.src, "workloads", "attention_tiled.pto"), ["-D", "L=64", "-D", "D=16"])):
+    code1, out1, err1 = run("run", prog, *size, "--format", "json")
+    code0, out0, err0 = run("run", prog, *size, "--no-values", "--format", "json")
+    with_v = flat(json.loads(out1)) if code1 == 0 else {}
+    without = flat(json.loads(out0)) if code0 == 0 else {}
+    differ = sorted(k for k in set(with_v) | set(without)
+                    if with_v.get(k) != without.get(k) and not k.startswith(VARYING))
+    name = os.path.basename(prog)
+    check(f"--no-values on {name}: exit 0, values_off", code0 == 0 and without.get(".values_off") is True, (code0, err0))
+    check(f"--no-values on {name}: every count as with values", code1 == 0 and with_v and not differ, differ[:10])
+code, _, err = run("run", TILED, "--no-values", "--check-data")
+check("--no-values with --check-data: exit 2", code == 2 and "excludes" in err, (code, err))
+din = T("t.din")
+open(din, "w").write("0 1000\n1 1040\n")
+code, _, err = run("run", "--trace", din, "--no-values")
+check("--no-values with a trace: exit 2, named", code == 2 and "--no-values" in err and "PROGRAM" in err, (code, err))
+
 # tune with probes longer than the program: every estimate is exact, the
 # best is the sweep's best.
 axes = ["-D", "M=64", "-D", "N=64", "-D", "K=64", "-D", "TM=16,32,64", "-D", "TN=16,64"]

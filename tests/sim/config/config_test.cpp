@@ -136,7 +136,7 @@ TEST(Config, Errors) {
   expect_error("caches:\n  - {name: L1, size: 32 KiB, ways: 8, line: 64 B, replacement: mru}\n",
                "cfg.yaml:2: caches[0].replacement: 'mru' is not one of " + ChoiceLists::listing(concepts::kReplacement));
   expect_error("caches:\n  - {name: L1, size: 32 KiB, ways: 8, line: 64 B, write_allocate: maybe}\n",
-               "cfg.yaml:2: caches[0].write_allocate: expected true, false or nofetch, got 'maybe'");
+               "cfg.yaml:2: caches[0].write_allocate: expected true, false, nofetch or fetch, got 'maybe'");
   expect_error("clock: 3 GHZ\ncaches: [{name: L1, size: 32 KiB, ways: 8, line: 64 B}]\n",
                "cfg.yaml:1: clock: bad unit 'GHZ' in '3 GHZ' (expected a frequency in Hz, kHz, KHz, MHz, GHz)");
   expect_error("name: x\n", "cfg.yaml:1: caches: missing (a config needs at least one cache level)");

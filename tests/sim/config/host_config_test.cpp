@@ -252,17 +252,25 @@ TEST(HostConfig, MeasuredLatenciesReplaceTheTablesAndTheForwardIsOnlyNoted) {
   EXPECT_NE(yaml.find("forward measured 6 cycles"), std::string::npos);
 }
 
-TEST(HostConfig, TheL1MissesInFlightAreTheL2LatencyOverTheMissSpacing) {
-  HostMeasured m = measured(2.5, 0.5);  // 4 GHz; L2 3 ns past L1D: its latency 12 cycles
-  m.l2_miss_ns = 0.375;                 // 1.5 cycles apart: 8 in flight
+// The L1D keeps the vendor's fill buffers in flight; the measured spacing of
+// a column walk's L1D misses (all L2 hits) is the L2 port's pace: a line
+// per spacing, at most a vector a cycle.
+TEST(HostConfig, TheL2PortAnswersALinePerMeasuredMissSpacing) {
+  HostMeasured m = measured(2.5, 0.5);  // 4 GHz
+  m.l2_miss_ns = 0.8;                   // 3.2 cycles apart: 64 B / 3.2 = 20 B a cycle
   HwConfig c = written(facts("AuthenticAMD"), m);
-  EXPECT_EQ(c.core.max_outstanding, 8u);
-  EXPECT_EQ(c.caches[0].mshrs, 8u);
+  EXPECT_EQ(c.core.max_outstanding, 24u);  // the vendor's fill buffers
+  EXPECT_EQ(c.caches[0].mshrs, 24u);
   EXPECT_EQ(c.caches[1].mshrs, 48u);
-  m.l2_miss_ns = 0.1;  // 0.4 cycles: 30, more than the vendor's 24 fill buffers
-  EXPECT_EQ(written(facts("AuthenticAMD"), m).core.max_outstanding, 24u);
-  m.l2_miss_ns = 0;  // not measured: the vendor's
-  EXPECT_EQ(written(facts("AuthenticAMD"), m).core.max_outstanding, 24u);
+  EXPECT_DOUBLE_EQ(c.caches[1].bandwidth, 20.0);
+  EXPECT_DOUBLE_EQ(c.caches[0].bandwidth, 64.0);  // 2 vectors of AVX2
+  EXPECT_DOUBLE_EQ(c.caches[2].bandwidth, 32.0);
+  EXPECT_NE(host_config_yaml(facts("AuthenticAMD"), m).find("L1D misses hit here 3.2 cycles apart"), std::string::npos);
+  m.l2_miss_ns = 0.1;  // 0.4 cycles: more than a vector a cycle is not written
+  EXPECT_DOUBLE_EQ(written(facts("AuthenticAMD"), m).caches[1].bandwidth, 32.0);
+  m.l2_miss_ns = 0;  // not measured: a vector a cycle
+  EXPECT_DOUBLE_EQ(written(facts("AuthenticAMD"), m).caches[1].bandwidth, 32.0);
+  EXPECT_EQ(written(facts("GenuineIntel"), m).core.max_outstanding, 12u);
 }
 
 TEST(HostConfig, ASharedCoreIsSaidInTheConfig) {
@@ -272,6 +280,42 @@ TEST(HostConfig, ASharedCoreIsSaidInTheConfig) {
             std::string::npos);
   m.adds_per_cycle = 3.6;
   EXPECT_EQ(host_config_yaml(facts("GenuineIntel"), m).find("WARNING"), std::string::npos);
+}
+
+TEST(HostConfig, TheCapacityLadderRunsFromTwiceL2ToTheLastLevel) {
+  const std::vector<uint64_t> mib = {2, 3, 4, 6, 8, 12, 16, 24, 32};
+  std::vector<uint64_t> want;
+  for (uint64_t x : mib) want.push_back(x << 20);
+  EXPECT_EQ(host_capacity_footprints(facts("AuthenticAMD")), want);
+  HostFacts two = facts("AuthenticAMD");
+  two.caches.pop_back();  // L1D and a 1 MiB L2: 64 KiB .. 1 MiB
+  EXPECT_EQ(host_capacity_footprints(two), (std::vector<uint64_t>{64 << 10, 96 << 10, 128 << 10, 192 << 10,
+                                                                   256 << 10, 384 << 10, 512 << 10, 768 << 10,
+                                                                   1024 << 10}));
+}
+
+// A VM's neighbours fill the last level: the chase's hit share at each
+// footprint (between the ladder's first latency and DRAM's) times the
+// footprint is what stayed; the config carries the largest, to a MiB.
+TEST(HostConfig, TheLastLevelGetsTheCapacityItsDataKeeps) {
+  const HostFacts f = facts("AuthenticAMD");
+  HostMeasured m = measured(2.5, 0.5);  // DRAM 80 ns
+  EXPECT_EQ(effective_last_level_bytes(f, m), 0u);  // no ladder: not measured
+  EXPECT_EQ(written(f, m).caches[2].size, 32u << 20);
+  // All hits to 4 MiB, half at 6 (3 MiB kept), a quarter at 8 (2 MiB).
+  m.capacity = {{2 << 20, 16}, {3 << 20, 16}, {4 << 20, 16}, {6 << 20, 48}, {8 << 20, 64}, {12 << 20, 80}};
+  EXPECT_EQ(effective_last_level_bytes(f, m), 4u << 20);
+  const HwConfig c = written(f, m);
+  EXPECT_EQ(c.caches[2].size, 4u << 20);
+  EXPECT_EQ(c.caches[2].ways, 16u);
+  EXPECT_EQ(c.caches[1].size, 1u << 20);  // only the last level
+  EXPECT_NE(host_config_yaml(f, m).find("size measured (chase ns at 2 MiB 16"), std::string::npos);
+  // A random-replacement-like tail: 60 % hits at 8 MiB keep 4.8 MiB -> 5.
+  m.capacity = {{2 << 20, 16}, {4 << 20, 40}, {8 << 20, 41.6}};
+  EXPECT_EQ(effective_last_level_bytes(f, m), 5u << 20);
+  // Hits all the way (a quiet machine): the nominal size, said as such.
+  m.capacity = {{2 << 20, 16}, {16 << 20, 17}, {32 << 20, 18}};
+  EXPECT_EQ(effective_last_level_bytes(f, m), 32u << 20);
 }
 
 }  // namespace

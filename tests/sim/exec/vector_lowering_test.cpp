@@ -106,6 +106,36 @@ TEST(MicroKernel, UntiledMatmulIsRegisterBlockedVectorCode) {
   for (auto& k : rec.comp) EXPECT_EQ(k.flops, uint64_t(2 * M * N));
 }
 
+// An untiled matmul whose operands overflow half of L1 runs as a BLAS does
+// (matmul_vector.cpp, blas_blocking): B's block packed in NR panels, A's in
+// MR panels, each operand read once along its contiguous dimension at these
+// sizes (KC = 128 = K, NC = 32 = N, MC = 28), a transposed B too.
+TEST(MicroKernel, UntiledMatmulBeyondL1IsPackedAsABlasDoes) {
+  HwConfig cfg = cpu_config();  // 64 B vectors, L1 32 KiB: MR 14, NR 32
+  for (bool transposed : {false, true}) {
+    Recorder rec;
+    ExecContext c(cfg, &rec);
+    Tensor A = make(c, "A", {64, 128}, "random", 1);  // 32 KiB
+    Tensor Bm = transposed ? make(c, "B", {32, 128}, "random", 2) : make(c, "B", {128, 32}, "random", 2);
+    Tensor B = transposed ? Bm.transpose({1, 0}) : Bm;
+    std::vector<double> want(64 * 32, 0.0);
+    const std::vector<double> a = A.to_vector(), b = B.to_vector();  // in logical order
+    for (int i = 0; i < 64; ++i)
+      for (int k = 0; k < 128; ++k)
+        for (int j = 0; j < 32; ++j) want[size_t(i * 32 + j)] += a[size_t(i * 128 + k)] * b[size_t(k * 32 + j)];
+    rec.clear();
+    Tensor C = matmul(c, A, B);
+    const std::vector<double> got = C.to_vector();
+    for (size_t i = 0; i < want.size(); ++i) ASSERT_NEAR(got[i], want[i], 1e-3) << i;
+    EXPECT_EQ(count_tag(rec, A.tag(), AccessKind::Read), 64u * 8) << transposed;   // 8 vectors a row, once
+    EXPECT_EQ(count_tag(rec, Bm.tag(), AccessKind::Read), 256u) << transposed;     // 16 KiB in vectors, once
+    EXPECT_EQ(rec.bytes(kGlobalSpace, AccessKind::Read, Bm.tag()), 16384u) << transposed;
+    // Register blocks read only the packed panels: per k, two B vectors and
+    // a broadcast a row; C written once (one KC).
+    EXPECT_EQ(count_tag(rec, C.tag(), AccessKind::Read), 0u) << transposed;
+  }
+}
+
 TEST(MicroKernel, UntiledTransposedBIsDotProducts) {
   HwConfig cfg = small_config();  // 32 B vectors: 8 lanes; 32 registers: 4x4 dot blocks
   Recorder rec;
