@@ -162,7 +162,7 @@ std::vector<int64_t> parse_hot_tile(const std::string& s) {
 int run_program_on(System& system, const HwConfig& config, const std::string& program,
                    const std::vector<std::string>& defines, uint64_t max_events, const RunOptions& options,
                    StatsNode& root, std::ostream* print_stream, std::vector<ProgramParam>* params,
-                   const HotSpotArgs& hot, std::vector<ProgramResult::Picture>* pictures) {
+                   const HotSpotArgs& hot, std::vector<ProgramResult::Picture>* pictures, bool values) {
   // Shared with the interpreter's thread, which an interrupted run lets go
   // (it may still be running when this returns).
   struct Job {
@@ -179,6 +179,7 @@ int run_program_on(System& system, const HwConfig& config, const std::string& pr
     job->options.hot_spots = true;
     if (!hot.tile.empty()) job->options.hot_tile = parse_hot_tile(hot.tile);
   }
+  job->options.values = values;
   job->options.check_data = options.data_in_stream;  // the program sends its bytes to a System that checks them
   job->program = program;
   job->options.cache_model = make_cache_side_model;
@@ -186,7 +187,8 @@ int run_program_on(System& system, const HwConfig& config, const std::string& pr
   root = system.run(
       [job, &config, sys](EventSink& sink) {
         // pto.MemoryProfiler: the sink hands over what it holds and returns
-        // once the core has simulated it; the model is then still.
+        // once the core has simulated it (the pipe's writer waits for the
+        // other thread; one thread's batch delivers it); the model is then still.
         EventSink* s = &sink;
         job->options.figures = [s, sys, &config] {
           if (!s->settle()) throw InputError("pto.MemoryProfiler: this run's events reach no model");
