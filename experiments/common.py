@@ -7,7 +7,9 @@ plotting and lets a reader see and change each experiment in one file."""
 import argparse
 import concurrent.futures
 import json
+import atexit
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -44,6 +46,8 @@ class Runner:
         self.bin = pto_sim
         self.jobs = max(1, jobs)
         self.tmp = tempfile.mkdtemp(prefix="ptosim-exp-")
+        # The reports are read as they come; nothing of them is kept (a --quick run in CI left one per run).
+        atexit.register(shutil.rmtree, self.tmp, True)
         self.n = 0
 
     def host_config(self):
@@ -110,11 +114,27 @@ def out_dir(args, here):
     if args.out:
         d = args.out
     elif args.quick:
+        # --quick without --out keeps nothing: the suite runs it, and a picture at reduced size is not a result.
         d = tempfile.mkdtemp(prefix="ptosim-exp-out-")
+        atexit.register(shutil.rmtree, d, True)
     else:
         d = os.path.join(here, "out")
     os.makedirs(d, exist_ok=True)
     return d
+
+
+def picture_line(args, title, experiment, png):
+    """The results file's line for the picture: README's link for the committed full-size run, else where it is
+    (or that it was not kept)."""
+    if not args.quick:
+        return f"![{title}](experiments/{experiment}/out/{os.path.basename(png)})"
+    return f"Picture: {png}" if args.out else "Picture: not kept at --quick (pass --out DIR to keep it)."
+
+
+def size_bytes(text):
+    """A config size as the resolved config prints it ('32 KiB', '35.75 MiB', '64 B') in bytes."""
+    num, unit = str(text).split()
+    return int(float(num) * {"B": 1, "KiB": 1024, "MiB": 1 << 20, "GiB": 1 << 30}[unit])
 
 
 def write_results(d, text):

@@ -70,9 +70,15 @@ def load_report(path):
 def load_csv(path):
     try:
         with open(path, newline="") as f:
+            head = f.read(1)
+            f.seek(0)
             rows = list(csv.DictReader(f))
     except OSError as e:
         raise PlotError(f"{path}: {e}")
+    # A JSON report read as CSV gave a header of '{' and a TypeError (issue 28, `plot.py curves` on
+    # `pto-sim curves --format json`): say what the verb reads instead.
+    if head in ("{", "["):
+        raise PlotError(f"{path}:1: this is JSON; this verb reads CSV (pto-sim's --format csv, or a sweep's -o)")
     if not rows:
         raise PlotError(f"{path}: no rows")
     return rows
@@ -298,22 +304,24 @@ def plot_levels(args):
     save(fig, args, {"levels": names, "hits": hits, "misses": misses, "miss_rate": rates})
 
 
-def roofline_axes(ax, peak_flops, roofs, points, title):
-    """roofs: [(label, bytes/s)]; points: [(label, AI flop/B, flop/s)]."""
+def roofline_axes(ax, peak_flops, roofs, points, title, xlabel="arithmetic intensity (flop/byte of DRAM traffic)"):
+    """roofs: [(label, bytes/s)]; points: [(label, AI flop/B, flop/s[, colour])]."""
     ais = [p[1] for p in points if p[1] > 0]
     lo = min([0.01] + [a / 10 for a in ais])
     hi = max([1000.0] + [a * 10 for a in ais])
     xs = [lo * (hi / lo) ** (i / 200) for i in range(201)]
     ax.axhline(peak_flops / 1e9, color="black", linestyle="--", label=f"peak compute {peak_flops / 1e9:.4g} GFLOP/s")
-    for label, bw in roofs:
+    for k, (label, bw) in enumerate(roofs):
         if bw > 0:
-            ax.plot(xs, [min(peak_flops, bw * x) / 1e9 for x in xs], label=f"{label} roof {bw / 1e9:.4g} GB/s")
-    for label, ai, perf in points:
+            ax.plot(xs, [min(peak_flops, bw * x) / 1e9 for x in xs], color=f"C{k}",
+                    label=f"{label} roof {bw / 1e9:.4g} GB/s")
+    for p in points:
+        label, ai, perf = p[:3]
         if ai > 0 and perf > 0:
-            ax.plot([ai], [perf / 1e9], "o", markersize=8, label=label)
+            ax.plot([ai], [perf / 1e9], "o", markersize=8, label=label, **({"color": p[3]} if len(p) > 3 else {}))
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel("arithmetic intensity (flop/byte of DRAM traffic)")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("performance (GFLOP/s)")
     ax.set_title(title)
     ax.grid(True, which="both", alpha=0.3)
@@ -321,16 +329,27 @@ def roofline_axes(ax, peak_flops, roofs, points, title):
 
 
 def plot_roofline(args):
+    """A hierarchical roofline: each memory level's roof with the run's point at
+    that level's intensity (flops per byte the level served: its bytes read
+    and written), in the roof's colour. One DRAM-intensity point under cache
+    roofs (issue 28) said nothing about the caches: a point under its own
+    roof shows which level bounds the run."""
     rep = load_report(args.input)
-    roofs = [(l["name"], l.get("peak_bandwidth_bytes_per_s", 0)) for l in rep["levels"]
-             if l["kind"] in ("cache", "dram")]
-    ai, perf = rep["arithmetic_intensity"], rep["gflops_per_s"] * 1e9
-    point = (f"this run: {ai:.3g} flop/B, {perf / 1e9:.3g} GFLOP/s", ai, perf)
+    lv = [l for l in rep["levels"] if l["kind"] in ("cache", "dram")]
+    roofs = [(l["name"], l.get("peak_bandwidth_bytes_per_s", 0)) for l in lv]
+    perf, flops = rep["gflops_per_s"] * 1e9, rep["flops"]
+    points = []
+    for k, l in enumerate(lv):
+        moved = l.get("bytes_read", 0) + l.get("bytes_written", 0)
+        if moved and flops:
+            ai = flops / moved
+            points.append((f"{l['name']}: {ai:.3g} flop/B, {perf / 1e9:.3g} GFLOP/s", ai, perf, f"C{k}"))
     fig, (ax,) = figure(args)
-    roofline_axes(ax, rep["peak_flops_per_s"], roofs, [point], f"roofline: {rep.get('source', '')} on {rep.get('config', '')}")
+    roofline_axes(ax, rep["peak_flops_per_s"], roofs, points, f"roofline: {rep.get('source', '')} on {rep.get('config', '')}",
+                  "arithmetic intensity (flop per byte that level served)")
     fig.tight_layout()
     save(fig, args, {"peak_flops_per_s": rep["peak_flops_per_s"], "roofs": roofs,
-                     "points": [{"ai": ai, "flops_per_s": perf}]})
+                     "points": [{"level": p[0].split(":")[0], "ai": p[1], "flops_per_s": p[2]} for p in points]})
 
 
 # ---- sweep CSV ----
@@ -341,9 +360,22 @@ def sorted_by(xs, *cols):
 
 
 def groups(rows, args):
-    """(label suffix, row indices) per value of --group (one group without it)."""
+    """(label suffix, row indices) per value of --group. Without it, one group,
+    unless x repeats because another parameter varies too: then that parameter
+    groups (issue 28: a TM x TN sweep drew one zigzag line up and down each TM);
+    two or more such parameters cannot be told apart on one axis: exit 2."""
     if not args.group:
-        return [("", list(range(len(rows))))]
+        x = args.x if args.x in rows[0] or "param." + args.x not in rows[0] else "param." + args.x
+        xs = [r.get(x) for r in rows]
+        if len(set(xs)) < len(xs):
+            others = [c for c in rows[0] if c and c.startswith("param.") and c != x and len({r[c] for r in rows}) > 1]
+            if len(others) > 1:
+                raise PlotError(f"{args.input}: {x} repeats while {', '.join(others)} vary: pass --group with one "
+                                "of them and keep the others fixed (a sweep per value)")
+            if others:
+                args.group = others[0]
+        if not args.group:
+            return [("", list(range(len(rows))))]
     if args.group not in rows[0] and "param." + args.group in rows[0]:
         args.group = "param." + args.group
     if args.group not in rows[0]:

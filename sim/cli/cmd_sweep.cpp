@@ -100,7 +100,7 @@ void add_sweep(CLI::App& app, Action& action) {
   s->add_option("--config", a.configs, "Configs to sweep: A.yaml,B.yaml (repeatable)")->allow_extra_args(false);
   s->add_option("-j,--jobs", a.jobs, "Points run at once (default: the core count)")->check(CLI::Range(1u, 4096u));
   add_output_option(*s, a.output, "Results CSV: one row per point, appended as points finish");
-  s->add_option("--json-dir", a.json_dir, "Keep each point's JSON report here (p00001.json, ...)");
+  s->add_option("--json-dir", a.json_dir, "Keep each point's JSON report here (p00001_CONFIG_NAME=VALUE....json, ...)");
   s->add_option("--timeout", a.timeout, "Seconds a point may run before it is killed (default: no limit)")
       ->check(CLI::Range(0.001, 1e9));
   s->add_option("--max-events", a.max_events, "Passed to each run")->check(CLI::Range(uint64_t(1), uint64_t(1) << 62));

@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -73,10 +74,26 @@ SourcePos mark(const std::string& file, const YAML::Node& n) {
 
 }  // namespace
 
+// The index keeps names unique and in order; the config's stem and the
+// axes' values say which point a file is without the CSV beside it (issue
+// 28: `--json-dir` held p00001.json, ... and nothing else). Characters a
+// file name should not carry become '-'; the name stays under 200 bytes.
 std::string SweepPoint::id() const {
   char buf[16];
   std::snprintf(buf, sizeof buf, "p%05zu", index + 1);
-  return buf;
+  std::string id = buf;
+  auto add = [&](const std::string& part) {
+    std::string clean;
+    for (char c : part) {
+      const bool keep = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '=' || c == '-';
+      clean += keep ? c : '-';
+    }
+    if (id.size() + 1 + clean.size() <= 200) id += "_" + clean;
+  };
+  if (!config.empty()) add(std::filesystem::path(config).stem().string());
+  for (const auto& [name, value] : sets) add(name + "=" + value);
+  for (const auto& [name, value] : params) add(name + "=" + value);
+  return id;
 }
 
 std::vector<std::string> expand_values(const std::string& text, const SourcePos& pos, const std::string& name) {

@@ -52,7 +52,7 @@ struct SweepPoint {
   std::string key;
   std::string spelled;              // the axes as given: the key of CSVs written before
 
-  std::string id() const;           // "p00001": per-point file names
+  std::string id() const;           // "p00001_default_TM=16": per-point file names
 };
 
 // "TM=16,32,64", "TN=16..256:x2", "K=0..64:+16" (":16" = ":+16"). `what` is

@@ -53,7 +53,10 @@ const std::vector<ReportKey> kKeys = {
     {"core.flops", count, "flop", "compute work", neither},
     {"core.compute_cycles", count, "cycles", "issue time spent on compute", neither},
     {"core.window_stalls", count, "", "times the miss window (max_outstanding) was full", lower},
-    {"core.stall_cycles", count, "cycles", "cycles stalled on a full miss window", lower},
+    {"core.stall_cycles", count, "cycles",
+     "time accesses waited for a miss-window slot, summed over accesses (under the cpu model they wait at once: "
+     "it can exceed cycles; docs/REPORTS.md)",
+     lower},
     {"core.barrier_wait_cycles", count, "cycles", "cycles the cores waited at pto.parallel barriers", lower},
     {"core.cores", count, "", "config core.cores", neither},
     {"core.model", text, "", "core.model of the config, with the cpu pipeline model only", neither},

@@ -110,7 +110,11 @@ for kind, extra in (("heatmap", []), ("heatmap", ["--metric", "misses"]), ("leve
               d["misses"] == [l["read_misses"] + l["write_misses"] for l in lv] and
               d["hits"] == [l["read_hits"] + l["write_hits"] for l in lv], d)
     else:
-        check("roofline data", d["points"] == [{"ai": rep["arithmetic_intensity"], "flops_per_s": rep["gflops_per_s"] * 1e9}]
+        # One point per level at that level's intensity (issue 28: one DRAM-intensity point under cache roofs).
+        want = [{"level": l["name"], "ai": rep["flops"] / (l["bytes_read"] + l["bytes_written"]),
+                 "flops_per_s": rep["gflops_per_s"] * 1e9} for l in rep["levels"]
+                if l["kind"] in ("cache", "dram") and l["bytes_read"] + l["bytes_written"]]
+        check("roofline data: a point per level at its own intensity", d["points"] == want and len(want) >= 2
               and d["peak_flops_per_s"] == rep["peak_flops_per_s"] and
               ["DRAM", level(rep, "DRAM")["peak_bandwidth_bytes_per_s"]] in d["roofs"], d)
 
@@ -233,6 +237,14 @@ if check("own sweep", code == 0, err):
     check("sweep-rate: one line per cache level and group", sorted(d.get("miss_rate", {})) == sorted(
         f"{l}.miss_rate (param.TN={t})" for l in ("L1", "L2") for t in (16, 32)) and sorted(d["mpka"]) == sorted(
         f"{l}.demand_misses (param.TN={t})" for l in ("L1", "L2") for t in (16, 32)), d.get("miss_rate"))
+    # Without --group a TM x TN sweep drew one zigzag line through both TN at each TM: TN groups by itself.
+    code, out, err = plot("sweep-rate", own, "--x", "TM", "-o", png, "--data", data)
+    d2 = json.load(open(data)) if code == 0 else {}
+    check("sweep-rate: x repeats, the varying parameter groups", code == 0 and d2.get("miss_rate", {}).keys() ==
+          d.get("miss_rate", {}).keys(), (err, d2.get("miss_rate", {}).keys()))
+    code, out, err = plot("sweep-dram", own, "--x", "N", "-o", os.path.join(tmp, "two.png"))
+    check("sweep-dram: x repeats while two parameters vary: exit 2 naming them",
+          code == 2 and "param.TM, param.TN vary" in err and not os.path.exists(os.path.join(tmp, "two.png")), err)
 
 # ---- the timeline picture ----
 tl_rep = os.path.join(tmp, "tl.json")
@@ -303,6 +315,10 @@ noep = os.path.join(tmp, "noep.json")
 report("-o", noep)
 code, out, err = plot("heatmap", noep, "-o", os.path.join(tmp, "y.png"))
 check("heatmap needs epochs", code == 2 and "--epoch" in err, err)
+# A JSON report given to a CSV verb (pto-sim curves --format json to plot.py curves) was a TypeError.
+code, out, err = plot("curves", noep, "-o", os.path.join(tmp, "c.png"))
+check("a CSV verb on JSON: exit 2, says so", code == 2 and "this is JSON" in err and "Traceback" not in err and
+      not os.path.exists(os.path.join(tmp, "c.png")), err)
 bad_csv = write("bad.csv", "tile,cycles\n8,12\n16,abc\n")
 code, out, err = plot("sweep-heatmap", bad_csv, "--x", "tile", "--y", "tile", "-o", os.path.join(tmp, "z.png"))
 check("bad number", code == 2 and ":3: cycles: not a number" in err, err)

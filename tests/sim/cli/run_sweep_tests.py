@@ -272,8 +272,14 @@ check("sbatch: a task past the end fails", q.returncode == 2 and "has no line 9"
 code, _, err = run("sweep", "--merge", T("sl.d"), "-o", T("sl.csv"))
 check("slurm merge: exit 0", code == 0, err)
 same_rows(T("sl.csv"), "Slurm template")
+# Each point's report is named by its parameters (issue 28: p00001.json said nothing).
+named = sorted(f for f in os.listdir(T("sl.d")) if f.endswith(".json") and f != "sweep.json") \
+    if os.path.isdir(T("sl.d")) else []
+check("--json-dir: files named by index and parameters", len(named) == 8 and
+      all(f.startswith("p0000") and "=" in f for f in named), named[:3])
 # A job killed by a signal: its shell records 128 + N; the row says so.
-open(os.path.join(T("sl.d"), "p00003.rc"), "w").write("139\n")
+rc3 = [f for f in os.listdir(T("sl.d")) if f.startswith("p00003_") and f.endswith(".rc")]
+open(os.path.join(T("sl.d"), rc3[0] if rc3 else "p00003.rc"), "w").write("139\n")
 code, _, err = run("sweep", "--merge", T("sl.d"), "-o", T("crash.csv"))
 crashed = [x for x in rows_of(T("crash.csv")) if x["status"] != "ok"]
 check("merge: a crashed point", code == 1 and len(crashed) == 1 and crashed[0]["status"] == "crashed" and
