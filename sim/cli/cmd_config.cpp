@@ -3,6 +3,7 @@
 
 #include "sim/cli/commands.h"
 #include "sim/host/host_probe.h"
+#include "sim/host/vector_math_probe.h"
 #include "sim/config/config_loader.h"
 #include "sim/config/host_config.h"
 #include "models/cache/replacement_fit.h"
@@ -52,6 +53,9 @@ void add_config(CLI::App& app, Action& action) {
         m.one_set_ns = p.one_set_ns;
         m.spread_ns = p.spread_ns;
         m.one_set_store_ns = p.one_set_store_ns;
+        const host::VectorMathTimes vm = host::measure_vector_math(int(host_vector_bytes(f)));
+        m.exp_ns = vm.exp_ns;
+        m.gelu_ns = vm.gelu_ns;
         const std::vector<PolicyFit> fits = fit_replacement(patterns, p.l1_set.cycles, ways);
         m.l1_replacement = fits[0].policy;
         m.l1_replacement_fit = "measured (" + std::to_string(patterns.size()) + " set patterns): " +

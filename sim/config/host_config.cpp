@@ -109,6 +109,21 @@ const VendorCore& vendor_core(const HostFacts& f) {
   return golden_cove_class(f) ? kGoldenCove : kIntel;
 }
 
+
+// A transcendental's cost (flops an element at the float32 peak, the unit of
+// sim/exec/op_table.h) is the time this core took to run its sequence: exp
+// and GELU are timed; tanh, sigmoid and softmax follow exp by their base op.
+void write_op_costs(std::ostream& o, const HostMeasured& m, unsigned vec) {
+  if (!m.valid || m.exp_ns <= 0 || m.clock_hz <= 0) return;
+  const double peak = 2.0 * (vec / 4) * 2;  // float32 flops a cycle, as flops_per_cycle below
+  auto cost = [&](double ns) { return std::max(1.0, std::round(ns * 1e-9 * m.clock_hz * peak)); };
+  o << "ops:   # flops an element at the float32 peak: the vector sequence timed on this core\n"
+    << "  exp: " << units::format_number(cost(m.exp_ns)) << "   # measured, " << units::format_number(std::round(m.exp_ns * 1000) / 1000)
+    << " ns an element (sim/host/vector_math.h); tanh, sigmoid, softmax follow it\n";
+  if (m.gelu_ns > 0)
+    o << "  gelu: " << units::format_number(cost(m.gelu_ns)) << "   # measured, "
+      << units::format_number(std::round(m.gelu_ns * 1000) / 1000) << " ns an element\n";
+}
 }  // namespace
 
 unsigned cpu_list_count(const std::string& list) {
@@ -205,6 +220,8 @@ std::vector<uint64_t> host_capacity_footprints(const HostFacts& f) {
   return v;
 }
 
+unsigned host_vector_bytes(const HostFacts& f) { return f.avx512 ? 64 : f.avx2 ? 32 : 16; }
+
 uint64_t effective_last_level_bytes(const HostFacts& f, const HostMeasured& m) {
   if (!m.valid || m.capacity.size() < 2 || m.level_ns.size() <= f.caches.size()) return 0;
   const double hit = m.capacity.front().second, dram = m.level_ns[f.caches.size()];
@@ -220,7 +237,7 @@ uint64_t effective_last_level_bytes(const HostFacts& f, const HostMeasured& m) {
 std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
   const VendorCore& k = vendor_core(f);
   const double clock = m.valid && m.clock_hz > 0 ? m.clock_hz : (f.mhz > 0 ? f.mhz * 1e6 : 2e9);
-  const unsigned vec = f.avx512 ? 64 : f.avx2 ? 32 : 16;
+  const unsigned vec = host_vector_bytes(f);
   using units::format_number;
   auto cycles_of = [&](double ns) { return std::max(1.0, std::round(ns * clock / 1e9)); };
   // The L1D keeps the vendor's fill buffers in flight; what a column walk
@@ -326,6 +343,7 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
   op("fma", k.fma, m.fma);
   op("div", k.div, m.div);
   op("sqrt", k.sqrt, m.sqrt);
+  write_op_costs(o, m, vec);
   o << "memories:\n"
     << "  - {name: register, size: " << units::format_bytes(32ull * vec) << ", latency: 0 cycles, bandwidth: "
     << 3 * vec << " B/cycle}\n";

@@ -62,7 +62,14 @@ struct HostMeasured {
   // The last level's chase latency (ns) at host_capacity_footprints (empty:
   // not measured): how much of it this core's data really gets.
   std::vector<std::pair<uint64_t, double>> capacity;
+  // exp and GELU as a vector math library runs them (sim/host/vector_math.h)
+  // over data in L1: ns an element at the config's vector width (0 = not
+  // measured).
+  double exp_ns = 0, gelu_ns = 0;
 };
+
+// The vector width config host writes: AVX-512 64 B, AVX2 32, else 16.
+unsigned host_vector_bytes(const HostFacts& f);
 
 // The footprints `--measure` chases at: half of each cache level (past L2 at
 // most twice the level above), then 8x the last level (DRAM).

@@ -7,7 +7,7 @@ namespace ptosim::exec {
 
 namespace {
 // Expanded from the one list in op_table.h, so row i is OpKind(i) by construction.
-#define PTOSIM_OP_ROW(e, name, cost, cls) {name, cost, OpClass::cls},
+#define PTOSIM_OP_ROW(e, name, cost, cls, base) {name, cost, OpClass::cls, OpKind::base},
 const OpInfo kOps[] = {PTOSIM_COMPUTE_OPS(PTOSIM_OP_ROW)};
 #undef PTOSIM_OP_ROW
 static_assert(sizeof(kOps) / sizeof(kOps[0]) == size_t(OpKind::Count), "op table out of sync");
@@ -25,8 +25,15 @@ std::optional<OpKind> op_from_name(const std::string& name) {
 }
 
 double op_cost(const HwConfig& config, OpKind op) {
-  auto it = config.op_costs.find(op_info(op).name);
-  return it != config.op_costs.end() ? it->second : op_info(op).flops_per_element;
+  const OpInfo& info = op_info(op);
+  auto it = config.op_costs.find(info.name);
+  if (it != config.op_costs.end()) return it->second;
+  if (info.base != OpKind::None) {
+    const OpInfo& base = op_info(info.base);
+    auto b = config.op_costs.find(base.name);
+    if (b != config.op_costs.end()) return b->second + info.flops_per_element - base.flops_per_element;
+  }
+  return info.flops_per_element;
 }
 
 }  // namespace ptosim::exec

@@ -49,6 +49,7 @@
 #include <vector>
 
 #include "../timing.h"
+#include "../../../sim/host/vector_math.h"
 
 namespace {
 
@@ -185,9 +186,9 @@ __attribute__((noinline)) void matmul_ikj(int M, int N, int K, const float* __re
 // ---- exp and GELU, vectorised -----------------------------------------------
 // GCC 12 does not vectorise a loop calling an inline scalar exp polynomial
 // ("no vectype"), and glibc's expf vectorises only under -ffast-math; a
-// kernel library carries its own, so these are intrinsics (Cephes expf:
-// 2^n * p(r), |r| <= ln2/2, ~1 ulp). GELU is the erf form pto.gelu
-// computes, erf by Abramowitz & Stegun 7.1.26 (|error| < 1.5e-7).
+// kernel library carries its own: vector code on GCC vector types
+// (sim/host/vector_math.h, Cephes expf and GELU's erf by Abramowitz &
+// Stegun 7.1.26), and these scalar versions of it for the tails.
 inline float exp_s(float x) {
   x = std::fmin(std::fmax(x, -87.3f), 88.7f);
   const float n = std::floor(x * 1.44269504f + 0.5f);
@@ -213,28 +214,8 @@ inline float gelu_s(float x) {
   return 0.5f * x * (1.0f + std::copysign(y, z));
 }
 #if defined(__AVX512F__)
-inline vf vset(float x) { return _mm512_set1_ps(x); }
-inline vf vmin(vf a, vf b) { return _mm512_min_ps(a, b); }
-inline vf vmax(vf a, vf b) { return _mm512_max_ps(a, b); }
-inline vf vfloor(vf a) { return _mm512_roundscale_ps(a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
-inline vf vpow2i(vf n) {
-  return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(n), _mm512_set1_epi32(127)), 23));
-}
-inline vf vand(vf a, vf b) { return _mm512_and_ps(a, b); }
-inline vf vor(vf a, vf b) { return _mm512_or_ps(a, b); }
-inline vf vandnot(vf a, vf b) { return _mm512_andnot_ps(a, b); }
 inline float vsum(vf a) { return _mm512_reduce_add_ps(a); }
 #elif defined(__AVX2__) && defined(__FMA__)
-inline vf vset(float x) { return _mm256_set1_ps(x); }
-inline vf vmin(vf a, vf b) { return _mm256_min_ps(a, b); }
-inline vf vmax(vf a, vf b) { return _mm256_max_ps(a, b); }
-inline vf vfloor(vf a) { return _mm256_floor_ps(a); }
-inline vf vpow2i(vf n) {
-  return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23));
-}
-inline vf vand(vf a, vf b) { return _mm256_and_ps(a, b); }
-inline vf vor(vf a, vf b) { return _mm256_or_ps(a, b); }
-inline vf vandnot(vf a, vf b) { return _mm256_andnot_ps(a, b); }
 inline float vsum(vf a) {
   float t[8];
   _mm256_storeu_ps(t, a);
@@ -242,30 +223,11 @@ inline float vsum(vf a) {
 }
 #endif
 #if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
-inline vf vexp(vf x) {
-  x = vmin(vmax(x, vset(-87.3f)), vset(88.7f));
-  const vf n = vfloor(vfma(x, vset(1.44269504f), vset(0.5f)));
-  const vf r = vfma(n, vset(2.12194440e-4f), vfma(n, vset(-0.693359375f), x));
-  vf p = vset(1.9875691500e-4f);
-  p = vfma(p, r, vset(1.3981999507e-3f));
-  p = vfma(p, r, vset(8.3334519073e-3f));
-  p = vfma(p, r, vset(4.1665795894e-2f));
-  p = vfma(p, r, vset(1.6666665459e-1f));
-  p = vfma(p, r, vset(5.0000001201e-1f));
-  p = vfma(p * r, r, r + vset(1.0f));
-  return p * vpow2i(n);
-}
-inline vf vgelu(vf x) {
-  const vf sign = vset(-0.0f);
-  const vf z = x * vset(0.70710678f), az = vandnot(sign, z);
-  const vf t = vset(1.0f) / vfma(az, vset(0.3275911f), vset(1.0f));
-  vf q = vfma(vset(1.061405429f), t, vset(-1.453152027f));
-  q = vfma(q, t, vset(1.421413741f));
-  q = vfma(q, t, vset(-0.284496736f));
-  q = vfma(q, t, vset(0.254829592f));
-  const vf y = vset(1.0f) - q * t * vexp(vset(0.0f) - az * az);
-  return vset(0.5f) * x * (vset(1.0f) + vor(y, vand(sign, z)));
-}
+// The sequences `config host --measure` times to cost pto.exp and pto.gelu
+// on this core (sim/host/vector_math.h): the twins run the same code.
+using VM = ptosim::vm::Vec<int(sizeof(vf))>;
+inline vf vexp(vf x) { return (vf)VM::exp((VM::F)x); }
+inline vf vgelu(vf x) { return (vf)VM::gelu((VM::F)x); }
 constexpr bool kVectorMath = true;
 #else
 inline vf vexp(vf x) { return exp_s(x); }

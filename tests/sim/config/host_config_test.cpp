@@ -273,6 +273,17 @@ TEST(HostConfig, TheL2PortAnswersALinePerMeasuredMissSpacing) {
   EXPECT_EQ(written(facts("GenuineIntel"), m).core.max_outstanding, 12u);
 }
 
+TEST(HostConfig, TranscendentalsCostTheTimeTheirSequenceTookOnThisCore) {
+  HostMeasured m = measured(2.5, 0.5);  // 4 GHz; facts(): AVX2, a float32 peak of 32 flops a cycle
+  EXPECT_TRUE(written(facts("AuthenticAMD"), m).op_costs.empty());  // not timed: the table's
+  m.exp_ns = 0.25;   // a cycle an element: 32 flops
+  m.gelu_ns = 0.55;  // 2.2 cycles: 70.4, rounded
+  const HwConfig c = written(facts("AuthenticAMD"), m);
+  EXPECT_DOUBLE_EQ(c.op_costs.at("exp"), 32.0);
+  EXPECT_DOUBLE_EQ(c.op_costs.at("gelu"), 70.0);
+  EXPECT_EQ(c.op_costs.size(), 2u);  // tanh, sigmoid and softmax follow exp (sim/exec/op_table.h)
+}
+
 TEST(HostConfig, ASharedCoreIsSaidInTheConfig) {
   HostMeasured m = measured(2.5, 0.5);
   m.adds_per_cycle = 2.1;

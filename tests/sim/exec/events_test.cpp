@@ -72,6 +72,18 @@ TEST(Events, OpCostOverride) {
   EXPECT_EQ(rec.comp.back().flops, 30u);
 }
 
+TEST(Events, AnOpBuiltOnExpFollowsAConfigsExpCost) {
+  HwConfig cfg = small_config();
+  const double softmax = op_cost(cfg, OpKind::Softmax), gelu = op_cost(cfg, OpKind::Gelu);
+  const double exp = op_cost(cfg, OpKind::Exp), log = op_cost(cfg, OpKind::Log);
+  cfg.op_costs["exp"] = exp + 30;  // config host timed exp at 30 flops more than the table's
+  EXPECT_DOUBLE_EQ(op_cost(cfg, OpKind::Softmax), softmax + 30);
+  EXPECT_DOUBLE_EQ(op_cost(cfg, OpKind::Gelu), gelu + 30);
+  EXPECT_DOUBLE_EQ(op_cost(cfg, OpKind::Log), log);  // a sequence of its own
+  cfg.op_costs["gelu"] = 7;  // an op's own cost wins over its base's
+  EXPECT_DOUBLE_EQ(op_cost(cfg, OpKind::Gelu), 7);
+}
+
 TEST(Events, RegisterOperandsNoCacheTraffic) {
   HwConfig cfg = small_config();
   Recorder rec;
