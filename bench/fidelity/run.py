@@ -26,10 +26,12 @@ The native side is built with `-O2 -fno-tree-vectorize -fno-unroll-loops
 flops are the loop nest's own (no FMA contraction, no unrolling).
 """
 import argparse
+import atexit
 import concurrent.futures
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -80,6 +82,14 @@ def core_lines(canaries, cfg):
     return lines
 
 
+def work_dir(prefix):
+    """A temporary directory for the native binary and the host config,
+    removed when the script exits (--json keeps the config's text)."""
+    work = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, work, True)
+    return work
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("build")
@@ -92,7 +102,7 @@ def main():
     ap.add_argument("--measured", help="an earlier run's --json: its native times, nothing timed again")
     a = ap.parse_args()
     sim = os.path.join(a.build, "sim", "cli", "pto-sim")
-    work = tempfile.mkdtemp(prefix="pto-fidelity-")
+    work = work_dir("pto-fidelity-")
     variants = sorted(f[:-4] for f in os.listdir(os.path.join(HERE, "pto")) if f.endswith(".pto"))
     if a.only:
         variants = [v for v in variants if v in a.only.split(",")]
@@ -102,7 +112,8 @@ def main():
         cfg = os.path.join(work, "host.yaml")
         with open(cfg, "w") as f:
             subprocess.run([sim, "config", "host", "--measure"], stdout=f, check=True)
-    print(f"config: {cfg}", file=sys.stderr)
+    print(f"config: {cfg}" + (" (removed at exit; --json keeps its text)" if cfg.startswith(work) else ""),
+          file=sys.stderr)
 
     exe = os.path.join(work, "kernels")
     if not a.measured:
@@ -176,7 +187,7 @@ def main():
         print(line)
     if a.json:
         with open(a.json, "w") as f:
-            json.dump({"measured": measured, "first": first, "second": second, "predicted": predicted,
+            json.dump({"config_yaml": open(cfg).read(), "measured": measured, "first": first, "second": second, "predicted": predicted,
                        "spearman": rho, "measured_agreement": agree, "within": len(within),
                        "variants": len(variants), "fastest_in_top3": fastest in top3, "load": loads,
                        "canary": canaries}, f, indent=1)

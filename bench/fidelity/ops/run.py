@@ -53,12 +53,11 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 sys.path.insert(0, os.path.dirname(HERE))
-from run import core_lines, load_average, ranks, spearman  # noqa: E402  (../run.py: one implementation)
+from run import core_lines, load_average, ranks, spearman, work_dir  # noqa: E402  (../run.py: one implementation)
 
 WL = os.path.join(ROOT, "workloads")
 OWN = os.path.join(HERE, "pto")
@@ -131,7 +130,7 @@ def main():
     sim = os.path.abspath(os.path.join(a.build, "sim", "cli", "pto-sim"))
     if not os.path.exists(sim):
         sys.exit(f"{sim}: no pto-sim in this build directory")
-    work = tempfile.mkdtemp(prefix="pto-opfid-")
+    work = work_dir("pto-opfid-")
     variants = suite(a.quick)
     if a.only:
         variants = [v for v in variants if v[0] in a.only.split(",")]
@@ -139,7 +138,8 @@ def main():
     specs = {v[0]: spec(v[1], v[3]) for v in variants}
 
     cfg = a.config or host_config(sim, work)
-    print(f"config: {cfg}", file=sys.stderr)
+    print(f"config: {cfg}" + (" (removed at exit; --json keeps its text)" if cfg.startswith(work) else ""),
+          file=sys.stderr)
     exe = os.path.join(work, "ops")
     subprocess.run(["g++", "-std=c++17", "-O3", "-march=native", "-ffp-contract=fast", "-fopenmp-simd", "-o", exe,
                     os.path.join(HERE, "ops.cpp")], check=True)
