@@ -54,6 +54,22 @@ struct BinaryNode : Node {
           return Value::number_from(a.f * b.f, f.in->ctx.scalar_op(exec::OpKind::Multiply, a.tok, b.tok));
         default: break;
       }
+    } else if (a.tag == VT::Int && b.tag == VT::Int) {
+      // Index arithmetic (conv2d's `h_out * STRIDE - PAD + hh`): binary_op's
+      // int path without its dispatch; an overflow goes there for its error.
+      int64_t x;
+      bool overflow = true;
+      switch (op) {
+        case BinOp::Add: overflow = __builtin_add_overflow(a.i, b.i, &x); break;
+        case BinOp::Sub: overflow = __builtin_sub_overflow(a.i, b.i, &x); break;
+        case BinOp::Mul: overflow = __builtin_mul_overflow(a.i, b.i, &x); break;
+        default: break;
+      }
+      if (!overflow) {
+        Value r = Value::integer(x);
+        r.tok = a.tok > b.tok ? a.tok : b.tok;
+        return r;
+      }
     }
     return binary_op(*f.in, op, a, b, pos);
   }

@@ -25,16 +25,19 @@ struct FastMacStmt final : FastAugStmt<N>, FusedLoop {
   }
 
   Flow run(Frame& f, const ForRangeStmt& loop, int64_t from, int64_t to, int64_t by) override {
+    // No iteration: nothing, not even the statement's site (sites are
+    // numbered in the order statements first run).
+    const uint64_t trips = range_trips(from, to, by);
+    if (!trips) return Flow::Normal;
     Interp& in = *f.in;
     exec::ExecContext& ctx = in.ctx;
     const exec::ExecContext::Statement* outer = ctx.statement();
     if (!this->stmt.site) this->stmt = {ctx.site_for_line(this->pos.line), this->pos.line, this->pos.col};
     Value& var = loop.var.get(f);
-    const uint64_t trips = range_trips(from, to, by);
     try {
       ctx.set_statement(&this->stmt);
       in.at = this->pos;
-      if (trips && strided(f, var, from, from + int64_t(trips - 1) * by, trips)) {
+      if (strided(f, var, from, from + int64_t(trips - 1) * by, trips)) {
         run_strided(f, loop, var, from, by, trips);
       } else {
         for (int64_t v = from; by > 0 ? v < to : v > to;) {
