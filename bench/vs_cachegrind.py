@@ -1,8 +1,7 @@
 #!/usr/bin/env python3
 """The program path against Cachegrind (issue 30, item 2): pto-sim running
 the issue's three kernels on the default config (L1 32 KiB 8-way, L2 256 KiB
-8-way, 64 B lines; timing and 3C on), with two threads and with
---single-thread, against `valgrind --tool=cachegrind --cache-sim=yes`
+8-way, 64 B lines; timing and 3C on; one thread, the default), against `valgrind --tool=cachegrind --cache-sim=yes`
 running a native C twin of the same loops (compiled here, gcc -O2) on the
 same geometry (D1 = L1, LL = L2): workloads/matmul_naive.pto at N^3, the
 seven-loop workloads/conv2d_basic.pto at a reduced ResNet-50 layer
@@ -10,11 +9,14 @@ seven-loop workloads/conv2d_basic.pto at a reduced ResNet-50 layer
 workloads/attention_naive.pto (default L=1024, D=64). The sizes keep
 Cachegrind's fixed start-up (~0.3 s) a small part of its time.
 CPU time of all threads (user + system of the child), interleaved rounds,
-medians of per-round ratios. Target: <= 1.0x on each kernel.
+medians of per-round ratios. Target: <= 1.0x on each kernel. With --base
+BEFORE (another pto-sim binary, e.g. a build of main), each round runs it
+too and the script prints the ratio after / before as well (the same
+interleaved rounds, so the load is the same for both).
 
 usage: vs_cachegrind.py PTO_SIM SOURCE_DIR [--size 256] [--rounds 3]
                         [--kernels matmul,conv2d,attention]
-                        [--conv C,H,F] [--seq L]
+                        [--conv C,H,F] [--seq L] [--base BEFORE]
 """
 import argparse
 import os
@@ -33,6 +35,7 @@ ap.add_argument("--rounds", type=int, default=3)
 ap.add_argument("--kernels", default="matmul,conv2d,attention")
 ap.add_argument("--conv", default="32,28,32", help="C,H,F of conv2d (H = W, 3x3, pad 1)")
 ap.add_argument("--seq", type=int, default=1024, help="L of attention (D = 64)")
+ap.add_argument("--base", help="another pto-sim binary to time in the same rounds (after / before)")
 a = ap.parse_args()
 if not shutil.which("valgrind"):
     raise SystemExit("valgrind is not installed (apt-get install valgrind)")
@@ -169,22 +172,29 @@ def bench(name, tmp):
     exe = os.path.join(tmp, name)
     subprocess.run(["gcc", "-O2", "-o", exe, c, "-lm"], check=True)
     prog = os.path.join(a.src, "workloads", workload)
-    pto = [a.pto_sim, "run", prog, *[x for d in defines for x in ("-D", d)], "-o", os.devnull]
+    args = ["run", prog, *[x for d in defines for x in ("-D", d)], "-o", os.devnull]
     cg = ["valgrind", "--tool=cachegrind", "--cache-sim=yes", f"--cachegrind-out-file={tmp}/cg.out",
           "--I1=32768,8,64", "--D1=32768,8,64", "--LL=262144,8,64", exe]
     print(f"{name}: {workload} {' '.join(defines)}; load {os.getloadavg()[0]:.2f}")
-    r2, r1 = [], []
+    ratio, base_ratio, gain = [], [], []
     for r in range(a.rounds):
-        runs = [("cachegrind", cg), ("pto-sim", pto), ("pto-sim --single-thread", pto + ["--single-thread"])]
+        runs = [("cachegrind", cg), ("pto-sim", [a.pto_sim, *args])]
+        if a.base:
+            runs.append(("base", [a.base, *args]))
         if r % 2:
             runs.reverse()
         t = {n: cpu_of(argv) for n, argv in runs}
-        r2.append(t["pto-sim"] / t["cachegrind"])
-        r1.append(t["pto-sim --single-thread"] / t["cachegrind"])
-        print(f"  round {r + 1}: cachegrind {t['cachegrind']:.2f} s CPU, pto-sim {t['pto-sim']:.2f} s "
-              f"({r2[-1]:.2f}x), --single-thread {t['pto-sim --single-thread']:.2f} s ({r1[-1]:.2f}x)")
-    print(f"{name}: median CPU ratio to Cachegrind: pto-sim {statistics.median(r2):.2f}x, --single-thread "
-          f"{statistics.median(r1):.2f}x (target <= 1.0x); load {os.getloadavg()[0]:.2f} after")
+        ratio.append(t["pto-sim"] / t["cachegrind"])
+        line = f"  round {r + 1}: cachegrind {t['cachegrind']:.2f} s CPU, pto-sim {t['pto-sim']:.2f} s ({ratio[-1]:.2f}x)"
+        if a.base:
+            base_ratio.append(t["base"] / t["cachegrind"])
+            gain.append(t["pto-sim"] / t["base"])
+            line += f", base {t['base']:.2f} s ({base_ratio[-1]:.2f}x; after / before {gain[-1]:.3f})"
+        print(line)
+    line = f"{name}: median CPU ratio to Cachegrind: pto-sim {statistics.median(ratio):.2f}x (target <= 1.0x)"
+    if a.base:
+        line += (f", base {statistics.median(base_ratio):.2f}x; pto-sim / base {statistics.median(gain):.3f}")
+    print(f"{line}; load {os.getloadavg()[0]:.2f} after")
 
 
 names = a.kernels.split(",")

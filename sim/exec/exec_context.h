@@ -244,6 +244,11 @@ class ExecContext {
   // it); `dep` is the event it waits for itself (0 = none).
   // `dtype` (dataflow only): the element type of the value a read yields,
   // which the scalar arithmetic on it is timed for.
+  // Inlined: out of line, its call cost as much as its work in the
+  // interpreter's loops (docs/notes/2026-12-06-speed.md).
+#if defined(__GNUC__)
+  __attribute__((always_inline))
+#endif
   uint32_t access(uint64_t addr, uint64_t bytes, AccessKind kind, SpaceId space, TagId tensor, uint32_t dep = 0,
                   DType dtype = DType::F32) {
     if (++events_ > max_events_) event_limit();

@@ -2,8 +2,9 @@
 #include "sim/frontend/compiler.h"
 
 #include <algorithm>
+#include <stdexcept>
 
-#include "sim/frontend/fast_elem.h"
+#include "sim/frontend/fast_mac.h"
 #include "sim/frontend/liveness.h"
 
 namespace ptosim::frontend {
@@ -189,10 +190,10 @@ class Compiler {
     }
     if (t.kind == ExprKind::Subscript) {
       switch (fast_rank(t)) {
-        case 1: return fast_aug<FastAugStmt<1>>(s);
-        case 2: return fast_aug<FastAugStmt<2>>(s);
-        case 3: return fast_aug<FastAugStmt<3>>(s);
-        case 4: return fast_aug<FastAugStmt<4>>(s);
+        case 1: return fast_aug<1>(s);
+        case 2: return fast_aug<2>(s);
+        case 3: return fast_aug<3>(s);
+        case 4: return fast_aug<4>(s);
         default: break;
       }
       auto n = std::make_unique<AugSubscriptStmt>(s.pos);
@@ -232,6 +233,7 @@ class Compiler {
       n->body = block(s.body, &s);
       --loop_depth_;
       n->can_leave = exits_ != exits_before;
+      if (n->body.stmts.size() == 1) n->fused = dynamic_cast<FusedLoop*>(n->body.stmts[0].get());
       return n;
     }
     auto n = std::make_unique<ForIterStmt>(s.pos);
@@ -591,8 +593,25 @@ class Compiler {
     fill_fast(e, n->fe);
     return n;
   }
-  template <class StmtT>
+  // `T[...] op= rhs` with T's indices plain variables; `T[...] += A[...] *
+  // B[...]` with every index so, of the same rank: FastMacStmt.
+  template <int N>
   SNodeP fast_aug(const Stmt& st) {
+    const Expr& v = *st.value;
+    auto fast_read = [&](const Expr& x) { return x.kind == ExprKind::Subscript && fast_rank(x) == N; };
+    if (st.bop == BinOp::Add && v.kind == ExprKind::Binary && v.bop == BinOp::Mul && fast_read(*v.items[0]) &&
+        fast_read(*v.items[1])) {
+      auto n = fast_aug_node<FastMacStmt<N>>(st);
+      auto* product = dynamic_cast<BinaryNode*>(n->value.get());
+      n->a = product ? dynamic_cast<FastReadNode<N>*>(product->l.get()) : nullptr;
+      n->b = product ? dynamic_cast<FastReadNode<N>*>(product->r.get()) : nullptr;
+      if (!n->a || !n->b) throw std::logic_error("FastMacStmt: expr() no longer makes a BinaryNode of FastReadNodes");
+      return n;
+    }
+    return fast_aug_node<FastAugStmt<N>>(st);
+  }
+  template <class StmtT>
+  std::unique_ptr<StmtT> fast_aug_node(const Stmt& st) {
     auto n = std::make_unique<StmtT>(st.pos);
     subscript(*st.target, n->s);
     fill_fast(*st.target, n->fe);

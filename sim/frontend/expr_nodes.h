@@ -54,6 +54,22 @@ struct BinaryNode : Node {
           return Value::number_from(a.f * b.f, f.in->ctx.scalar_op(exec::OpKind::Multiply, a.tok, b.tok));
         default: break;
       }
+    } else if (a.tag == VT::Int && b.tag == VT::Int) {
+      // Index arithmetic (conv2d's `h_out * STRIDE - PAD + hh`): binary_op's
+      // int path without its dispatch; an overflow goes there for its error.
+      int64_t x;
+      bool overflow = true;
+      switch (op) {
+        case BinOp::Add: overflow = __builtin_add_overflow(a.i, b.i, &x); break;
+        case BinOp::Sub: overflow = __builtin_sub_overflow(a.i, b.i, &x); break;
+        case BinOp::Mul: overflow = __builtin_mul_overflow(a.i, b.i, &x); break;
+        default: break;
+      }
+      if (!overflow) {
+        Value r = Value::integer(x);
+        r.tok = a.tok > b.tok ? a.tok : b.tok;
+        return r;
+      }
     }
     return binary_op(*f.in, op, a, b, pos);
   }
@@ -307,8 +323,10 @@ struct Subscript {
 };
 
 inline double elem_value(const exec::Storage& st, int64_t phys) { return st.values[size_t(phys)]; }
+// Whether an element of this type reads as an int (else as a float).
+inline bool elem_is_int(exec::DType dt) { return dt == exec::DType::I32 || dt == exec::DType::I8; }
 inline Value elem_to_value(exec::DType dt, double v) {
-  if (dt == exec::DType::I32 || dt == exec::DType::I8) return Value::integer(int64_t(v));
+  if (elem_is_int(dt)) return Value::integer(int64_t(v));
   return Value::number(v);
 }
 inline double store_round(exec::DType dt, double v) {
@@ -318,7 +336,11 @@ inline double store_round(exec::DType dt, double v) {
 
 // The element paths of every subscript node (general, cached and fast)
 // end in these: one element `phys` (es bytes) of a live storage. Executor
-// errors (the event limit) become program errors at pos.
+// errors (the event limit) become program errors at pos. Inlined: out of
+// line it cost a call per access of a naive loop (FastMacStmt's loop).
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 inline uint32_t elem_event(exec::ExecContext& ctx, const exec::Storage& st, int64_t phys, uint32_t es,
                            AccessKind kind, Pos pos, uint32_t dep = 0) {
   try {
@@ -346,7 +368,10 @@ double augment_value(Interp& in, BinOp op, exec::DType dt, double old, const Val
 // `st[phys] = v`: one write event (an error in a read-only space), v rounded
 // to the dtype; `dep`: the event that produced v. The value is stored before
 // the event is emitted, as every op does: --check-data's write carries the
-// bytes there at its event.
+// bytes there at its event. Inlined as elem_event is.
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 inline void write_elem(exec::ExecContext& ctx, exec::Storage& st, int64_t phys, uint32_t es, double v, Pos pos,
                        uint32_t dep = 0) {
   if (__builtin_expect(ctx.read_only(st.space), 0)) read_only_elem(st, pos);
@@ -364,9 +389,7 @@ inline void augment_elem(Frame& f, exec::Storage& st, int64_t phys, uint32_t es,
   Value r = rhs.eval(f);
   double nv;
   uint32_t tok;
-  if (__builtin_expect(r.tag == VT::Float && op == BinOp::Add && st.dtype != exec::DType::I32 &&
-                           st.dtype != exec::DType::I8,
-                       1)) {
+  if (__builtin_expect(r.tag == VT::Float && op == BinOp::Add && !elem_is_int(st.dtype), 1)) {
     tok = ctx.scalar_op(exec::OpKind::Add, rd, r.tok);
     nv = old + r.f;
   } else {

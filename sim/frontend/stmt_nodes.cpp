@@ -9,6 +9,24 @@
 
 namespace ptosim::frontend {
 
+void fail_in_statement(Pos pos) {
+  try {
+    throw;
+  } catch (const exec::OpError& e) {
+    // Safety net: nodes that call the executor position their own errors.
+    fail(pos, e.what());
+  } catch (const memory_budget::Exceeded& e) {
+    // The innermost statement that went over: its block catches first.
+    if (e.values)
+      fail(pos, "out of memory: the program's lists, strings and dicts would need more than " +
+                    memory_budget::describe(memory_budget::value_limit()) + " (--max-value-memory)");
+    fail(pos, "out of memory: the program's lists, strings and tensors would need more than " +
+                  memory_budget::describe(memory_budget::limit()) + " (--max-memory)");
+  } catch (const std::bad_alloc&) {
+    fail(pos, "out of memory while running the program");
+  }
+}
+
 Flow BlockNode::exec(Frame& f) const {
   exec::ExecContext& ctx = f.in->ctx;
   // Each statement's events carry its line; after the block, the statement
@@ -27,18 +45,8 @@ Flow BlockNode::exec(Frame& f) const {
         return fl;
       }
     }
-  } catch (const exec::OpError& e) {
-    // Safety net: nodes that call the executor position their own errors.
-    fail(stmts[k]->pos, e.what());
-  } catch (const memory_budget::Exceeded& e) {
-    // The innermost statement that went over: its block catches first.
-    if (e.values)
-      fail(stmts[k]->pos, "out of memory: the program's lists, strings and dicts would need more than " +
-                              memory_budget::describe(memory_budget::value_limit()) + " (--max-value-memory)");
-    fail(stmts[k]->pos, "out of memory: the program's lists, strings and tensors would need more than " +
-                            memory_budget::describe(memory_budget::limit()) + " (--max-memory)");
-  } catch (const std::bad_alloc&) {
-    fail(stmts[k]->pos, "out of memory while running the program");
+  } catch (...) {
+    fail_in_statement(stmts[k]->pos);
   }
   ctx.set_statement(outer);
   return Flow::Normal;
@@ -145,13 +153,10 @@ Flow AugNameStmt::exec(Frame& f) {
   return Flow::Normal;
 }
 
-namespace {
-// How many values range(a, b, s) yields (s != 0), without overflow.
 uint64_t range_trips(int64_t a, int64_t b, int64_t s) {
   if (s > 0) return b > a ? (uint64_t(b) - uint64_t(a) - 1) / uint64_t(s) + 1 : 0;
   return a > b ? (uint64_t(a) - uint64_t(b) - 1) / (uint64_t(0) - uint64_t(s)) + 1 : 0;
 }
-}  // namespace
 
 Flow ForRangeStmt::exec(Frame& f) {
   int64_t a = start ? start->eval_int(f) : 0;
@@ -170,6 +175,7 @@ Flow ForRangeStmt::exec(Frame& f) {
                     std::to_string(left) + " loop iterations and calls left of the limit of " +
                     std::to_string(in.step_limit) + " (it follows --max-events)");
   }
+  if (fused && !parallel && !in.ctx.dataflow()) return fused->run(f, *this, a, b, s);
   int64_t iter = 0;
   InductionProbe probe(in);
   for (int64_t v = a; s > 0 ? v < b : v > b;) {

@@ -123,6 +123,28 @@ struct AugSubscriptStmt : SNode {
   }
 };
 
+struct ForRangeStmt;
+
+// How many values range(a, b, s) yields (s != 0), without overflow.
+uint64_t range_trips(int64_t a, int64_t b, int64_t s);
+
+// A statement that can run a whole loop of which it is the only statement
+// (fast_mac.h): one virtual call per loop instead of the block's work per
+// iteration. Used only where the loop's own per-iteration work is plain
+// (not `pto.parallel`, no dataflow core): run() does that work itself.
+struct FusedLoop {
+  virtual ~FusedLoop() = default;
+  // Runs `loop`'s iterations from, from + by, ... (before `to`) with this
+  // statement as the body; the loop's variable, steps and iteration count
+  // as ForRangeStmt::exec keeps them.
+  virtual Flow run(Frame& f, const ForRangeStmt& loop, int64_t from, int64_t to, int64_t by) = 0;
+};
+
+// Inside a `catch (...)` around statement `pos`: the executor's errors and
+// the memory limits become program errors at pos (BlockNode's rule);
+// anything else goes on as it was.
+[[noreturn]] void fail_in_statement(Pos pos);
+
 struct ForRangeStmt : SNode {
   SlotRef var;
   NodeP start, stop, step;  // start/step may be null
@@ -132,6 +154,8 @@ struct ForRangeStmt : SNode {
   // loop may end before its last iteration. Without one, a loop whose trip
   // count passes the iteration limit is refused before it starts.
   bool can_leave = true;
+  // The body's only statement when it runs loops itself (FusedLoop), else null.
+  FusedLoop* fused = nullptr;
   ForRangeStmt(Pos p) : SNode(p) {}
   Flow exec(Frame& f) override;
 };
