@@ -1,3 +1,5 @@
+// The compiler of compiler.h: syntax tree to node tree, names to slots,
+// static errors raised before anything runs (its scope analysis in scopes.h).
 #include "sim/frontend/scopes.h"
 #include "sim/frontend/compiler.h"
 
