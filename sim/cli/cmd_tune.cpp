@@ -18,10 +18,10 @@
 #include <sstream>
 
 #include "sim/cli/commands.h"
-#include "sim/cli/report_flatten.h"
-#include "sim/cli/sweep_plan.h"
-#include "sim/cli/sweep_rows.h"
-#include "sim/cli/sweep_runner.h"
+#include "sim/analysis/report_flatten.h"
+#include "sim/analysis/sweep_plan.h"
+#include "sim/analysis/sweep_rows.h"
+#include "sim/analysis/sweep_runner.h"
 #include "sim/cli/tune_estimate.h"
 #include "sim/common/read_file.h"
 

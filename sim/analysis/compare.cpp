@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "sim/cli/commands.h"
-#include "sim/cli/report_flatten.h"
+#include "sim/analysis/report_flatten.h"
 #include "sim/common/content_hash.h"
 #include "sim/common/units.h"
 #include "sim/report/report.h"
