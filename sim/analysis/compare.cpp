@@ -1,5 +1,5 @@
-// `pto-sim compare`: reports side by side with deltas, largest changes first;
-// and `--baseline`, the regression check against a golden report: exit 1
+// The engine of `pto-sim compare` (its options: sim/cli/cmd_compare.cpp):
+// reports side by side with deltas, largest changes first; and `--baseline`, the regression check against a golden report: exit 1
 // naming every metric that moved beyond its tolerance, 2 when the two runs
 // are not of the same program and parameters.
 #include <algorithm>
@@ -8,8 +8,9 @@
 #include <map>
 #include <sstream>
 
-#include "sim/cli/commands.h"
+#include "sim/analysis/compare.h"
 #include "sim/analysis/report_flatten.h"
+#include "sim/common/error.h"
 #include "sim/common/content_hash.h"
 #include "sim/common/units.h"
 #include "sim/report/report.h"
@@ -18,13 +19,6 @@ namespace ptosim::cli {
 namespace {
 
 using nlohmann::json;
-
-struct CompareArgs {
-  std::vector<std::string> reports;
-  std::string baseline, tolerance, format = "text";
-  bool allow_different = false, changed_only = false;
-  std::string metrics;  // --metrics a,b,...: these rows only, in this order ('*' globs)
-};
 
 bool glob(const std::string& p, const std::string& s);
 
@@ -368,6 +362,8 @@ int baseline(const CompareArgs& a, const json& golden, const json& run) {
   return 1;
 }
 
+}  // namespace
+
 int run_compare(CompareArgs a) {
   if (!a.metrics.empty() && !a.baseline.empty()) throw InputError({"--metrics", 0, 0}, "", "not with --baseline");
   if (!a.baseline.empty()) {
@@ -380,23 +376,6 @@ int run_compare(CompareArgs a) {
   std::vector<json> reps;
   for (auto& p : a.reports) reps.push_back(load_report(p));
   return print_table(a, reps);
-}
-
-}  // namespace
-
-void add_compare(CLI::App& app, Action& action) {
-  static CompareArgs a;
-  CLI::App* c = app.add_subcommand("compare", "Compare JSON reports side by side, or check one against a baseline");
-  c->add_option("REPORTS", a.reports, "JSON reports (the first is the reference)");
-  c->add_option("--baseline", a.baseline, "Golden report: exit 1 when the report moved beyond the tolerances");
-  c->add_option("--tolerance", a.tolerance, "With --baseline: cycles=2%,L1.miss_rate=0.5pp,DRAM.bytes_read=4096 ('*' globs)");
-  c->add_flag("--allow-different", a.allow_different, "Compare reports of different programs or parameters anyway");
-  c->add_flag("--changed", a.changed_only, "Only the metrics that differ");
-  c->add_option("--metrics", a.metrics,
-                "Only these metrics, in this order: cycles,L1.demand_misses,dram_bytes ('*' globs; default: all, "
-                "cycles, seconds, misses per level and DRAM bytes first, then the largest changes)");
-  c->add_option("--format", a.format, "Table format")->check(CLI::IsMember({"text", "json", "csv"}));
-  c->callback([&action] { action = [] { return run_compare(a); }; });
 }
 
 }  // namespace ptosim::cli

@@ -27,6 +27,9 @@ ALLOWED = {
     "models/attribution": SIM_BASE + ["sim/config", "sim/trace", "sim/report", "models/timing", "models/dram"],
     "models/tlm": SIM_BASE + ["sim/config", "sim/trace", "sim/report", "models/timing", "models/dram",
                               "models/core", "models/cache", "models/attribution"],
+    # Above single runs: sweeps, compare, the report flattener. No model and
+    # no command line: sim/cli holds options and wiring only.
+    "sim/analysis": SIM_BASE + ["sim/config", "sim/trace", "sim/report", "sim/exec", "sim/frontend"],
     "sim/cli": None,  # the program: may include every library
     "bench": None,
 }
