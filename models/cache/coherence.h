@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "models/cache/mem_port.h"
-#include "models/timing/busy_port.h"
+#include "models/memory/busy_port.h"
 #include "sim/common/ids.h"
 
 namespace ptosim {
