@@ -1,3 +1,5 @@
+// The helpers commands.h declares that every subcommand shares: --set,
+// --output, the config a command runs on, the rules a trace must fit.
 #include "sim/cli/commands.h"
 
 #include "sim/common/error.h"
