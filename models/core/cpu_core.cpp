@@ -116,19 +116,7 @@ class CpuCore final : public CoreTiming {
   void report(StatsNode& n) const override {
     n.set("model", config_.model);
     CpuStats t;
-    for (auto& p : pipes_) {
-      const CpuStats& x = p->stats();
-      t.uops += x.uops;
-      t.loads += x.loads;
-      t.stores += x.stores;
-      t.forwarded += x.forwarded;
-      t.rob_stall_fs += x.rob_stall_fs;
-      t.lq_stall_fs += x.lq_stall_fs;
-      t.sq_stall_fs += x.sq_stall_fs;
-      t.store_refetches += x.store_refetches;
-      t.fill_stores += x.fill_stores;
-      t.dep_wait_fs += x.dep_wait_fs;
-    }
+    for (auto& p : pipes_) t += p->stats();
     n.set("instructions", t.uops).set("forwarded_loads", t.forwarded);
     n.set("rob_stall_cycles", double(t.rob_stall_fs) / period_fs_);
     n.set("lq_stall_cycles", double(t.lq_stall_fs) / period_fs_);
