@@ -4,7 +4,7 @@
 // allocation (pruned: capacity), the others are ranked by their objective
 // per flop after the cold start; only the points within --margin of the best
 // estimate (at most --keep) are simulated in full. Probes and finalists run
-// as sweeps (sim/cli/sweep_runner.cpp): parallel, single-threaded each.
+// as sweeps (sim/analysis/sweep_runner.cpp): parallel, single-threaded each.
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
