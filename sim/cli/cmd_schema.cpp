@@ -64,16 +64,19 @@ nlohmann::json params_json() {
   return rows;
 }
 
+// A markdown cell: a choice list's `|` would split it.
+std::string cell(const nlohmann::json& v) {
+  std::string out;
+  for (char ch : v.get<std::string>()) out += ch == '|' ? std::string("\\|") : std::string(1, ch);
+  return out;
+}
+
 std::string params_markdown() {
   std::ostringstream o;
   o << "| key | read by | type | default | range | meaning |\n|---|---|---|---|---|---|\n";
-  for (const auto& r : params_json()) {
-    const std::string range = r["range"].get<std::string>();
-    o << "| `" << r["key"].get<std::string>() << "` | " << r["concept"].get<std::string>() << " "
-      << r["read_by"].get<std::string>() << " | " << r["type"].get<std::string>() << " | `"
-      << r["default"].get<std::string>() << "` | " << (range.empty() ? "" : range) << " | "
-      << r["doc"].get<std::string>() << " |\n";
-  }
+  for (const auto& r : params_json())
+    o << "| `" << cell(r["key"]) << "` | " << cell(r["concept"]) << " " << cell(r["read_by"]) << " | " << cell(r["type"])
+      << " | `" << cell(r["default"]) << "` | " << cell(r["range"]) << " | " << cell(r["doc"]) << " |\n";
   return o.str();
 }
 
