@@ -133,11 +133,7 @@ void Attribution::close_epoch(uint64_t end_fs) {
     for (size_t k = 1; k < levels_[i].stats.size(); ++k) {  // a private level's other cores
       const std::vector<TagCounters>& more = levels_[i].stats[k]->by_tensor().rows();
       if (rows.size() < more.size()) rows.resize(more.size());
-      for (size_t t = 1; t < more.size(); ++t) {
-        rows[t].accesses += more[t].accesses;
-        rows[t].misses += more[t].misses;
-        rows[t].bytes += more[t].bytes;
-      }
+      for (size_t t = 1; t < more.size(); ++t) rows[t] += more[t];
     }
     std::vector<TagCounters>& base = tensor_base_[i];
     if (base.size() < rows.size()) base.resize(rows.size());

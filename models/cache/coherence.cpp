@@ -264,17 +264,7 @@ void Coherence::kept(CoreId c, uint64_t addr) {
 
 CoherenceCounters Coherence::total() const {
   CoherenceCounters t;
-  for (const CoherenceCounters& k : counters_) {
-    t.invalidations_sent += k.invalidations_sent;
-    t.invalidations_received += k.invalidations_received;
-    t.interventions += k.interventions;
-    t.upgrades += k.upgrades;
-    t.cache_to_cache += k.cache_to_cache;
-    t.snoop_writebacks += k.snoop_writebacks;
-    t.requests += k.requests;
-    t.bytes_below += k.bytes_below;
-    t.stall_fs += k.stall_fs;
-  }
+  for (const CoherenceCounters& k : counters_) t += k;
   return t;
 }
 

@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "models/cache/mem_port.h"
-#include "models/timing/busy_port.h"
+#include "models/memory/busy_port.h"
 #include "sim/common/ids.h"
 
 namespace ptosim {
@@ -40,16 +40,33 @@ namespace ptosim {
 class CacheLevel;
 
 // One core's coherence counters (the report's coherence.per_core rows).
+// The directory's counts, one row each (field, report key): the struct,
+// its sum (+=, Coherence::total) and the report (System::report_coherence)
+// are written from this one list, so a count added here is summed and
+// reported without another edit.
+#define PTOSIM_COHERENCE_COUNTS(X)                                                                 \
+  X(invalidations_sent, "invalidations_sent")         /* copies of other cores this core's requests invalidated */ \
+  X(invalidations_received, "invalidations_received") /* copies of this core invalidated by another's */ \
+  X(interventions, "interventions")       /* reads of this core that found another core's exclusive copy */ \
+  X(upgrades, "upgrades")                 /* writes to a line this core held shared (S -> M) */ \
+  X(snoop_writebacks, "snoop_writebacks") /* dirty copies of this core written below because of another core */ \
+  X(cache_to_cache, "cache_to_cache_transfers") /* fills served by another core's private copy, not the shared level */ \
+  X(requests, "directory_requests")       /* fills and writes that reached the directory */ \
+  X(bytes_below, "bytes_below")           /* bytes this core's private levels moved to and from the shared level */
+
 struct CoherenceCounters {
-  uint64_t invalidations_sent = 0;      // copies of other cores this core's requests invalidated
-  uint64_t invalidations_received = 0;  // copies of this core invalidated by another's
-  uint64_t interventions = 0;           // reads of this core that found another core's exclusive copy
-  uint64_t upgrades = 0;                // writes to a line this core held shared (S -> M)
-  uint64_t snoop_writebacks = 0;        // dirty copies of this core written below because of another core
-  uint64_t cache_to_cache = 0;          // fills served by another core's private copy, not the shared level
-  uint64_t requests = 0;                // fills and writes that reached the directory
-  uint64_t bytes_below = 0;             // bytes this core's private levels moved to and from the shared level
-  uint64_t stall_fs = 0;                // time its requests waited for the directory (port and round trips)
+#define PTOSIM_COHERENCE_FIELD(field, key) uint64_t field = 0;
+  PTOSIM_COHERENCE_COUNTS(PTOSIM_COHERENCE_FIELD)
+#undef PTOSIM_COHERENCE_FIELD
+  uint64_t stall_fs = 0;  // time its requests waited for the directory (port and round trips); reported in cycles
+
+  CoherenceCounters& operator+=(const CoherenceCounters& o) {
+#define PTOSIM_COHERENCE_ADD(field, key) field += o.field;
+    PTOSIM_COHERENCE_COUNTS(PTOSIM_COHERENCE_ADD)
+#undef PTOSIM_COHERENCE_ADD
+    stall_fs += o.stall_fs;
+    return *this;
+  }
 };
 
 // A line whose invalidations came from false sharing: the writer and the

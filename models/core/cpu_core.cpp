@@ -9,6 +9,8 @@
 #include <deque>
 #include <stdexcept>
 
+#include "sim/config/params.h"
+
 namespace ptosim {
 namespace {
 
@@ -114,19 +116,7 @@ class CpuCore final : public CoreTiming {
   void report(StatsNode& n) const override {
     n.set("model", config_.model);
     CpuStats t;
-    for (auto& p : pipes_) {
-      const CpuStats& x = p->stats();
-      t.uops += x.uops;
-      t.loads += x.loads;
-      t.stores += x.stores;
-      t.forwarded += x.forwarded;
-      t.rob_stall_fs += x.rob_stall_fs;
-      t.lq_stall_fs += x.lq_stall_fs;
-      t.sq_stall_fs += x.sq_stall_fs;
-      t.store_refetches += x.store_refetches;
-      t.fill_stores += x.fill_stores;
-      t.dep_wait_fs += x.dep_wait_fs;
-    }
+    for (auto& p : pipes_) t += p->stats();
     n.set("instructions", t.uops).set("forwarded_loads", t.forwarded);
     n.set("rob_stall_cycles", double(t.rob_stall_fs) / period_fs_);
     n.set("lq_stall_cycles", double(t.lq_stall_fs) / period_fs_);
@@ -172,6 +162,53 @@ class CpuCore final : public CoreTiming {
 PTOSIM_REGISTER(CoreModelConcept, Cpu, "cpu", 1,
                 "an out-of-order core: dependences, reorder window, load/store queues, op latencies",
                 make_core<CpuCore>, traits::kDataflow, traits::kStoreQueue);
+
+// The keys the pipeline reads (sim/config/params.h). config show writes them
+// for a model that takes the program's dataflow; the rest of `core` (the
+// issue width, the flops, op_timing) every model shares and the loader reads.
+Param<CoreConfig> cpu(Param<CoreConfig> p, int rank, const char* doc, const char* example) {
+  return std::move(p).about(concepts::kCoreModel, "cpu", doc, example, rank).shown_when([](const CoreConfig& k) {
+    return k.dataflow();
+  });
+}
+
+using param::choice;
+using param::count;
+using param::cycles;
+
+PTOSIM_PARAMS(CoreConfig, CpuCore,
+  cpu(count("rob_entries", &CoreConfig::rob_entries, 1, 4096), 10, "the reorder window", "512"),
+  cpu(count("lq_entries", &CoreConfig::lq_entries, 1, 4096), 20, "the load queue", "192"),
+  cpu(count("sq_entries", &CoreConfig::sq_entries, 1, 4096), 30, "the store queue", "114"),
+  cpu(count("load_ports", &CoreConfig::load_ports, 1, 64), 40, "loads started per cycle", "3"),
+  cpu(count("store_ports", &CoreConfig::store_ports, 1, 64), 50, "stores started per cycle", "2"),
+  cpu(cycles("forward_latency", &CoreConfig::forward_latency), 60,
+      "store-to-load forwarding (0: memory renaming)", "0 cycles"),
+  cpu(count("loop_uops", &CoreConfig::loop_uops, 0, 64), 70,
+      "instructions per loop iteration of a program (counter, compare-and-branch)", "3"),
+  cpu(choice("store_request", &CoreConfig::store_request, kStoreRequests), 80,
+      "when a store requests its line: `dispatch` (its address is known), `drain` (as the store queue drains "
+      "it, in order after it retires, one a cycle per store port), or `rfo` (at dispatch, draining in order as "
+      "with `drain`; a store whose line has left the first level while the loads and their prefetches alone "
+      "filled its set there at least the level's ways times requests it again as it commits, the younger "
+      "stores waiting; `core.store_refetches` counts those); docs/TIMING.md, \"Stores\". `config host` writes "
+      "`rfo` or `drain` by vendor (sim/config/host_vendor_cores.yaml)",
+      "rfo"),
+  cpu(count("store_lines_per_cycle", &CoreConfig::store_lines_per_cycle, 0, 64), 90,
+      "with `store_request: drain` or `rfo`: the distinct lines the store queue writes a cycle (0 = no bound). "
+      "Stores to the line of the store before drain `store_ports` a cycle; a store to another line waits a "
+      "cycle (/ N) after that line began",
+      "1")
+      .shown_when([](const CoreConfig& k) { return k.dataflow() && k.store_lines_per_cycle; }),
+  cpu(count("store_fill_cycles", &CoreConfig::store_fill_cycles, 0, 64), 100,
+      "with `store_request: drain` or `rfo`: cycles a store drains after the queue's previous drain when it "
+      "turns to another line than the store before, one that arrived by a miss less than `store_fill_window` "
+      "cycles before (0 = no such cost; `core.fill_stores` counts them; docs/TIMING.md, \"Stores\")",
+      "3")
+      .shown_when([](const CoreConfig& k) { return k.dataflow() && k.store_fill_cycles; }),
+  cpu(count("store_fill_window", &CoreConfig::store_fill_window, 0, 1u << 20), 110,
+      "the cycles after a line's miss during which `store_fill_cycles` applies", "400")
+      .shown_when([](const CoreConfig& k) { return k.dataflow() && k.store_fill_cycles; }));
 
 }  // namespace
 }  // namespace ptosim

@@ -34,14 +34,26 @@
 
 namespace ptosim {
 
+// Every counter of a pipeline, in one list: the fields and their sum over
+// the cores (+=, the cpu model's report) come from it.
+#define PTOSIM_CPU_STATS(X)                                                              \
+  X(uops) X(loads) X(stores) X(forwarded) X(register_moves)                             \
+  X(rob_stall_fs) X(lq_stall_fs) X(sq_stall_fs)                                          \
+  X(store_refetches) /* rfo: stores whose line had left when the queue drained them */  \
+  X(fill_stores)     /* store_fill_cycles: stores that drained at that cost */          \
+  X(dep_wait_fs)     /* operands not ready at dispatch, summed over instructions */     \
+  X(unit_busy_fs)    /* arithmetic unit occupancy */
+
 struct CpuStats {
-  uint64_t uops = 0;
-  uint64_t loads = 0, stores = 0, forwarded = 0, register_moves = 0;
-  uint64_t rob_stall_fs = 0, lq_stall_fs = 0, sq_stall_fs = 0;
-  uint64_t store_refetches = 0;  // rfo: stores whose line had left when the queue drained them
-  uint64_t fill_stores = 0;      // store_fill_cycles: stores that drained at that cost
-  uint64_t dep_wait_fs = 0;  // operands not ready at dispatch, summed over instructions
-  uint64_t unit_busy_fs = 0; // arithmetic unit occupancy
+#define PTOSIM_CPU_STAT_FIELD(field) uint64_t field = 0;
+  PTOSIM_CPU_STATS(PTOSIM_CPU_STAT_FIELD)
+#undef PTOSIM_CPU_STAT_FIELD
+  CpuStats& operator+=(const CpuStats& o) {
+#define PTOSIM_CPU_STAT_ADD(field) field += o.field;
+    PTOSIM_CPU_STATS(PTOSIM_CPU_STAT_ADD)
+#undef PTOSIM_CPU_STAT_ADD
+    return *this;
+  }
 };
 
 class CpuPipeline {

@@ -2,7 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <set>
+#include <sstream>
 #include <string>
+
+#include "sim/config/params.h"
 
 namespace ptosim {
 
@@ -152,5 +157,133 @@ void DetailedDram::report(StatsNode& node, double seconds) const {
 PTOSIM_REGISTER(DramModelConcept, Detailed, "detailed", 1,
                 "channels, ranks, banks and row buffers with DDR timing parameters", make_dram<DetailedDram>,
                 traits::kBanked);
+
+// The keys only this model reads (sim/config/params.h); `timing:` itself and
+// the simple model's latency and bandwidth are declared elsewhere.
+namespace {
+
+double parse_data_rate(const std::string& s) {
+  auto [v, unit] = std::pair<double, std::string>{};
+  std::istringstream in(s);
+  if (!(in >> v) || v <= 0) throw std::invalid_argument("expected a data rate such as '2933 MT/s', got '" + s + "'");
+  in >> unit;
+  double rate = 0;
+  if (unit == "MT/s") rate = v * 1e6;
+  else if (unit == "GT/s") rate = v * 1e9;
+  else if (unit == "T/s") rate = v;
+  else throw std::invalid_argument("bad unit '" + unit + "' in '" + s + "' (expected MT/s or GT/s)");
+  time_limits::check_step(2e15 / rate, "at '" + s + "' one DRAM clock");
+  return rate;
+}
+
+uint32_t parse_bus_width(const std::string& s) {
+  std::istringstream in(s);
+  double v = 0;
+  std::string unit;
+  if (!(in >> v) || v <= 0 || v != std::floor(v) || v > 4096)
+    throw std::invalid_argument("expected a bus width of 1 to 4096 bits, got '" + s + "'");
+  in >> unit;
+  if (!unit.empty() && unit != "bit" && unit != "bits") throw std::invalid_argument("bad unit '" + unit + "' (expected bits)");
+  return uint32_t(v);
+}
+
+std::string parse_mapping(const std::string& s) {
+  std::set<std::string> seen;
+  std::stringstream in(s);
+  std::string f;
+  while (std::getline(in, f, '-')) {
+    if (f != "ro" && f != "ba" && f != "ra" && f != "ch" && f != "co")
+      throw std::invalid_argument("mapping field '" + f + "' is not one of ro ba ra ch co");
+    if (!seen.insert(f).second) throw std::invalid_argument("mapping field '" + f + "' appears twice");
+  }
+  if (seen.size() != 5) throw std::invalid_argument("mapping '" + s + "' must name each of ro ba ra ch co once");
+  return s;
+}
+
+// A DRAM timing: a plain number counts DRAM clocks (tCK = 2 / data_rate,
+// so data_rate is read first), "13.75 ns" is absolute. Written back as the
+// clocks it was given in when the time in ns would be a long decimal (21
+// clocks at 2933 MT/s = 14.319809... ns), with the time rounded in a comment.
+Param<DramConfig> dram_clocks(const char* key, double DramConfig::*field, int rank, const char* doc, const char* example) {
+  auto parse = [field](DramConfig& d, const std::string& s, const ParamContext&) {
+    std::istringstream in(s);
+    double v = 0;
+    std::string unit;
+    if (!(in >> v) || v < 0) throw std::invalid_argument("expected a number of DRAM clocks or a time, got '" + s + "'");
+    in >> unit;
+    const double ns = unit.empty() || unit == "cycles" || unit == "clk" ? v * 2e9 / d.data_rate : units::parse_time_ns(s);
+    time_limits::check_step(ns * 1e6, "'" + s + "'", true);
+    d.*field = ns;
+  };
+  auto format = [field](const DramConfig& d) {
+    const double v = d.*field;
+    const std::string t = units::format_time_ns(v);
+    if (v <= 0 || t.size() <= 10) return t;
+    const double clocks = std::round(v * d.data_rate / 2e9);
+    if (clocks < 1 || clocks * 2e9 / d.data_rate != v) return t;
+    char rounded[32];
+    std::snprintf(rounded, sizeof rounded, "%.3g", v);
+    return units::format_number(clocks) + "  # " + rounded + " ns";
+  };
+  return param::custom<DramConfig>(key, "DRAM clocks or time", "DRAM clocks", "", parse, format)
+      .about(concepts::kDramTiming, "detailed", doc, example, rank);
+}
+
+Param<DramConfig> detailed(Param<DramConfig> p, int rank, const char* doc, const char* example) {
+  return std::move(p).about(concepts::kDramTiming, "detailed", doc, example, rank);
+}
+
+Param<DramConfig> data_rate_param() {
+  return param::custom<DramConfig>(
+      "data_rate", "data rate", "MT/s", "",
+      [](DramConfig& d, const std::string& s, const ParamContext&) { d.data_rate = parse_data_rate(s); },
+      [](const DramConfig& d) { return units::format_number(d.data_rate / 1e6) + " MT/s"; });
+}
+
+Param<DramConfig> bus_width_param() {
+  return param::custom<DramConfig>(
+      "bus_width", "bits", "bits", "1..4096",
+      [](DramConfig& d, const std::string& s, const ParamContext&) { d.bus_width = parse_bus_width(s); },
+      [](const DramConfig& d) { return std::to_string(d.bus_width) + " bits"; });
+}
+
+Param<DramConfig> mapping_param() {
+  return param::custom<DramConfig>(
+      "mapping", "address fields", "", "ro ba ra ch co, each once",
+      [](DramConfig& d, const std::string& s, const ParamContext&) { d.mapping = parse_mapping(s); },
+      [](const DramConfig& d) { return d.mapping; });
+}
+
+using param::bytes;
+using param::choice;
+using param::count;
+using param::time;
+
+PTOSIM_PARAMS(DramConfig, DetailedDram,
+  detailed(count("channels", &DramConfig::channels, 1, 256), 10, "channels, each with its own data bus", "2"),
+  detailed(count("ranks", &DramConfig::ranks, 1, 64), 20, "ranks per channel", "2"),
+  detailed(count("banks", &DramConfig::banks, 1, 1024), 30,
+           "banks per rank (channels x ranks x banks at most 65536)", "16"),
+  detailed(bytes("row_size", &DramConfig::row_size), 40,
+           "bytes per row of a bank (a power of two, at most 1 MiB)", "2 KiB"),
+  detailed(bus_width_param(), 50, "bits per channel (a whole number of bytes)", "32 bits"),
+  detailed(data_rate_param(), 60, "transfers per second (MT/s or GT/s); sets tCK = 2 / data_rate", "2933 MT/s"),
+  detailed(count("burst_length", &DramConfig::burst_length, 1, 1024), 70, "transfers per burst", "16"),
+  dram_clocks("tCL", &DramConfig::tCL, 80, "CAS latency: a column read's data after its command", "22"),
+  dram_clocks("tRCD", &DramConfig::tRCD, 81, "activate to column command", "21"),
+  dram_clocks("tRP", &DramConfig::tRP, 82, "precharge to activate", "20"),
+  dram_clocks("tRAS", &DramConfig::tRAS, 83, "activate to precharge", "40 ns"),
+  dram_clocks("tREFI", &DramConfig::tREFI, 84, "refresh interval (0 = no refresh)", "7.8 us"),
+  dram_clocks("tRFC", &DramConfig::tRFC, 85, "refresh cycle time (0 = no refresh)", "350 ns"),
+  detailed(time("controller_latency", &DramConfig::controller_latency), 90,
+           "interconnect and controller time added to every request (the path from the last cache to the "
+           "channel and back)", "20 ns"),
+  detailed(choice("page_policy", &DramConfig::page_policy, kPagePolicies), 100,
+           "when a bank's row closes: `open` keeps it until another row is needed, `closed` precharges it once "
+           "no pending burst needs it", "closed"),
+  detailed(mapping_param(), 110, "how an address splits into row, bank, rank, channel and column, most "
+           "significant field first", "ro-ra-ba-ch-co"));
+
+}  // namespace
 
 }  // namespace ptosim

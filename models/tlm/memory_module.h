@@ -12,8 +12,8 @@
 #include <tlm>
 
 #include "models/cache/byte_store.h"
-#include "models/timing/bank_model.h"
-#include "models/timing/busy_port.h"
+#include "models/memory/bank_model.h"
+#include "models/memory/busy_port.h"
 #include "models/tlm/access_tags.h"
 #include "models/tlm/target_base.h"
 #include "sim/common/time.h"

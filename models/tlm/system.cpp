@@ -144,15 +144,10 @@ void System::report_coherence(StatsNode& root, const TagNames& names, const std:
                               double seconds) const {
   const double period = 1e15 / config_.clock_hz;
   auto counters = [&](StatsNode& n, const CoherenceCounters& k) {
-    n.set("invalidations_sent", k.invalidations_sent)
-        .set("invalidations_received", k.invalidations_received)
-        .set("interventions", k.interventions)
-        .set("upgrades", k.upgrades)
-        .set("snoop_writebacks", k.snoop_writebacks)
-        .set("cache_to_cache_transfers", k.cache_to_cache)
-        .set("directory_requests", k.requests)
-        .set("bytes_below", k.bytes_below)
-        .set("bandwidth_bytes_per_s", seconds > 0 ? double(k.bytes_below) / seconds : 0.0)
+#define PTOSIM_COHERENCE_SET(field, key) n.set(key, k.field);
+    PTOSIM_COHERENCE_COUNTS(PTOSIM_COHERENCE_SET)
+#undef PTOSIM_COHERENCE_SET
+    n.set("bandwidth_bytes_per_s", seconds > 0 ? double(k.bytes_below) / seconds : 0.0)
         .set("stall_cycles", uint64_t(std::llround(double(k.stall_fs) / period)));
   };
   StatsNode& n = root.child("coherence", NodeKind::Object);

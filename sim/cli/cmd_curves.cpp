@@ -20,7 +20,7 @@
 #include "sim/cli/commands.h"
 #include "sim/cli/curves_plan.h"
 #include "sim/cli/program_runner.h"
-#include "sim/cli/run_identity.h"
+#include "sim/analysis/run_identity.h"
 #include "sim/common/error.h"
 #include "sim/common/units.h"
 #include "sim/common/version.h"

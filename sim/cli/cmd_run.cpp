@@ -16,7 +16,7 @@
 #include "sim/common/error.h"
 #include "sim/cli/insight_options.h"
 #include "sim/cli/program_runner.h"
-#include "sim/cli/run_identity.h"
+#include "sim/analysis/run_identity.h"
 #include "sim/cli/tool_backends.h"
 #include "sim/frontend/frontend.h"
 #include "sim/config/config_override.h"

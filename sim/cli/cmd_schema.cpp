@@ -3,12 +3,16 @@
 // command's markdown (scripts/gen-reports-doc.sh); Python reads the JSON.
 // `--choices`: every open concept's registered names (sim/common/registry.h),
 // so that the tests and scripts derive their choice lists from the build.
+// `--params`: the config keys the models declare (sim/config/params.h);
+// docs/CONFIG.md's table of model keys is its markdown (scripts/gen-config-doc.sh).
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "sim/cli/commands.h"
 #include "sim/common/registry.h"
+#include "sim/config/hw_config.h"
+#include "sim/config/params.h"
 #include "sim/report/report_keys.h"
 
 namespace ptosim::cli {
@@ -37,20 +41,64 @@ std::string choices_markdown() {
   return o.str();
 }
 
+// One row a declared key, section by section: core, caches[], dram.
+template <class Cfg>
+void param_rows(nlohmann::json& rows) {
+  for (const Param<Cfg>& p : Params<Cfg>::all())
+    rows.push_back({{"key", std::string(param_section<Cfg>()) + "." + p.key},
+                    {"concept", p.concept_kind},
+                    {"read_by", p.owners},
+                    {"type", p.type},
+                    {"unit", p.unit},
+                    {"default", p.default_text()},
+                    {"range", p.range},
+                    {"doc", p.doc}});
+}
+
+nlohmann::json params_json() {
+  nlohmann::json rows = nlohmann::json::array();
+  param_rows<CoreConfig>(rows);
+  param_rows<CacheConfig>(rows);
+  param_rows<PrefetchConfig>(rows);
+  param_rows<DramConfig>(rows);
+  return rows;
+}
+
+// A markdown cell: a choice list's `|` would split it.
+std::string cell(const nlohmann::json& v) {
+  std::string out;
+  for (char ch : v.get<std::string>()) out += ch == '|' ? std::string("\\|") : std::string(1, ch);
+  return out;
+}
+
+std::string params_markdown() {
+  std::ostringstream o;
+  o << "| key | read by | type | default | range | meaning |\n|---|---|---|---|---|---|\n";
+  for (const auto& r : params_json())
+    o << "| `" << cell(r["key"]) << "` | " << cell(r["concept"]) << " " << cell(r["read_by"]) << " | " << cell(r["type"])
+      << " | `" << cell(r["default"]) << "` | " << cell(r["range"]) << " | " << cell(r["doc"]) << " |\n";
+  return o.str();
+}
+
 }  // namespace
 
 void add_schema(CLI::App& app, Action& action) {
   static std::string format = "markdown";
-  static bool choices = false;
+  static bool choices = false, params = false;
   CLI::App* schema = app.add_subcommand("schema", "Print the report keys (type, unit, meaning)");
   schema->add_option("--format", format, "markdown (docs/REPORTS.md's table) or json")
       ->check(CLI::IsMember({"markdown", "json"}));
   schema->add_flag("--choices", choices,
                    "the registered choices of every open concept (replacement, prefetcher, dram timing, core model) "
                    "instead of the report keys");
+  schema->add_flag("--params", params,
+                   "the config keys the models declare (type, unit, default, range, meaning) instead of the report "
+                   "keys; docs/CONFIG.md's table of model keys");
   schema->callback([&action] {
     action = [] {
+      if (choices && params) throw InputError({"pto-sim schema", 0, 0}, "", "--choices or --params, not both");
       if (choices) std::cout << (format == "json" ? choices_json() : choices_markdown());
+      else if (params) std::cout << (format == "json" ? params_json().dump(2) + "\n" : params_markdown());
       else std::cout << (format == "json" ? report_keys_json() : report_keys_markdown());
       return 0;
     };

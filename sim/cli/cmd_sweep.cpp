@@ -4,8 +4,8 @@
 #include <iostream>
 
 #include "sim/cli/commands.h"
-#include "sim/cli/sweep_plan.h"
-#include "sim/cli/sweep_runner.h"
+#include "sim/analysis/sweep_plan.h"
+#include "sim/analysis/sweep_runner.h"
 
 namespace ptosim::cli {
 namespace {

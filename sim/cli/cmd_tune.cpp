@@ -4,7 +4,7 @@
 // allocation (pruned: capacity), the others are ranked by their objective
 // per flop after the cold start; only the points within --margin of the best
 // estimate (at most --keep) are simulated in full. Probes and finalists run
-// as sweeps (sim/cli/sweep_runner.cpp): parallel, single-threaded each.
+// as sweeps (sim/analysis/sweep_runner.cpp): parallel, single-threaded each.
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -18,10 +18,10 @@
 #include <sstream>
 
 #include "sim/cli/commands.h"
-#include "sim/cli/report_flatten.h"
-#include "sim/cli/sweep_plan.h"
-#include "sim/cli/sweep_rows.h"
-#include "sim/cli/sweep_runner.h"
+#include "sim/analysis/report_flatten.h"
+#include "sim/analysis/sweep_plan.h"
+#include "sim/analysis/sweep_rows.h"
+#include "sim/analysis/sweep_runner.h"
 #include "sim/cli/tune_estimate.h"
 #include "sim/common/read_file.h"
 

@@ -3,10 +3,10 @@
 // to run when it was chosen. Actions return the process exit status.
 #include <CLI/CLI.hpp>
 #include <functional>
-#include <initializer_list>
 #include <string>
 #include <vector>
 
+#include "sim/common/atomic_file.h"  // write_output, refuse_overwriting_inputs: every command's -o
 #include "sim/config/config_override.h"
 #include "sim/config/hw_config.h"
 #include "sim/trace/trace_format.h"
@@ -39,10 +39,5 @@ std::vector<ConfigOverride> parse_overrides(const std::vector<std::string>& sets
 void refuse_given_twice(const std::string& flag, const std::vector<std::pair<std::string, std::string>>& given);
 // -o,--output FILE: an empty name is refused (it used to mean stdout).
 CLI::Option* add_output_option(CLI::App& cmd, std::string& path, const std::string& help);
-// Writes `text` to `path` ("-" or empty = stdout) without leaving a partial file.
-void write_output(const std::string& path, const std::string& text);
-// Throws InputError if `output` is one of the `inputs` (by file identity, so
-// links and other spellings count): `-o prog.pto` would replace the program.
-void refuse_overwriting_inputs(const std::string& output, std::initializer_list<std::string> inputs);
 
 }  // namespace ptosim::cli

@@ -13,8 +13,8 @@
 #include <iostream>
 
 #include "sim/cli/commands.h"
-#include "sim/cli/run_identity.h"
-#include "sim/cli/sweep_lifetime.h"
+#include "sim/analysis/run_identity.h"
+#include "sim/analysis/sweep_lifetime.h"
 #include "sim/cli/logging.h"
 #include "sim/common/error.h"
 #include "sim/common/run_control.h"

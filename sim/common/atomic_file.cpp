@@ -85,4 +85,18 @@ void AtomicFile::commit() {
   committed_ = true;
 }
 
+void write_output(const std::string& path, const std::string& text) {
+  AtomicFile f(path.empty() ? "-" : path);
+  f.write(text);
+  f.commit();
+}
+
+void refuse_overwriting_inputs(const std::string& output, std::initializer_list<std::string> inputs) {
+  struct stat o, i;
+  if (output.empty() || output == "-" || ::stat(output.c_str(), &o) != 0 || !S_ISREG(o.st_mode)) return;
+  for (const std::string& in : inputs)
+    if (!in.empty() && in != "-" && ::stat(in.c_str(), &i) == 0 && i.st_dev == o.st_dev && i.st_ino == o.st_ino)
+      throw InputError({output, 0, 0}, "", "is the input file " + in + ": not writing over it");
+}
+
 }  // namespace ptosim

@@ -6,6 +6,7 @@
 // device or a pipe (/dev/null), which a rename would replace with a file. A
 // symbolic link is followed: its target is replaced, the link stays.
 #include <cstdio>
+#include <initializer_list>
 #include <string>
 
 namespace ptosim {
@@ -26,5 +27,11 @@ class AtomicFile {
   bool committed_ = false;
   int write_errno_ = 0;  // the first failed write's errno
 };
+
+// Writes `text` to `path` ("-" or empty = stdout) without leaving a partial file.
+void write_output(const std::string& path, const std::string& text);
+// Throws InputError if `output` is one of the `inputs` (by file identity, so
+// links and other spellings count): `-o prog.pto` would replace the program.
+void refuse_overwriting_inputs(const std::string& output, std::initializer_list<std::string> inputs);
 
 }  // namespace ptosim

@@ -17,6 +17,7 @@
 #include "sim/common/time_limits.h"
 #include "sim/common/units.h"
 #include "sim/common/ids.h"
+#include "sim/config/params.h"
 
 namespace ptosim {
 namespace {
@@ -134,6 +135,22 @@ class Section {
     });
   }
 
+  // The keys the models declared for this section (sim/config/params.h),
+  // in their declared order.
+  template <class Cfg>
+  void read_params(Cfg& cfg, const ParamContext& ctx) {
+    for (const Param<Cfg>& p : Params<Cfg>::all()) {
+      YAML::Node n = get(p.key);
+      if (!n) continue;
+      if (!n.IsScalar()) fail(n, key_path(p.key), "expected a scalar value");
+      try {
+        p.parse(cfg, n.Scalar(), ctx);
+      } catch (const std::invalid_argument& e) {
+        fail(n, key_path(p.key), e.what());
+      }
+    }
+  }
+
   void reject_unknown() const {
     for (auto it = node_.begin(); it != node_.end(); ++it) {
       std::string k = it->first.Scalar();
@@ -168,12 +185,6 @@ uint32_t latency_cycles(const std::string& s, double clock_hz) {
   return v;
 }
 
-// A time in ns that the model counts in femtoseconds.
-double time_ns(const std::string& s) {
-  const double v = units::parse_time_ns(s);
-  time_limits::check_step(v * 1e6, "'" + s + "'", true);
-  return v;
-}
 
 }  // namespace
 
@@ -341,17 +352,7 @@ void parse_core(Section& sec, CoreConfig& core, const std::string& file, double 
   }
   sec.read("vector_bytes", core.vector_bytes, to_u32_bytes);
   sec.read_int("cores", core.count, 1);
-  sec.read_int("rob_entries", core.rob_entries, 1, 4096);
-  sec.read_int("lq_entries", core.lq_entries, 1, 4096);
-  sec.read_int("sq_entries", core.sq_entries, 1, 4096);
-  sec.read_int("load_ports", core.load_ports, 1, 64);
-  sec.read_int("store_ports", core.store_ports, 1, 64);
-  sec.read("forward_latency", core.forward_latency, units::parse_cycles);
-  sec.read_int("loop_uops", core.loop_uops, 0, 64);
-  sec.read_enum("store_request", core.store_request, kStoreRequests);
-  sec.read_int("store_lines_per_cycle", core.store_lines_per_cycle, 0, 64);
-  sec.read_int("store_fill_cycles", core.store_fill_cycles, 0, 64);
-  sec.read_int("store_fill_window", core.store_fill_window, 0, 1u << 20);
+  sec.read_params(core, ParamContext{clock_hz});  // the core model's own keys
   parse_op_timing(sec, core, file);
   parse_pipes(sec, core.npu, file, clock_hz);
   sec.reject_unknown();
@@ -400,13 +401,7 @@ void read_prefetch(Section& sec, PrefetchConfig& p) {
     else if (d.key == "prefetch_degree") p.degree = uint32_t(d.value);
     else throw std::logic_error("prefetcher '" + p.name + "' declares a default for '" + d.key + "', not its key");
   }
-  sec.read_int("prefetch_distance", p.distance, 1, 4096);
-  sec.read_int("prefetch_degree", p.degree, 1, PrefetchConfig::kMaxDegree);
-  sec.read_int("prefetch_table", p.table, 1, 4096);
-  sec.read("prefetch_page", p.page, units::parse_bytes);
-  if (sec.has("prefetch_page") && p.page && !is_pow2(p.page))
-    sec.fail(sec.get("prefetch_page"), sec.key_path("prefetch_page"),
-             "page size " + units::format_bytes(p.page) + " is not a power of two");
+  sec.read_params(p, ParamContext{});  // the prefetchers' keys (models/cache/prefetch/prefetcher_params.cpp)
 }
 
 // Dinero IV's limits on -lN-Tsbsize (a power of two, at most the block, at
@@ -468,7 +463,7 @@ CacheConfig parse_cache(Section& sec, double clock_hz, size_t index) {
   if (sec.has("set_writeback_cycles") && !c.set_fill_cycles)
     sec.fail(sec.get("set_writeback_cycles"), sec.key_path("set_writeback_cycles"),
              "needs set_fill_cycles (the spacing a dirty victim adds to)");
-  sec.read_int("seed", c.seed, 0);
+  sec.read_params(c, ParamContext{clock_hz});  // the replacement policies' keys (seed)
   read_prefetch(sec, c.prefetch);
   sec.reject_unknown();
   if (!is_pow2(c.line)) sec.fail(sec.get("line"), sec.key_path("line"), "line size " + std::to_string(c.line) + " B is not a power of two");
@@ -490,78 +485,11 @@ CacheConfig parse_cache(Section& sec, double clock_hz, size_t index) {
   return c;
 }
 
-double parse_data_rate(const std::string& s) {
-  auto [v, unit] = std::pair<double, std::string>{};
-  std::istringstream in(s);
-  if (!(in >> v) || v <= 0) throw std::invalid_argument("expected a data rate such as '2933 MT/s', got '" + s + "'");
-  in >> unit;
-  if (unit == "MT/s") return v * 1e6;
-  if (unit == "GT/s") return v * 1e9;
-  if (unit == "T/s") return v;
-  throw std::invalid_argument("bad unit '" + unit + "' in '" + s + "' (expected MT/s or GT/s)");
-}
-
 void parse_dram(Section& sec, DramConfig& d, double clock_hz) {
   d.pos = sec.pos();
   sec.read_name("name", d.name);
-  sec.read("latency", d.latency_ns, time_ns);
-  sec.read("bandwidth", d.bandwidth, [&](const std::string& s) {
-    units::Bandwidth bw = units::parse_bandwidth(s);
-    double v = bw.per_cycle ? bw.value * clock_hz : bw.value;
-    if (!(v > 0) || !std::isfinite(v)) throw std::invalid_argument("bandwidth '" + s + "' must be positive and finite");
-    time_limits::check_step(1e15 / v, "at '" + s + "' one byte");
-    return v;
-  });
   sec.read_choice("timing", d.timing, concepts::kDramTiming);
-  sec.read_int("channels", d.channels, 1, 256);
-  sec.read_int("ranks", d.ranks, 1, 64);
-  sec.read_int("banks", d.banks, 1, 1024);
-  sec.read("row_size", d.row_size, units::parse_bytes);
-  sec.read("bus_width", d.bus_width, [](const std::string& s) {
-    std::istringstream in(s);
-    double v = 0;
-    std::string unit;
-    if (!(in >> v) || v <= 0 || v != std::floor(v) || v > 4096)
-      throw std::invalid_argument("expected a bus width of 1 to 4096 bits, got '" + s + "'");
-    in >> unit;
-    if (!unit.empty() && unit != "bit" && unit != "bits") throw std::invalid_argument("bad unit '" + unit + "' (expected bits)");
-    return (uint32_t)v;
-  });
-  sec.read("data_rate", d.data_rate, [](const std::string& s) {
-    const double v = parse_data_rate(s);
-    time_limits::check_step(2e15 / v, "at '" + s + "' one DRAM clock");
-    return v;
-  });
-  sec.read_int("burst_length", d.burst_length, 1, 1024);
-  // Timings: a plain number counts DRAM clocks (tCK = 2 / data_rate), "13.75 ns" is absolute.
-  // Read data_rate first so that clocks convert with the right tCK.
-  struct T { const char* key; double* out; };
-  for (T t : {T{"tCL", &d.tCL}, T{"tRCD", &d.tRCD}, T{"tRP", &d.tRP}, T{"tRAS", &d.tRAS}, T{"tREFI", &d.tREFI}, T{"tRFC", &d.tRFC}}) {
-    sec.read(t.key, *t.out, [&](const std::string& s) {
-      std::istringstream in(s);
-      double v = 0;
-      std::string unit;
-      if (!(in >> v) || v < 0) throw std::invalid_argument("expected a number of DRAM clocks or a time, got '" + s + "'");
-      in >> unit;
-      const double ns = unit.empty() || unit == "cycles" || unit == "clk" ? v * 2e9 / d.data_rate : units::parse_time_ns(s);
-      time_limits::check_step(ns * 1e6, "'" + s + "'", true);
-      return ns;
-    });
-  }
-  sec.read("controller_latency", d.controller_latency, units::parse_time_ns);
-  sec.read_enum("page_policy", d.page_policy, kPagePolicies);
-  sec.read("mapping", d.mapping, [](const std::string& s) {
-    std::set<std::string> seen;
-    std::stringstream in(s);
-    std::string f;
-    while (std::getline(in, f, '-')) {
-      if (f != "ro" && f != "ba" && f != "ra" && f != "ch" && f != "co")
-        throw std::invalid_argument("mapping field '" + f + "' is not one of ro ba ra ch co");
-      if (!seen.insert(f).second) throw std::invalid_argument("mapping field '" + f + "' appears twice");
-    }
-    if (seen.size() != 5) throw std::invalid_argument("mapping '" + s + "' must name each of ro ba ra ch co once");
-    return s;
-  });
+  sec.read_params(d, ParamContext{clock_hz});  // the DRAM models' keys (models/dram/)
   sec.reject_unknown();
   if (!is_pow2(d.row_size)) sec.fail(sec.get("row_size"), "dram.row_size", "must be a power of two");
   if (d.row_size > (1u << 20)) sec.fail(sec.get("row_size"), "dram.row_size", "at most 1 MiB");

@@ -1,6 +1,7 @@
 #include "sim/config/host_config.h"
 
 #include "sim/config/cpuid_caches.h"
+#include "sim/config/host_vendor_cores.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -31,84 +32,6 @@ uint64_t parse_sysfs_size(const std::string& s) {  // "32K", "1024K", "32768K"
   if (u == 'G') v <<= 30;
   return v;
 }
-
-// Timings of the vendor's current cores (AMD Zen 3/4; Intel Skylake to
-// Golden Cove), from the vendors' optimisation guides and Agner Fog's
-// tables: what `config host` writes unless the user edits it. AMD's
-// forwarding latency is 0: Zen 2-4 rename a store and a later load of the
-// same address register and offset (the "memfile"), so the load's value is
-// the store's register, as in a loop that updates C[i][j] in place.
-//
-// Prefetchers, one a level (a model level takes one): the vendors' guides
-// list, for AMD Zen 3/4, at L1 a stream (next lines), a stride (by
-// instruction) and a region prefetcher, at L2 a stream and an up/down
-// prefetcher, none at the victim L3; for Intel Skylake to Golden Cove, at
-// L1 a next-line (DCU) and an IP-stride prefetcher, at L2 the streamer (up
-// to 20 lines ahead) and the adjacent-line (spatial) prefetcher. The L1
-// `stride` model covers both a stream (a stride of one line) and a stride;
-// the L2 `stream` model the streamer.
-struct LevelPrefetch {
-  const char* name;  // nullptr: none
-  unsigned distance, degree, table;
-};
-struct VendorCore {
-  const char* name;  // whose figures, for the config's comment
-  unsigned issue_width, rob, lq, sq, load_ports, store_ports, forward;
-  unsigned l1_mshrs;  // L1D miss buffers (fill buffers)
-  double add[2], mul[2], fma[2], div[2], sqrt[2];
-  unsigned cache_latency[3];  // L1 L2 L3 cycles when not measured
-  LevelPrefetch prefetch[3];  // L1 L2 L3
-  // L1D set_fill_cycles when not measured (--measure times the column
-  // walk itself, sim/host/host_probe.h). AMD: 11, measured on a Zen 4 EPYC (a column walk
-  // of independent loads at a 4 KiB row stride, all in one L1D set: 10.7-11
-  // cycles a load whether the column spans 1 or 4 MiB; at 2 KiB, two sets,
-  // 5.3-5.8; at 4 KiB + 64 B, a new set each row, 2.0-2.7). Intel: not
-  // measured, no spacing.
-  unsigned l1_set_fill_cycles;
-  // What a dirty victim adds to its set's spacing, when not measured
-  // (--measure: the one-set walk storing minus loading). AMD: 5, measured
-  // on the Zen 4 EPYC (2026-12-01, column_walk_ns at a 4 KiB stride, 512
-  // and 1024 rows: 14.5-16.3 cycles a store against 10.2-11.7 a load, 4-6
-  // more). Intel: no spacing.
-  unsigned l1_set_writeback_cycles;
-  // L1D replacement when not measured (--measure fits a set-conflict
-  // probe, sim/host/host_probe.h). AMD: plru, measured on the Zen 4 EPYC
-  // (2026-12-01: tree-PLRU explained 24 set patterns' chase times at
-  // 1.1 cycles RMS, random 2.7, LRU 3.8, FIFO 4.3, SRRIP 4.4).
-  // Intel: not measured, lru.
-  const char* l1_replacement;
-  bool rfo;              // store_request: rfo (else drain)
-  unsigned store_lines;  // store_lines_per_cycle (0: no bound)
-  unsigned store_fill_cycles, store_fill_window;  // 0: no such cost
-};
-const VendorCore kAmd{"AMD Zen 3/4", 6, 320, 88, 64, 3, 2, 0, 24, {3, 2}, {3, 2}, {4, 2}, {10, 0.28}, {14, 0.2},
-                      {4, 14, 47}, {{"stride", 4, 2, 16}, {"stream", 16, 4, 16}, {nullptr, 0, 0, 0}}, 11, 5, "plru", true, 1, 0, 0};
-const VendorCore kIntel{"Intel Skylake-class", 4, 224, 72, 56, 2, 1, 5, 12, {4, 2}, {4, 2}, {4, 2}, {11, 0.33}, {12, 0.33},
-                        {5, 14, 60}, {{"stride", 4, 2, 16}, {"stream", 20, 4, 32}, {nullptr, 0, 0, 0}}, 0, 0, "lru", false, 0, 0, 0};
-// Golden Cove and its successors (Alder / Raptor / Meteor Lake P-cores,
-// Sapphire / Emerald / Granite Rapids): 6-wide, 512-entry ROB, 192 loads and
-// 114 stores in flight, three load and two store ports, 16 fill buffers, a
-// 2-cycle FP add (the fast adders of ports 1 and 5; 1.92 cycles measured on
-// an Emerald Rapids VM by sim/host/host_probe, which also measured mul 4, FMA 4,
-// div 10.6, sqrt 11.6). Told apart from Skylake-class cores by the cpuid
-// model (golden_cove_class).
-const VendorCore kGoldenCove{"Intel Golden Cove-class", 6, 512, 192, 114, 3, 2, 0, 16, {2, 2}, {4, 2}, {4, 2},
-                             {11, 0.33}, {12, 0.33}, {5, 16, 75},
-                             {{"stride", 4, 2, 16}, {"stream", 20, 4, 32}, {nullptr, 0, 0, 0}}, 0, 0, "lru", true, 1, 3, 400};
-
-// Intel family 6 models with Golden Cove-class P-cores: Alder Lake (0x97,
-// 0x9A), Raptor Lake (0xB7, 0xBA, 0xBF), Meteor Lake (0xAA, 0xAC), Sapphire
-// Rapids (0x8F), Emerald Rapids (0xCF), Granite Rapids (0xAD, 0xAE).
-bool golden_cove_class(const HostFacts& f) {
-  static const int models[] = {0x97, 0x9A, 0xB7, 0xBA, 0xBF, 0xAA, 0xAC, 0x8F, 0xCF, 0xAD, 0xAE};
-  return f.family == 6 && std::find(std::begin(models), std::end(models), f.model_number) != std::end(models);
-}
-
-const VendorCore& vendor_core(const HostFacts& f) {
-  if (f.vendor.find("AMD") != std::string::npos) return kAmd;
-  return golden_cove_class(f) ? kGoldenCove : kIntel;
-}
-
 
 // A transcendental's cost (flops an element at the float32 peak, the unit of
 // sim/exec/op_table.h) is the time this core took to run its sequence: exp
@@ -299,26 +222,13 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
     o << "    # the store queue's own forward measured " << format_number(std::round(m.forward))
       << " cycles (a float stored and loaded back); compiled loops keep such values in registers";
   o << "\n";
-  // Measured (bench/fidelity/probes.py, stcol / ls2k / lsk, and the
-  // calibration suite) on a Zen 4 and on a Golden Cove-class Emerald Rapids:
-  // a store's line is fetched early but lost to the loads running ahead into
-  // its L1D set, and fetched again as the store commits (docs/TIMING.md,
-  // "Stores"; st_col 0.41 -> 1.09 of native on the Zen 4, 0.57 -> 1.20 on
-  // the Emerald Rapids). Skylake-class: not measured, drain.
+  // The row's `measured` notes say where rfo, the store-queue bound and the
+  // fill cost were measured (sim/config/host_vendor_cores.yaml).
   if (k.rfo)
     o << "  store_request: rfo      # a store's line at dispatch, again at commit if the loads evicted it (docs/TIMING.md, \"Stores\")\n";
   else
     o << "  store_request: drain    # a store requests its line as the store queue drains it (docs/TIMING.md, \"Stores\")\n";
-  // Measured (bench/fidelity/probes.py, `spair`): L1D-hit stores to eight
-  // different lines take 1.00 cycle each on the Zen 4 (in pairs to one line
-  // 0.75), 1.29-1.33 on the Emerald Rapids (pairs 0.77-0.84); Skylake-class:
-  // not measured, no bound.
   if (k.store_lines) o << "  store_lines_per_cycle: " << k.store_lines << "   # the store queue writes one line a cycle\n";
-  // Measured on the Emerald Rapids VM (bench/fidelity/probes.py tst): stores
-  // round-robin over 8 lines that just arrived by a miss 1.7-3.2 cycles a
-  // store, over 8 resident lines (spair) 1.1-1.3; with 3 the 8x8 blocked
-  // transpose went from 0.40 to 1.06 of native, nothing else moved. The Zen
-  // 4's tst showed the same shape (2-2.7) but was not calibrated with it.
   if (k.store_fill_cycles)
     o << "  store_fill_cycles: " << k.store_fill_cycles << "       # a store turning to a line that just came by a miss\n"
       << "  store_fill_window: " << k.store_fill_window << "     # cycles after its arrival (docs/TIMING.md, \"Stores\")\n";
@@ -405,8 +315,8 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
       // unfused from 1.13x to 1.6x, attention from 0.96x to 1.16x and only
       // the fused LayerNorm the right way (0.6x to 0.86x).
     }
-    const LevelPrefetch& pf = k.prefetch[std::min<size_t>(i, 2)];
-    if (pf.name)
+    const VendorPrefetch& pf = k.prefetch[std::min<size_t>(i, 2)];
+    if (!pf.name.empty())
       o << ", prefetcher: " << pf.name << ", prefetch_distance: " << pf.distance << ", prefetch_degree: " << pf.degree
         << ", prefetch_table: " << pf.table
         // Hardware prefetchers work on physical addresses and stop at a 4 KiB

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "sim/config/config_loader.h"
+#include "sim/config/params.h"
 #include "sim/common/registry.h"
 #include "sim/common/units.h"
 
@@ -103,19 +104,13 @@ std::vector<std::pair<std::string, std::string>> HwConfig::report_levels() const
 
 namespace {
 std::string bw_cycle(double v) { return units::format_number(v) + " B/cycle"; }
-std::string ns(double v) { return units::format_time_ns(v); }
-
-// A DRAM timing given in DRAM clocks becomes a long decimal in ns
-// (21 clocks at 2933 MT/s = 14.319809... ns): shown as the clocks it was
-// written in, with the time rounded in a comment, it stays exact and readable.
-std::string dram_timing(double v, double data_rate) {
-  const std::string t = ns(v);
-  if (v <= 0 || t.size() <= 10) return t;
-  const double clocks = std::round(v * data_rate / 2e9);
-  if (clocks < 1 || clocks * 2e9 / data_rate != v) return t;
-  char rounded[32];
-  std::snprintf(rounded, sizeof rounded, "%.3g", v);
-  return units::format_number(clocks) + "  # " + rounded + " ns";
+// The keys a model declared for this section (sim/config/params.h), in
+// their order: those with a negative rank go before the section's choice
+// key (dram's latency and bandwidth before `timing:`), the others after.
+template <class Cfg>
+void write_params(std::ostringstream& o, const char* indent, const Cfg& cfg, bool before_choice) {
+  for (const Param<Cfg>& p : Params<Cfg>::all())
+    if ((p.rank < 0) == before_choice && (!p.shown || p.shown(cfg))) o << indent << p.key << ": " << p.format(cfg) << "\n";
 }
 }  // namespace
 
@@ -149,18 +144,8 @@ std::string to_yaml(const HwConfig& c) {
         << " cycles}\n";
     }
   }
-  if (k.dataflow()) {  // the pipeline's own figures
-    o << "  rob_entries: " << k.rob_entries << "\n"
-      << "  lq_entries: " << k.lq_entries << "\n"
-      << "  sq_entries: " << k.sq_entries << "\n"
-      << "  load_ports: " << k.load_ports << "\n"
-      << "  store_ports: " << k.store_ports << "\n"
-      << "  forward_latency: " << k.forward_latency << " cycles\n"
-      << "  loop_uops: " << k.loop_uops << "\n"
-      << "  store_request: " << kStoreRequests.name(k.store_request) << "\n";
-    if (k.store_lines_per_cycle) o << "  store_lines_per_cycle: " << k.store_lines_per_cycle << "\n";
-    if (k.store_fill_cycles)
-      o << "  store_fill_cycles: " << k.store_fill_cycles << "\n  store_fill_window: " << k.store_fill_window << "\n";
+  write_params(o, "  ", k, false);  // the core model's own keys
+  if (k.dataflow()) {  // the pipeline's op table
     o << "  op_timing:\n";
     auto entry = [&](const std::string& key, const OpTiming& t) {
       o << "    " << key << ": {latency: " << format_number(t.latency)
@@ -209,35 +194,16 @@ std::string to_yaml(const HwConfig& c) {
     if (k.set_fill_cycles)
       o << "    set_fill_cycles: " << k.set_fill_cycles << "\n"
         << "    set_writeback_cycles: " << k.writeback_spacing() << "\n";
-    o << "    seed: " << k.seed << "\n"
-      << "    prefetcher: " << k.prefetch.name << "\n"
-      << "    prefetch_distance: " << k.prefetch.distance << "\n"
-      << "    prefetch_degree: " << k.prefetch.degree << "\n"
-      << "    prefetch_table: " << k.prefetch.table << "\n";
-    if (k.prefetch.page) o << "    prefetch_page: " << units::format_bytes(k.prefetch.page) << "\n";
+    write_params(o, "    ", k, false);  // the replacement policies' keys
+    o << "    prefetcher: " << k.prefetch.name << "\n";
+    write_params(o, "    ", k.prefetch, false);
   }
   const DramConfig& d = c.dram;
   o << "dram:\n"
-    << "  name: " << d.name << "\n"
-    << "  latency: " << ns(d.latency_ns) << "\n"
-    << "  bandwidth: " << format_number(d.bandwidth / 1e9) << " GB/s\n"
-    << "  timing: " << d.timing << "\n"
-    << "  channels: " << d.channels << "\n"
-    << "  ranks: " << d.ranks << "\n"
-    << "  banks: " << d.banks << "\n"
-    << "  row_size: " << format_bytes(d.row_size) << "\n"
-    << "  bus_width: " << d.bus_width << " bits\n"
-    << "  data_rate: " << format_number(d.data_rate / 1e6) << " MT/s\n"
-    << "  burst_length: " << d.burst_length << "\n"
-    << "  tCL: " << dram_timing(d.tCL, d.data_rate) << "\n"
-    << "  tRCD: " << dram_timing(d.tRCD, d.data_rate) << "\n"
-    << "  tRP: " << dram_timing(d.tRP, d.data_rate) << "\n"
-    << "  tRAS: " << dram_timing(d.tRAS, d.data_rate) << "\n"
-    << "  tREFI: " << dram_timing(d.tREFI, d.data_rate) << "\n"
-    << "  tRFC: " << dram_timing(d.tRFC, d.data_rate) << "\n"
-    << "  controller_latency: " << ns(d.controller_latency) << "\n"
-    << "  page_policy: " << kPagePolicies.name(d.page_policy) << "\n"
-    << "  mapping: " << d.mapping << "\n";
+    << "  name: " << d.name << "\n";
+  write_params(o, "  ", d, true);
+  o << "  timing: " << d.timing << "\n";
+  write_params(o, "  ", d, false);
   if (c.private_levels())
     o << "coherence:\n"
       << "  latency: " << c.coherence_latency() << " cycles\n"

@@ -50,21 +50,14 @@ void add_region_tree(StatsNode& level, const TagTable& rows, const std::vector<s
     if (!c.accesses) continue;
     const std::string path = id < names.size() && !names[id].empty() ? names[id] : "#" + std::to_string(id);
     Node& n = nodes[find_or_add(path)];
-    n.own.accesses += c.accesses;
-    n.own.misses += c.misses;
-    n.own.bytes += c.bytes;
+    n.own += c;
   }
   if (nodes.size() == 1) return;
   // Children come after their parents: sum bottom-up.
   for (size_t k = nodes.size(); k-- > 1;) {
     Node& n = nodes[k];
-    n.all.accesses += n.own.accesses;
-    n.all.misses += n.own.misses;
-    n.all.bytes += n.own.bytes;
-    Node& p = nodes[n.parent];
-    p.all.accesses += n.all.accesses;
-    p.all.misses += n.all.misses;
-    p.all.bytes += n.all.bytes;
+    n.all += n.own;
+    nodes[n.parent].all += n.all;
   }
   StatsNode& t = level.child("regions", NodeKind::Table);
   std::vector<std::pair<size_t, uint64_t>> stack;  // node, depth

@@ -12,6 +12,11 @@ struct TagCounters {
   uint64_t accesses = 0;
   uint64_t misses = 0;
   uint64_t bytes = 0;
+  // The one place the fields are summed (merging levels' tables, a region tree's subtotals).
+  TagCounters& operator+=(const TagCounters& o) {
+    accesses += o.accesses, misses += o.misses, bytes += o.bytes;
+    return *this;
+  }
 };
 
 // Per tensor / per region break-down; ids are small and dense, so a row is
@@ -107,12 +112,7 @@ struct LevelStats {
     block_misses += o.block_misses, compulsory_blocks += o.compulsory_blocks;
     capacity_blocks += o.capacity_blocks, conflict_blocks += o.conflict_blocks;
     for (auto [mine, theirs] : {std::pair{&by_tensor_, &o.by_tensor_}, std::pair{&by_region_, &o.by_region_}})
-      for (size_t id = 1; id < theirs->rows().size(); ++id) {
-        TagCounters& r = (*mine)[TagId(id)];
-        r.accesses += theirs->rows()[id].accesses;
-        r.misses += theirs->rows()[id].misses;
-        r.bytes += theirs->rows()[id].bytes;
-      }
+      for (size_t id = 1; id < theirs->rows().size(); ++id) (*mine)[TagId(id)] += theirs->rows()[id];
   }
 
   const TagTable& by_tensor() const { return settled(by_tensor_); }

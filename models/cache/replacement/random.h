@@ -40,7 +40,12 @@ class Random {
 }  // namespace ptosim::replacement
 
 #include "models/cache/replacement/policy.h"
+#include "sim/config/params.h"
 namespace ptosim::replacement {
 PTOSIM_REGISTER(ReplacementConcept, Random, "random", 2, "a seeded pseudo-random way (config seed)",
                 &make_level_with<Random>);
+// The level's `seed`, which this policy alone reads (sim/config/params.h).
+PTOSIM_PARAMS(CacheConfig, RandomReplacement,
+              param::count("seed", &CacheConfig::seed, 0)
+                  .about(concepts::kReplacement, "random", "the seed of random replacement's generator", "7", 0));
 }  // namespace ptosim::replacement

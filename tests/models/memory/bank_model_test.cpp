@@ -2,7 +2,7 @@
 // serialise on the bank they hit most.
 #include <gtest/gtest.h>
 
-#include "models/timing/bank_model.h"
+#include "models/memory/bank_model.h"
 
 namespace ptosim {
 namespace {

@@ -1,6 +1,6 @@
 // See sweep_lifetime.h: the sweep's children die with it, and its
 // temporary folder is reclaimed by the next sweep once it is dead.
-#include "sim/cli/sweep_lifetime.h"
+#include "sim/analysis/sweep_lifetime.h"
 
 #include <fcntl.h>
 #include <sys/file.h>

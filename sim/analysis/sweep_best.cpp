@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <iostream>
 
-#include "sim/cli/sweep_rows.h"
-#include "sim/cli/sweep_runner.h"
+#include "sim/analysis/sweep_rows.h"
+#include "sim/analysis/sweep_runner.h"
 #include "sim/report/report_keys.h"
 
 namespace ptosim::cli {

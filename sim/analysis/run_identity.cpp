@@ -1,4 +1,4 @@
-#include "sim/cli/run_identity.h"
+#include "sim/analysis/run_identity.h"
 
 #include <yaml-cpp/yaml.h>
 

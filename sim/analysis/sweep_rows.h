@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/cli/sweep_plan.h"
+#include "sim/analysis/sweep_plan.h"
 
 namespace ptosim::cli {
 

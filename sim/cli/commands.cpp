@@ -1,8 +1,7 @@
+// The helpers commands.h declares that every subcommand shares: --set,
+// --output, the config a command runs on, the rules a trace must fit.
 #include "sim/cli/commands.h"
 
-#include <sys/stat.h>
-
-#include "sim/common/atomic_file.h"
 #include "sim/common/error.h"
 #include "sim/config/config_loader.h"
 
@@ -50,20 +49,6 @@ void refuse_given_twice(const std::string& flag, const std::vector<std::pair<std
       if (given[i].first == given[j].first)
         throw InputError({flag, 0, 0}, given[i].first,
                          "given twice (" + given[j].second + " and " + given[i].second + "); give it once");
-}
-
-void write_output(const std::string& path, const std::string& text) {
-  AtomicFile f(path.empty() ? "-" : path);
-  f.write(text);
-  f.commit();
-}
-
-void refuse_overwriting_inputs(const std::string& output, std::initializer_list<std::string> inputs) {
-  struct stat o, i;
-  if (output.empty() || output == "-" || ::stat(output.c_str(), &o) != 0 || !S_ISREG(o.st_mode)) return;
-  for (const std::string& in : inputs)
-    if (!in.empty() && in != "-" && ::stat(in.c_str(), &i) == 0 && i.st_dev == o.st_dev && i.st_ino == o.st_ino)
-      throw InputError({output, 0, 0}, "", "is the input file " + in + ": not writing over it");
 }
 
 }  // namespace ptosim::cli

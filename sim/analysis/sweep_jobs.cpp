@@ -7,11 +7,10 @@
 #include <fstream>
 #include <iostream>
 
-#include "sim/cli/commands.h"
-#include "sim/cli/report_flatten.h"
-#include "sim/cli/run_identity.h"
-#include "sim/cli/sweep_rows.h"
-#include "sim/cli/sweep_runner.h"
+#include "sim/analysis/report_flatten.h"
+#include "sim/analysis/run_identity.h"
+#include "sim/analysis/sweep_rows.h"
+#include "sim/analysis/sweep_runner.h"
 #include "sim/common/atomic_file.h"
 #include "sim/common/read_file.h"
 #include "sim/common/units.h"

@@ -1,4 +1,4 @@
-#include "sim/cli/sweep_runner.h"
+#include "sim/analysis/sweep_runner.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -15,9 +15,8 @@
 #include <set>
 #include <thread>
 
-#include "sim/cli/commands.h"
-#include "sim/cli/sweep_lifetime.h"
-#include "sim/cli/sweep_rows.h"
+#include "sim/analysis/sweep_lifetime.h"
+#include "sim/analysis/sweep_rows.h"
 #include "sim/common/atomic_file.h"
 
 namespace ptosim::cli {

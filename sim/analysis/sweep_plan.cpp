@@ -1,4 +1,4 @@
-#include "sim/cli/sweep_plan.h"
+#include "sim/analysis/sweep_plan.h"
 
 #include <yaml-cpp/yaml.h>
 

@@ -1,4 +1,4 @@
-#include "models/timing/bank_model.h"
+#include "models/memory/bank_model.h"
 
 #include <algorithm>
 #include <cmath>

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "sim/cli/sweep_rows.h"
+#include "sim/analysis/sweep_rows.h"
 #include "sim/common/read_file.h"
 #include "sim/frontend/parser.h"
 

@@ -1,4 +1,4 @@
-#include "sim/cli/sweep_rows.h"
+#include "sim/analysis/sweep_rows.h"
 
 #include <algorithm>
 #include <cstring>
@@ -7,8 +7,8 @@
 #include <set>
 #include <sstream>
 
-#include "sim/cli/report_flatten.h"
-#include "sim/cli/run_identity.h"
+#include "sim/analysis/report_flatten.h"
+#include "sim/analysis/run_identity.h"
 #include "sim/common/units.h"
 #include "sim/config/config_override.h"
 #include "sim/frontend/frontend.h"

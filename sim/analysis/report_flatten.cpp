@@ -1,4 +1,4 @@
-#include "sim/cli/report_flatten.h"
+#include "sim/analysis/report_flatten.h"
 
 #include "sim/common/error.h"
 #include "sim/common/read_file.h"
