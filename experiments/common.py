@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -62,11 +63,18 @@ class Runner:
         self.n += 1
         out = os.path.join(self.tmp, f"r{self.n}_{os.getpid()}_{id(args)}.json")
         env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
-        p = subprocess.run([self.bin, "run", *args, "--format", "json", "-o", out], capture_output=True, text=True,
-                           env=env)
+        t0 = time.monotonic()
+        p = subprocess.Popen([self.bin, "run", *args, "--format", "json", "-o", out], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True, env=env)
+        err = p.stderr.read()
+        _, status, usage = os.wait4(p.pid, 0)  # the run's own CPU time: on a shared machine wall time says little
+        p.returncode = os.waitstatus_to_exitcode(status)
         if p.returncode != 0:
-            raise RuntimeError(f"pto-sim run {' '.join(args)} failed ({p.returncode}): {p.stderr.strip()}")
-        return json.load(open(out))
+            raise RuntimeError(f"pto-sim run {' '.join(args)} failed ({p.returncode}): {err.strip()}")
+        rep = json.load(open(out))
+        rep["_run_cost"] = {"cpu_seconds": usage.ru_utime + usage.ru_stime, "wall_seconds": time.monotonic() - t0,
+                            "max_rss_kib": usage.ru_maxrss}
+        return rep
 
     def many(self, arg_lists):
         with concurrent.futures.ThreadPoolExecutor(self.jobs) as pool:

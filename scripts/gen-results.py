@@ -44,7 +44,27 @@ def section(name):
             out.append(line)
     if not found:
         sys.exit(f"{path}: no '### Where ...' section (what the experiment finds)")
-    return out
+    return out + native(name)
+
+
+def native(name):
+    """An experiment's runs against this machine (out/native-LAYER.md, experiments/conv2d_ladder/native): the
+    orders it found, each with the command and host its file names."""
+    d = os.path.join(ROOT, "experiments", name, "out")
+    files = sorted(f for f in os.listdir(d) if f.startswith("native-") and f.endswith(".md"))
+    if not files:
+        return []
+    out = ["#### Against this machine: native twins", ""]
+    for f in files:
+        lines = open(os.path.join(d, f)).read().splitlines()
+        what = next((l for l in lines if l.startswith("`experiments/")), None)
+        order = next((l for l in lines if l.startswith("- Native order")), None)
+        if not what or not order:
+            sys.exit(f"{os.path.join(d, f)}: expected the command line and a '- Native order' line")
+        command, host = what.split("`")[1], what.split(" on ", 1)[1].split(":")[0]
+        out.append(f"- `{command}` ({host}; [table](experiments/{name}/out/{f})): {order[2:]}")
+    return out + ["", f"Why, and where the article's 18x stands: [experiments/{name}/README.md]"
+                  f"(experiments/{name}/README.md).", ""]
 
 
 def main():

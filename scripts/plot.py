@@ -19,16 +19,18 @@ From one JSON report (`pto-sim run ... --format json`):
   cycles: a pto.MemoryVisualizer's traced block) and --title-note TEXT.
 
 From a sweep CSV (one row per point, parameters and report keys as columns):
-  plot.py sweep-rate    SWEEP.csv --x PARAM -o out.png [--rate COL...] [--misses COL...] [--per COL] [--group COL]
+  plot.py sweep-rate    SWEEP.csv [--x PARAM] -o out.png [--rate COL...] [--misses COL...] [--per COL] [--group COL]
       miss rate per level (columns ending in miss_rate) and misses per 1000
       accesses (columns ending in misses, over --per, default `accesses`)
-  plot.py sweep-dram    SWEEP.csv --x TILE -o out.png [--bytes COL] [--group COL]
+  plot.py sweep-dram    SWEEP.csv [--x TILE] -o out.png [--bytes COL] [--group COL]
                         [--matmul M N K --capacity BYTES --elem BYTES]
       DRAM bytes vs tile size, with the matmul lower bound 2*M*N*K/sqrt(S)
       words (S = capacity in words) drawn in when --matmul is given
-  plot.py sweep-heatmap SWEEP.csv --x P1 --y P2 -o out.png [--metric cycles]
-  plot.py sweep-roofline SWEEP.csv -o out.png --peak-flops F --peak-bw B [--label COL...]
+  plot.py sweep-heatmap SWEEP.csv [--x P1 --y P2] -o out.png [--metric cycles]
+  plot.py sweep-roofline SWEEP.csv -o out.png [--peak-flops F --peak-bw B] [--label COL...]
       every point at (flops / dram_bytes, flops / seconds)
+  Left out, --x and --y are the sweep's first and second swept parameters (param.*
+  or set.* columns that vary), the peaks and labels pto-sim's CSV's own.
 
 Every picture is 1000 x 600 pixels (--width, --height) with a title, axis
 labels with units and a legend. --data FILE writes the numbers drawn as JSON
@@ -368,7 +370,8 @@ def groups(rows, args):
         x = args.x if args.x in rows[0] or "param." + args.x not in rows[0] else "param." + args.x
         xs = [r.get(x) for r in rows]
         if len(set(xs)) < len(xs):
-            others = [c for c in rows[0] if c and c.startswith("param.") and c != x and len({r[c] for r in rows}) > 1]
+            others = [c for c in rows[0] if c and c.startswith(("param.", "set.")) and c != x and
+                      len({r[c] for r in rows}) > 1]
             if len(others) > 1:
                 raise PlotError(f"{args.input}: {x} repeats while {', '.join(others)} vary: pass --group with one "
                                 "of them and keep the others fixed (a sweep per value)")
@@ -402,8 +405,33 @@ def shown(rows, cols):
     return out
 
 
+def sweep_defaults(args, rows):
+    """What a newcomer leaves out of a sweep picture, taken from pto-sim's own CSV: --x (and --y) the swept
+    parameters (param.* or set.* columns that vary, in the CSV's order), sweep-roofline's peaks its
+    peak_flops_per_s and peak_dram_bandwidth_bytes_per_s, its labels the swept parameters."""
+    swept = [c for c in rows[0] if c and c.startswith(("param.", "set.")) and len({r[c] for r in rows}) > 1]
+    for name in ("x", "y"):
+        if hasattr(args, name) and getattr(args, name) is None:
+            taken = {v for c in ([args.x] if name == "y" else []) for v in (c, "param." + c, "set." + c)}
+            free = [c for c in swept if c not in taken]
+            if not free:
+                raise PlotError(f"{args.input}: give --{name} COLUMN (the CSV has {len(swept)} swept parameter"
+                                f"{'s' if len(swept) != 1 else ''}{': ' + ', '.join(swept) if swept else ''})")
+            setattr(args, name, free[0])
+    for name, col in (("peak_flops", "peak_flops_per_s"), ("peak_bw", "peak_dram_bandwidth_bytes_per_s")):
+        if hasattr(args, name) and getattr(args, name) is None:
+            values = {r.get(col) for r in rows} - {None, ""}
+            if len(values) != 1:
+                raise PlotError(f"{args.input}: give --{name.replace('_', '-')} (the CSV's {col} is "
+                                f"{'missing' if not values else 'not one value: several configs'})")
+            setattr(args, name, float(values.pop()))
+    if hasattr(args, "label") and args.label is None and hasattr(args, "peak_bw"):
+        args.label = swept or None
+
+
 def plot_sweep_rate(args):
     rows = load_csv(args.input)
+    sweep_defaults(args, rows)
     keys = list(rows[0].keys())
     # By default one line per level: its miss rate, and its demand misses
     # (pto-sim's sweep CSV: LEVEL.miss_rate, LEVEL.demand_misses).
@@ -451,6 +479,7 @@ def plot_sweep_rate(args):
 
 def plot_sweep_dram(args):
     rows = load_csv(args.input)
+    sweep_defaults(args, rows)
     x = column(rows, args.x, args.input)
     b = column(rows, args.bytes, args.input)
     fig, (ax,) = figure(args)
@@ -481,12 +510,20 @@ def plot_sweep_dram(args):
 
 def plot_sweep_heatmap(args):
     rows = load_csv(args.input)
+    sweep_defaults(args, rows)
     x = column(rows, args.x, args.input)
     y = column(rows, args.y, args.input)
     v = column(rows, args.metric, args.input)
     xv, yv = sorted(set(x)), sorted(set(y))
     grid = [[float("nan")] * len(xv) for _ in yv]
     for xi, yi, vi in zip(x, y, v):
+        if grid[yv.index(yi)][xv.index(xi)] == grid[yv.index(yi)][xv.index(xi)]:  # a cell drawn twice hid a point
+            cols = {args.x, args.y, "param." + args.x, "param." + args.y, "set." + args.x, "set." + args.y}
+            others = [c for c in rows[0] if c and c.startswith(("param.", "set.")) and c not in cols and
+                      len({r[c] for r in rows}) > 1]
+            raise PlotError(f"{args.input}: several points at {args.x}={xi:g}, {args.y}={yi:g}"
+                            + (f" ({', '.join(others)} {'vary' if len(others) > 1 else 'varies'} too)" if others else "")
+                            + ": keep the other parameters fixed (a sweep per value)")
         grid[yv.index(yi)][xv.index(xi)] = vi
     fig, (ax,) = figure(args)
     im = ax.imshow(grid, origin="lower", aspect="auto", cmap="magma")
@@ -511,6 +548,7 @@ def plot_sweep_heatmap(args):
 
 def plot_sweep_roofline(args):
     rows = load_csv(args.input)
+    sweep_defaults(args, rows)
     flops = column(rows, "flops", args.input)
     dram = column(rows, "dram_bytes", args.input)
     secs = column(rows, "seconds", args.input)
@@ -626,14 +664,14 @@ def main(argv):
     common(sub.add_parser("roofline"))
     common(sub.add_parser("curves"))
     s = common(sub.add_parser("sweep-rate"))
-    s.add_argument("--x", required=True)
+    s.add_argument("--x", help="default: the first swept parameter")
     s.add_argument("--x-unit", default="")
     s.add_argument("--rate", nargs="+")
     s.add_argument("--misses", nargs="+")
     s.add_argument("--per", default="accesses")
     s.add_argument("--group", help="one line per value of this column (the other parameter of the sweep)")
     s = common(sub.add_parser("sweep-dram"))
-    s.add_argument("--x", required=True)
+    s.add_argument("--x", help="default: the first swept parameter")
     s.add_argument("--x-unit", default="")
     s.add_argument("--bytes", default="dram_bytes")
     s.add_argument("--group", help="one line per value of this column")
@@ -641,14 +679,14 @@ def main(argv):
     s.add_argument("--capacity", type=float, help="bytes of the fast memory (S in words = capacity / elem)")
     s.add_argument("--elem", type=float, default=4, help="bytes per word (default 4: float32)")
     s = common(sub.add_parser("sweep-heatmap"))
-    s.add_argument("--x", required=True)
-    s.add_argument("--y", required=True)
+    s.add_argument("--x", help="default: the first swept parameter")
+    s.add_argument("--y", help="default: the second swept parameter")
     s.add_argument("--metric", default="cycles")
     s.add_argument("--unit", default="")
     s = common(sub.add_parser("sweep-roofline"))
-    s.add_argument("--peak-flops", type=float, required=True)
-    s.add_argument("--peak-bw", type=float, required=True)
-    s.add_argument("--label", nargs="+", help="columns that name each point")
+    s.add_argument("--peak-flops", type=float, help="default: the CSV's peak_flops_per_s")
+    s.add_argument("--peak-bw", type=float, help="default: the CSV's peak_dram_bandwidth_bytes_per_s")
+    s.add_argument("--label", nargs="+", help="columns that name each point (default: the swept parameters)")
     args = p.parse_args(argv)
     if args.width < 100 or args.height < 100:
         raise PlotError("--width and --height must be at least 100 pixels")

@@ -7,7 +7,8 @@
 // same register blocking for the direct convolution, loops the compiler
 // vectorises elsewhere -- with the schedule of its .pto
 // twin (pto/*.pto or workloads/*.pto), and timed by the suite's method
-// (../timing.h).
+// (../timing.h). The conv2d ladder's twins (experiments/conv2d_ladder/native)
+// live here too, to share the harness, the timing and the conv kernel.
 //
 // Built by run.py with `g++ -std=c++17 -O3 -march=native -ffp-contract=fast
 // -fopenmp-simd` (-ffp-contract=fast: ISO C++ mode turns FMA contraction off,
@@ -448,6 +449,71 @@ struct ConvTiled {
   }
 };
 
+// ---- the conv2d ladder's rungs (experiments/conv2d_ladder/native) ----------
+// Basic: the article's seven loops (workloads/conv2d_basic.pto) as written,
+// the sum kept in a register as any engineer (and GCC, given __restrict)
+// would keep it; the bounds test in the window loop keeps GCC from
+// vectorising it (scalar vfmadd231ss), which is the rung's point.
+__attribute__((noinline)) void conv_seven_loops(const ConvShape& s, const float* __restrict X,
+                                                const float* __restrict Wt, float* __restrict Y) {
+  for (int f = 0; f < s.F; ++f)
+    for (int oh = 0; oh < s.OH; ++oh)
+      for (int ow = 0; ow < s.OW; ++ow) {
+        float acc = 0.0f;
+        for (int c = 0; c < s.C; ++c)
+          for (int kh = 0; kh < 3; ++kh)
+            for (int kw = 0; kw < 3; ++kw) {
+              const int ih = oh - s.PAD + kh, iw = ow - s.PAD + kw;
+              if (ih >= 0 && ih < s.H && iw >= 0 && iw < s.W)
+                acc += X[(size_t(c) * s.H + ih) * s.W + iw] * Wt[((size_t(f) * s.C + c) * 3 + kh) * 3 + kw];
+            }
+        Y[(size_t(f) * s.OH + oh) * s.OW + ow] += acc;
+      }
+}
+
+// Explicit cache management (workloads/conv2d_cached.pto, the article's
+// 4.1 "optimised version 2"), its schedule: per block of TF filters and
+// chunk of TC channels, the chunk's weights copied once (into `constant`
+// there; packed MR-interleaved here, the copy a kernel library makes); per
+// TH x TW output tile, a zeroed window with its halo (`shared`) into which
+// the part inside the image is copied, then the direct kernel over the
+// tile with the output held in registers (`register`) and stored to Y
+// (added to Y after the first chunk). Tiles at the image's edge are
+// shorter, as the .pto's min() makes them.
+struct ConvCached {
+  ConvShape s;
+  int TF, TH, TW, TC;
+  float *win, *wc;
+  ConvCached(const ConvShape& sh, int tf, int th, int tw, int tc) : s(sh), TF(tf), TH(th), TW(tw), TC(tc) {
+    win = alloc(size_t(TC) * (TH + 2) * (TW + 2), -1);
+    wc = alloc(size_t((TF + CONV_MR - 1) / CONV_MR) * CONV_MR * TC * 9, -1);
+  }
+  void operator()(const float* __restrict X, const float* __restrict Wt, float* __restrict Y) const {
+    for (int f0 = 0; f0 < s.F; f0 += TF)
+      for (int c0 = 0; c0 < s.C; c0 += TC) {
+        const int tf = std::min(TF, s.F - f0), tc = std::min(TC, s.C - c0), k = tc * 9;
+        for (int f = 0; f < tf; ++f)
+          for (int e = 0; e < k; ++e)
+            wc[size_t(f / CONV_MR) * k * CONV_MR + size_t(e) * CONV_MR + f % CONV_MR] =
+                Wt[(size_t(f0 + f) * s.C + c0) * 9 + e];
+        for (int h0 = 0; h0 < s.OH; h0 += TH)
+          for (int w0 = 0; w0 < s.OW; w0 += TW) {
+            const int th = std::min(TH, s.OH - h0), tw = std::min(TW, s.OW - w0);
+            const int r0 = h0 - s.PAD, q0 = w0 - s.PAD, wh = th + 2, ww = tw + 2;
+            const int a = std::max(r0, 0), b = std::min(r0 + wh, s.H), c = std::max(q0, 0), d = std::min(q0 + ww, s.W);
+            std::memset(win, 0, sizeof(float) * size_t(tc) * wh * ww);
+            for (int ch = 0; ch < tc; ++ch)
+              for (int y = a; y < b; ++y)
+                std::memcpy(win + (size_t(ch) * wh + (y - r0)) * ww + (c - q0),
+                            X + (size_t(c0 + ch) * s.H + y) * s.W + c, sizeof(float) * (d - c));
+            const Region r{win, wh, ww, r0, q0, size_t(wh) * ww};
+            conv_rows(s, r, [&](int f) { return Weights{wc + size_t((f - f0) / CONV_MR) * k * CONV_MR, 1, CONV_MR}; },
+                      tc, Y, f0, tf, h0, th, w0, tw, c0 > 0);
+          }
+      }
+  }
+};
+
 // ---- attention: O = softmax(Q K^T / sqrt(D)) V, Q, K, V [L, D] -------------
 inline float dot(const float* __restrict a, const float* __restrict b, int n) {
   float s = 0.0f;
@@ -629,7 +695,8 @@ Made make(const Spec& s) {
     }
     m.out = C, m.n = cn;
     m.reference = [=] { return ref_matmul(M, N, K, A, B); };
-  } else if (s.kind == "conv_basic" || s.kind == "conv_im2col" || s.kind == "conv_tiled") {
+  } else if (s.kind == "conv_basic" || s.kind == "conv_im2col" || s.kind == "conv_tiled" ||
+             s.kind == "conv_seven_loops" || s.kind == "conv_cached") {
     ConvShape sh{s["C"], s["H"], s["W"], s["F"], s.get("PAD", 1), 0, 0};
     sh.OH = sh.H + 2 * sh.PAD - 2, sh.OW = sh.W + 2 * sh.PAD - 2;
     float *X = alloc(size_t(sh.C) * sh.H * sh.W, 1), *Wt = alloc(size_t(sh.F) * sh.C * 9, 2),
@@ -646,6 +713,11 @@ Made make(const Spec& s) {
                t(Wt, cols, Y);  // Wt [F, C*9] row-major is the reshape
              },
              reset};
+    } else if (s.kind == "conv_seven_loops") {
+      m.v = {[=] { conv_seven_loops(sh, X, Wt, Y); }, reset};
+    } else if (s.kind == "conv_cached") {
+      ConvCached t(sh, s["TF"], s["TH"], s["TW"], s["TC"]);
+      m.v = {[=] { t(X, Wt, Y); }, reset};
     } else {
       ConvTiled t(sh, s["TF"], s["TH"], s["TW"], s["TC"]);
       m.v = {[=] { t(X, Wt, Y); }, reset};
@@ -764,7 +836,8 @@ int main(int argc, char** argv) {
   }
   if (list) {
     std::printf("matmul_tiled,M=512,N=512,K=512,TM=64,TN=64,TK=32\nmatmul_ikj,M=512,N=512,K=512\n"
-                "conv_basic,C=64,H=28,W=28,F=64\nattention_tiled,L=1024,D=64,TQ=64\nln_fused,R=1024,H=1024\n"
+                "conv_basic,C=64,H=28,W=28,F=64\nconv_seven_loops,C=16,H=28,W=28,F=16\n"
+                "conv_cached,C=16,H=28,W=28,F=16,TF=8,TH=8,TW=8,TC=16\nattention_tiled,L=1024,D=64,TQ=64\nln_fused,R=1024,H=1024\n"
                 "reduce_rows,R=2048,H=2048\new_chain,R=1024,H=1024\n");
     return 0;
   }

@@ -113,6 +113,14 @@ def host_config(sim, work):
     return path
 
 
+def build_native(work):
+    """ops.cpp compiled into work/ops (also experiments/conv2d_ladder/native's native side)."""
+    exe = os.path.join(work, "ops")
+    subprocess.run(["g++", "-std=c++17", "-O3", "-march=native", "-ffp-contract=fast", "-fopenmp-simd", "-o", exe,
+                    os.path.join(HERE, "ops.cpp")], check=True)
+    return exe
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("build", help="a build directory holding sim/cli/pto-sim (any: /work/main/build too)")
@@ -140,9 +148,7 @@ def main():
     cfg = a.config or host_config(sim, work)
     print(f"config: {cfg}" + (" (removed at exit; --json keeps its text)" if cfg.startswith(work) else ""),
           file=sys.stderr)
-    exe = os.path.join(work, "ops")
-    subprocess.run(["g++", "-std=c++17", "-O3", "-march=native", "-ffp-contract=fast", "-fopenmp-simd", "-o", exe,
-                    os.path.join(HERE, "ops.cpp")], check=True)
+    exe = build_native(work)
 
     failures = []
     if a.check:  # every native twin computes the op (largest error relative to the output's scale)

@@ -245,6 +245,39 @@ if check("own sweep", code == 0, err):
     code, out, err = plot("sweep-dram", own, "--x", "N", "-o", os.path.join(tmp, "two.png"))
     check("sweep-dram: x repeats while two parameters vary: exit 2 naming them",
           code == 2 and "param.TM, param.TN vary" in err and not os.path.exists(os.path.join(tmp, "two.png")), err)
+    # README's `plot.py sweep-rate|sweep-dram|sweep-heatmap|sweep-roofline SWEEP.csv -o out.png` as a newcomer
+    # types it: --x/--y were required (exit 2), and sweep-roofline's peaks, which the CSV holds.
+    for verb in ("sweep-rate", "sweep-dram", "sweep-heatmap", "sweep-roofline"):
+        png, data = os.path.join(tmp, f"own_{verb}.png"), os.path.join(tmp, f"own_{verb}.json")
+        code, out, err = plot(verb, own, "-o", png, "--data", data)
+        check(f"{verb} on pto-sim's CSV without --x/--y/peaks", code == 0 and not png_problems(png, 1000, 600), err)
+    d = json.load(open(os.path.join(tmp, "own_sweep-heatmap.json")))
+    check("sweep-heatmap defaults: x the first swept parameter, y the second", d.get("x") == [16, 32] and
+          d.get("y") == [16, 32], d)
+    d = json.load(open(os.path.join(tmp, "own_sweep-roofline.json")))
+    own_rows = list(csv.DictReader(open(own)))
+    check("sweep-roofline defaults: each point labelled by its swept parameters",
+          [p["label"] for p in d["points"]] == [f"param.TM={r['param.TM']}, param.TN={r['param.TN']}"
+                                                for r in own_rows], d["points"])
+    code, out, err = plot("sweep-heatmap", own, "--x", "TM", "-o", os.path.join(tmp, "noy.png"))
+    check("sweep-heatmap --x only: y the other swept parameter", code == 0, err)
+
+# ---- a sweep over a config key too (--set): README's own sweep line ----
+own2 = os.path.join(tmp, "own2.csv")
+code, out, err = run("sweep", os.path.join(H.src, "workloads", "matmul_tiled.pto"), "-D", "M=64", "-D", "N=64", "-D", "K=64",
+                     "-D", "TM=16,32", "-D", "TN=16", "--set", "caches.L1.size=16KiB,32KiB", "-o", own2)
+if check("own sweep with --set", code == 0, err):
+    # The set.* column was not seen as a parameter: one line zigzagged through both L1 sizes at each TM.
+    png, data = os.path.join(tmp, "own2_rate.png"), os.path.join(tmp, "own2_rate.json")
+    code, out, err = plot("sweep-rate", own2, "--x", "TM", "-o", png, "--data", data)
+    d = json.load(open(data)) if code == 0 else {}
+    check("sweep-rate: a swept config key groups the lines", code == 0 and sorted(d.get("miss_rate", {})) == sorted(
+        f"{l}.miss_rate (set.caches.L1.size={v})" for l in ("L1", "L2") for v in ("16KiB", "32KiB")), (err, d))
+    # Two L1 sizes at each (TM, TN) cell: one of them was drawn, the other silently dropped.
+    png = os.path.join(tmp, "own2_heat.png")
+    code, out, err = plot("sweep-heatmap", own2, "--x", "TM", "--y", "TN", "-o", png)
+    check("sweep-heatmap: a cell with several points is exit 2 naming what varies",
+          code == 2 and "set.caches.L1.size varies too" in err and not os.path.exists(png), err)
 
 # ---- the timeline picture ----
 tl_rep = os.path.join(tmp, "tl.json")
