@@ -250,6 +250,11 @@ class CacheLevelImpl final : public CacheLevel {
                       const MemRequest& r, uint64_t issue) {
     if constexpr (Sub) return sub_hit(f, line, addr, bytes, r, issue);
     const uint64_t slot = uint64_t(f.slot);
+    // Several cores: a dirty copy is modified (M), so this core holds the
+    // line exclusive and a write needs no word with the directory (any other
+    // core's read cleans every copy of the line's owner, its write removes
+    // them): the directory's lookup is skipped for most write hits.
+    const bool modified = coherence_ && array_.dirty(slot);
     array_.hit(f, r.write && config_.write_back);
     if constexpr (Data) move_bytes(slot, line, addr, bytes, r);
     else (void)addr;
@@ -263,7 +268,8 @@ class CacheLevelImpl final : public CacheLevel {
       done = s.ready;
     }
     if (coherence_) [[unlikely]]  // several cores: a write needs permission (S -> M)
-      if (r.write && !r.writeback) done = std::max(done, coherence_->write(core_, addr, bytes, r.tensor, r.site, issue));
+      if (r.write && !r.writeback && !modified)
+        done = std::max(done, coherence_->write(core_, addr, bytes, r.tensor, r.site, issue));
     if (prefetcher_) [[unlikely]] prefetch_after_hit(slot, line, r, issue);
     return done;
   }

@@ -67,9 +67,15 @@ void Coherence::each_copy(CoreId c, uint64_t line, F&& f) const {
 }
 
 bool Coherence::holds(CoreId c, uint64_t line) const {
-  bool any = false;
-  each_copy(c, line, [&](CacheLevel* l, uint64_t own) { any = any || l->contains(own << __builtin_ctz(l->config().line)); });
-  return any;
+  // Asked at every eviction from a private level (left()): the first copy
+  // found answers, without looking at the rest (each_copy visits them all).
+  const uint64_t lo = line << line_shift_, hi = lo + line_bytes_;
+  for (CacheLevel* l : levels_[c]) {
+    const uint64_t step = std::min<uint64_t>(l->config().line, line_bytes_);
+    for (uint64_t a = lo; a < hi; a += step)
+      if (l->contains(a)) return true;
+  }
+  return false;
 }
 
 uint64_t Coherence::round_trip(CoreId c, Entry& e, uint32_t cores, uint64_t at) {

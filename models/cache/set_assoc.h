@@ -120,6 +120,8 @@ class SetAssocArray {
   // A direct-mapped array has no replacement choice: the policy is never
   // asked nor told (on a miss-heavy trace its updates cost ~40 instructions
   // an access over two direct-mapped levels).
+  // Whether the line in `slot` is dirty (before hit() marks it).
+  bool dirty(uint64_t slot) const { return slots_[slot].meta.dirty; }
   void hit(const Found& f, bool dirty) {
     if (!(Policy::kRepeatHitIsNoop && f.repeat) && ways_ > 1)
       policy_.on_hit(f.set, uint32_t(uint64_t(f.slot) - f.base));

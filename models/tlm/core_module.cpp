@@ -34,7 +34,8 @@ CoreModule::CoreModule(sc_core::sc_module_name name, const HwConfig& config, siz
   quantum_fs_ = 10'000'000'000ull;  // 10 us: sync with the kernel this rarely
   const uint32_t cores = std::max<uint32_t>(config.core.count, 1);
   clocks_.reserve(cores);
-  queues_.resize(cores);
+  queues_.reserve(cores);
+  for (uint32_t i = 0; i < cores; ++i) queues_.emplace_back(queue_blocks_);
   empty_queues_ = cores;
   pending_.resize(cores);
   for (uint32_t i = 0; i < cores; ++i) {

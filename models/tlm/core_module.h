@@ -49,6 +49,7 @@
 #include "models/core/core_clock.h"
 #include "models/core/core_timing.h"
 #include "models/tlm/access_tags.h"
+#include "models/tlm/block_queue.h"
 #include "models/tlm/target_base.h"
 #include "sim/config/hw_config.h"
 #include "sim/trace/event.h"
@@ -213,9 +214,17 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   uint32_t seq_ = 0;               // events received (cpu model), the last one's number
   uint64_t barriers_ = 0;
   bool parallel_ = false;                    // inside a parallel loop: events are queued
-  std::vector<std::deque<Queued>> queues_;   // per core
+  BlockQueue<Queued>::Pool queue_blocks_;         // the queues' blocks
+  std::vector<BlockQueue<Queued>> queues_;   // per core
   size_t queued_ = 0;
   size_t empty_queues_ = 0;  // of queues_ (set with them)
+  // schedule()'s choice, kept while no queue empties or fills: the earliest
+  // core (kNoCore: none chosen) issues while its clock is below `lower_`
+  // (the earliest of the lower-numbered cores with events queued) and not
+  // above `higher_` (of the higher-numbered ones).
+  static constexpr size_t kNoCore = ~size_t(0);
+  size_t next_ = kNoCore;
+  uint64_t lower_ = 0, higher_ = 0;
   Attribution* attr_ = nullptr;
   DataChecker* checker_ = nullptr;
   std::vector<DataRoute> data_routes_;

@@ -12,7 +12,10 @@ using sc_core::sc_time;
 void CoreModule::enqueue(const Queued& q) {
   const CoreId core = q.kind == Queued::AccessEvent ? q.access.core : q.compute.core;
   clock(core);  // a core the config does not have is an error now, not later
-  empty_queues_ -= queues_[core].empty();
+  if (queues_[core].empty()) {
+    --empty_queues_;
+    next_ = kNoCore;  // one more core to choose from
+  }
   queues_[core].push_back(q);
   ++queued_;
   schedule(false);
@@ -25,24 +28,30 @@ void CoreModule::schedule(bool drain) {
     // lookahead) until the barrier says it is done. Most calls end here (a
     // core's whole iteration arrives before the next core's): no scan.
     if (!drain && empty_queues_ && queued_ < kLookahead) return;
-    size_t best = queues_.size();
-    for (size_t c = 0; c < queues_.size(); ++c) {
-      if (queues_[c].empty()) {
-        if (!drain && queued_ < kLookahead) return;
-        continue;
-      }
-      if (best == queues_.size() || clocks_[c].issue_at < clocks_[best].issue_at) best = c;
+    if (next_ == kNoCore) {
+      size_t best = queues_.size();
+      for (size_t c = 0; c < queues_.size(); ++c)
+        if (!queues_[c].empty() && (best == queues_.size() || clocks_[c].issue_at < clocks_[best].issue_at)) best = c;
+      if (best == queues_.size()) return;
+      // It stays the earliest until its clock passes another core's (a lower
+      // core wins a tie): only its own events move its clock, so it issues
+      // until then without a scan per event, in the order a scan would give.
+      // Past the lookahead with a core's queue empty it issues one event per
+      // event queued: the choice is kept across calls until a queue empties
+      // or fills (enqueue), which is what changes it.
+      lower_ = higher_ = ~0ull;
+      for (size_t c = 0; c < queues_.size(); ++c)
+        if (c != best && !queues_[c].empty()) {
+          uint64_t& bound = c < best ? lower_ : higher_;
+          bound = std::min(bound, clocks_[c].issue_at);
+        }
+      next_ = best;
     }
-    if (best == queues_.size()) return;
-    // It stays the earliest until its clock passes another core's (a lower
-    // core wins a tie): only its own events move its clock, so it issues
-    // until then without a scan per event, in the order a scan would give.
-    uint64_t lower = ~0ull, higher = ~0ull;
-    for (size_t c = 0; c < queues_.size(); ++c)
-      if (c != best && !queues_[c].empty()) (c < best ? lower : higher) = std::min(c < best ? lower : higher, clocks_[c].issue_at);
+    const size_t best = next_;
     do issue_queued(best);
     while (!queues_[best].empty() && (drain || !empty_queues_ || queued_ >= kLookahead) &&
-           clocks_[best].issue_at < lower && clocks_[best].issue_at <= higher);
+           clocks_[best].issue_at < lower_ && clocks_[best].issue_at <= higher_);
+    if (queues_[best].empty() || clocks_[best].issue_at >= lower_ || clocks_[best].issue_at > higher_) next_ = kNoCore;
   }
 }
 
@@ -78,6 +87,7 @@ void CoreModule::issue_queued(size_t best) {
 void CoreModule::barrier(bool parallel) {
   ++barriers_;
   schedule(true);
+  next_ = kNoCore;  // the clocks move below
   for (CoreClock& k : clocks_) model_->settle(k);
   parallel_ = parallel && clocks_.size() > 1;
   if (clocks_.size() == 1) return;  // one core: nothing to wait for
