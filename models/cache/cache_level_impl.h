@@ -10,6 +10,7 @@
 // (every use is under `if constexpr (Sub)`). Data and Sub do not combine.
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 #include <type_traits>
 
 #include "models/cache/cache_level.h"
@@ -120,6 +121,25 @@ class CacheLevelImpl final : public CacheLevel {
       c.issued(t, done);
     }
     return i;
+  }
+
+  // MemPort::warm: access()'s effect on what the level holds, line by line,
+  // in its order below (the fill, the write-through, the victim's
+  // writeback). Sub-blocked and data-keeping levels are refused by run
+  // --sample before a run starts (their state is more than tags).
+  void warm(const MemRequest& r) override {
+    if constexpr (Sub || Data) {
+      (void)r;
+      throw std::logic_error("functional warming of a sub-blocked or data-keeping level");
+    } else {
+      const uint64_t bytes = r.bytes ? r.bytes : 1;
+      const uint64_t first = r.addr >> line_shift_, last = (r.addr + bytes - 1) >> line_shift_;
+      for (uint64_t line = first; line <= last; ++line) {
+        const uint64_t lo = std::max(r.addr, line << line_shift_);
+        const uint64_t hi = std::min(r.addr + bytes, (line + 1) << line_shift_);
+        warm_line(line, lo, hi - lo, r);
+      }
+    }
   }
 
   void flush_at(uint64_t at) override {
@@ -239,6 +259,37 @@ class CacheLevelImpl final : public CacheLevel {
     timing_.latency_sum_fs += done - at;
     ++timing_.requests;
     return done;
+  }
+
+  // One line of warm(): served_hit / served_miss without time, counters or prefetches.
+  void warm_line(uint64_t line, uint64_t addr, uint64_t bytes, const MemRequest& r) {
+    const bool write = r.write;
+    const MemRequest through{addr, bytes, true, r.tensor, r.region};
+    const typename Array::Found f = array_.find(line);
+    if (f.slot >= 0) {
+      array_.hit(f, write && config_.write_back);
+      classifier_.hit(line, array_.extra(uint64_t(f.slot)).shadow, [&] { return allocates(write, bytes); });
+      if (write && !config_.write_back) below_->warm(through);
+      return;
+    }
+    if (!allocates(write, bytes)) {
+      below_->warm(through);
+      return;
+    }
+    const typename Array::Victim v = array_.reserve(f);
+    classifier_.miss(line, true, array_.extra(v.slot).shadow);
+    mirror_filling(line, v.slot);
+    const bool whole = bytes == config_.line && (!config_.allocate_fetch_whole || r.writeback);
+    if (!(write && whole)) below_->warm(MemRequest{line << line_shift_, config_.line, false, r.tensor, r.region});
+    array_.install(f, v.slot, line, write && config_.write_back, LineOwner{r.tensor, r.region});
+    mirror_filling(~0ull, 0);
+    array_.extra(v.slot).ready = 0;
+    if (write && !config_.write_back) below_->warm(through);
+    if (!v.evicted) return;
+    bool dirty = v.dirty;
+    if (config_.inclusive) dirty |= invalidate_above(v.line);
+    if (dirty)
+      below_->warm(MemRequest{v.line << line_shift_, config_.line, true, v.owner.tensor, v.owner.region, nullptr, true});
   }
 
   // A hit on the line found at `f`; returns when its data is there. A read
