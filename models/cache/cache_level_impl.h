@@ -272,7 +272,8 @@ class CacheLevelImpl final : public CacheLevel {
       if (write && !config_.write_back) below_->warm(through);
       return;
     }
-    if (!allocates(write, bytes)) {
+    if (!allocates(write, bytes)) {  // the 3C shadow still sees the line, as served_miss shows it
+      classifier_.miss(line, false, array_.extra(typename Array::Victim{}.slot).shadow);
       below_->warm(through);
       return;
     }

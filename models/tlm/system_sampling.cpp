@@ -85,10 +85,10 @@ std::vector<SampleEstimate> System::sample_estimates(const SampleParams& p) cons
 
 void System::report_sample(StatsNode& root, const SampleParams& p, const std::vector<SampleEstimate>& e) const {
   StatsNode& n = root.child("sample", NodeKind::Object);
-  n.set("method", std::string("SMARTS systematic sampling"));
+  n.set("method", std::string("SMARTS, one unit at a random place in each period"));
   n.set("warming", std::string(p.warming == SampleWarming::Functional ? "functional" : "none"));
   n.set("unit_accesses", p.unit).set("period_accesses", p.period).set("warmup_accesses", p.warmup);
-  n.set("first_unit_at", p.offset).set("confidence", p.confidence);
+  n.set("seed", p.seed).set("confidence", p.confidence);
   n.set("units", uint64_t(core_->sample_units().size()));
   n.set("stream_accesses", core_->stream_accesses());
   if (e.empty()) return;  // an interrupted run with fewer than two units: no estimate

@@ -35,11 +35,15 @@ SampleParams make_sample_params(uint64_t unit, uint64_t every, uint64_t warmup, 
   if (warming == "functional") p.warming = SampleWarming::Functional;
   else if (warming == "none") p.warming = SampleWarming::None;
   else bad("--sample-warming", "'" + warming + "' is not one of functional | none");
-  p.offset = splitmix64(seed) % p.period;
+  p.seed = seed;
   return p;
 }
 
-SampleSchedule::SampleSchedule(const SampleParams& p) : p_(p), unit_start_(p.offset) {}
+uint64_t SampleSchedule::unit_offset(const SampleParams& p, uint64_t j) {
+  return splitmix64(p.seed * 0x9e3779b97f4a7c15ull + j) % (p.period - p.unit + 1);
+}
+
+SampleSchedule::SampleSchedule(const SampleParams& p) : p_(p), unit_start_(unit_offset(p, 0)) {}
 
 SampleSchedule::Phase SampleSchedule::phase() const {
   if (pos_ >= unit_start_) return Phase::Measure;
@@ -57,7 +61,10 @@ uint64_t SampleSchedule::left_in_phase() const {
 
 void SampleSchedule::advance(uint64_t n) {
   pos_ += n;
-  while (pos_ >= unit_start_ + p_.unit) unit_start_ += p_.period;
+  while (pos_ >= unit_start_ + p_.unit) {
+    ++period_index_;
+    unit_start_ = period_index_ * p_.period + unit_offset(p_, period_index_);
+  }
 }
 
 double student_t_quantile(double dof, double p) {

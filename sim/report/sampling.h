@@ -23,7 +23,7 @@ struct SampleParams {
   uint64_t unit = 0;     // U: accesses per measured unit
   uint64_t period = 0;   // k x U: a unit starts every this many accesses
   uint64_t warmup = 0;   // W: accesses simulated in detail before each unit, not measured
-  uint64_t offset = 0;   // the first unit starts at this access (< period)
+  uint64_t seed = 1;     // picks each unit's place in its period
   SampleWarming warming = SampleWarming::Functional;
   double confidence = 0.95;
 };
@@ -31,9 +31,7 @@ struct SampleParams {
 // A unit of `unit` accesses every `every` units, `warmup` accesses of
 // detailed warming before each (at most (every - 1) x unit); throws an
 // InputError naming the flag (--sample-unit, --sample-every,
-// --sample-warmup, --sample-warming) otherwise. The first unit's offset
-// comes from `seed` (a splitmix64 draw in [0, period)), so that a seed
-// names one systematic sample.
+// --sample-warmup, --sample-warming) otherwise.
 SampleParams make_sample_params(uint64_t unit, uint64_t every, uint64_t warmup, uint64_t seed,
                                 const std::string& warming);
 
@@ -42,6 +40,13 @@ SampleParams make_sample_params(uint64_t unit, uint64_t every, uint64_t warmup, 
 // over several lines counts each, a control record none), so that tile
 // transfers and element accesses weigh what they cost. Callers ask how many
 // more accesses stay in the current phase, then advance.
+//
+// One unit in each period, at a place drawn from the seed for that period
+// (stratified random sampling). SMARTS places them at one fixed offset
+// (systematic sampling), which aliases with a loop whose period shares a
+// factor with the unit period: on matmul_naive 40^3 every unit then fell at
+// the same few places of the inner loops, and the estimate was off by 6
+// times its interval's half-width (docs/SAMPLING.md).
 class SampleSchedule {
  public:
   enum class Phase : uint8_t { Skip, Warm, Measure };
@@ -53,10 +58,13 @@ class SampleSchedule {
   void advance(uint64_t n);
   uint64_t position() const { return pos_; }
   uint64_t unit_start_position() const { return unit_start_; }
+  // Where period j's unit starts within it: [0, period - unit].
+  static uint64_t unit_offset(const SampleParams& p, uint64_t j);
 
  private:
   SampleParams p_;
   uint64_t pos_ = 0;
+  uint64_t period_index_ = 0;
   uint64_t unit_start_;  // the next (or current) measured unit's first access
 };
 

@@ -78,7 +78,7 @@ TEST(Warm, WriteThroughNoAllocateAndInclusiveLevels) {
   l1.write_allocate = false;
   CacheConfig l2 = cache("L2", 8192, 4, 64);
   l2.inclusive = true;
-  CacheConfig l3 = cache("L3", 32768, 0, 64);  // fully associative
+  CacheConfig l3 = cache("L3", 32768, 512, 64);  // fully associative: one set
   expect_warm_equals_full({l1, l2, l3}, 11);
 }
 

@@ -2,7 +2,9 @@
 // hand-made inputs with exact expectations.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "sim/common/error.h"
 #include "sim/report/sampling.h"
@@ -24,26 +26,59 @@ std::string phases(SampleParams p, uint64_t n) {
   return out;
 }
 
-TEST(SampleSchedule, UnitsEveryPeriodWithWarmingBefore) {
-  SampleParams p;
-  p.unit = 3, p.period = 12, p.warmup = 2, p.offset = 5;
-  EXPECT_EQ(phases(p, 30), "...wwMMM.......wwMMM.......wwM");
-  p.offset = 1;  // the first warming is cut short by the stream's start
-  EXPECT_EQ(phases(p, 16), "wMMM.......wwMMM");
-  p.offset = 0, p.warmup = 0;
-  EXPECT_EQ(phases(p, 15), "MMM.........MMM");
+// The phases as the schedule's definition says: period j's unit at
+// j x period + unit_offset(j), its warm-up before it (not over the unit before).
+std::string expected(const SampleParams& p, uint64_t n) {
+  std::string out(n, '.');
+  for (uint64_t j = 0; j * p.period < n + p.warmup; ++j) {  // a unit past n may warm before it
+    const uint64_t start = j * p.period + SampleSchedule::unit_offset(p, j);
+    for (uint64_t x = start >= p.warmup ? start - p.warmup : 0; x < start && x < n; ++x)
+      if (out[x] != 'M') out[x] = 'w';
+    for (uint64_t x = start; x < start + p.unit && x < n; ++x) out[x] = 'M';
+  }
+  return out;
 }
 
-TEST(SampleSchedule, AdvancingInPiecesGivesTheSamePhases) {
+TEST(SampleSchedule, OneUnitInEachPeriodWithItsWarmUpBefore) {
+  for (uint64_t seed : {1, 2, 3, 17}) {
+    SampleParams p;
+    p.unit = 3, p.period = 12, p.warmup = 4, p.seed = seed;
+    const std::string got = phases(p, 120);
+    EXPECT_EQ(got, expected(p, 120)) << "seed " << seed;
+    for (size_t j = 0; j < 10; ++j) EXPECT_EQ(std::count(got.begin() + j * 12, got.begin() + j * 12 + 12, 'M'), 3);
+  }
   SampleParams p;
-  p.unit = 4, p.period = 10, p.warmup = 3, p.offset = 7;
+  p.unit = 3, p.period = 12, p.warmup = 0;
+  EXPECT_EQ(phases(p, 60).find('w'), std::string::npos);
+}
+
+TEST(SampleSchedule, UnitsMoveFromPeriodToPeriod) {
+  // Not one fixed offset (systematic sampling aliases with loops): the
+  // places differ, and another seed moves them.
+  SampleParams p;
+  p.unit = 10, p.period = 100;
+  std::set<uint64_t> places;
+  for (uint64_t j = 0; j < 20; ++j) {
+    const uint64_t o = SampleSchedule::unit_offset(p, j);
+    EXPECT_LE(o, 90u);
+    places.insert(o);
+  }
+  EXPECT_GT(places.size(), 10u);
+  SampleParams q = p;
+  q.seed = 2;
+  EXPECT_NE(phases(p, 1000), phases(q, 1000));
+}
+
+TEST(SampleSchedule, AdvancingOneByOneGivesTheSamePhases) {
+  SampleParams p;
+  p.unit = 4, p.period = 10, p.warmup = 3, p.seed = 5;
   SampleSchedule s(p);
   std::string out;
-  for (int i = 0; i < 40; ++i) {
+  for (int i = 0; i < 100; ++i) {
     out += s.phase() == SampleSchedule::Phase::Measure ? 'M' : s.phase() == SampleSchedule::Phase::Warm ? 'w' : '.';
     s.advance(1);
   }
-  EXPECT_EQ(out, "....wwwMMMM...wwwMMMM...wwwMMMM...wwwMMM");
+  EXPECT_EQ(out, expected(p, 100));
 }
 
 TEST(SampleParams, BadFlagsNameTheFlag) {
@@ -62,11 +97,10 @@ TEST(SampleParams, BadFlagsNameTheFlag) {
             std::string::npos);
   EXPECT_EQ(message([] { make_sample_params(10, 5, 40, 1, "full"); }),
             "--sample-warming: 'full' is not one of functional | none");
-  const SampleParams p = make_sample_params(10, 5, 40, 1, "none");
+  const SampleParams p = make_sample_params(10, 5, 40, 7, "none");
   EXPECT_EQ(p.period, 50u);
-  EXPECT_LT(p.offset, 50u);
+  EXPECT_EQ(p.seed, 7u);
   EXPECT_EQ(p.warming, SampleWarming::None);
-  EXPECT_NE(make_sample_params(10, 5, 40, 2, "none").offset, p.offset);  // the seed moves the sample
 }
 
 TEST(SampleEstimate, StudentsTQuantiles) {
@@ -109,17 +143,16 @@ TEST(SampleEstimate, UnequalUnitsByTheirWeights) {
 
 TEST(SampleSchedule, AnEventLargerThanAPhaseOvershoots) {
   SampleParams p;
-  p.unit = 4, p.period = 10, p.warmup = 2, p.offset = 6;
+  p.unit = 4, p.period = 10, p.warmup = 2, p.seed = 3;
   SampleSchedule s(p);
-  EXPECT_EQ(s.phase(), SampleSchedule::Phase::Skip);
-  EXPECT_EQ(s.left_in_phase(), 4u);
-  s.advance(5);  // into the warm-up
-  EXPECT_EQ(s.phase(), SampleSchedule::Phase::Warm);
-  EXPECT_EQ(s.left_in_phase(), 1u);
-  s.advance(30);  // past this unit and the next two: the next unit starts at 36
+  s.advance(35);  // past the units of periods 0 .. 2 and maybe into period 3's
+  uint64_t j = 0;
+  while (j * 10 + SampleSchedule::unit_offset(p, j) + 4 <= 35) ++j;
   EXPECT_EQ(s.position(), 35u);
-  EXPECT_EQ(s.phase(), SampleSchedule::Phase::Warm);
-  EXPECT_EQ(s.unit_start_position(), 36u);
+  EXPECT_EQ(s.unit_start_position(), j * 10 + SampleSchedule::unit_offset(p, j));
+  EXPECT_EQ(std::string(1, s.phase() == SampleSchedule::Phase::Measure ? 'M'
+                           : s.phase() == SampleSchedule::Phase::Warm ? 'w' : '.'),
+            expected(p, 36).substr(35, 1));
 }
 
 }  // namespace
