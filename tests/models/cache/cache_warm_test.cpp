@@ -1,7 +1,8 @@
 // Functional warming (MemPort::warm, run --sample): after a stream warmed a
 // hierarchy, the same later requests must find exactly what a hierarchy
 // that served the stream in full finds — every count of the later part
-// equal, for every registered policy and the write and inclusion variants.
+// equal, for every registered policy and prefetcher and the write and
+// inclusion variants.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -70,6 +71,22 @@ TEST_P(WarmPolicy, LaterRequestsSeeTheFullRunsContents) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Registered, WarmPolicy, ::testing::ValuesIn(registered(concepts::kReplacement)),
+                         [](const auto& info) { return info.param; });
+
+// Prefetchers train on the warming reads and their lines are filled, as in
+// the full run (those that act within a line need sub-blocks, which
+// warming refuses).
+class WarmPrefetcher : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(WarmPrefetcher, LaterRequestsSeeTheFullRunsContents) {
+  CacheConfig l1 = cache("L1", 2048, 4, 64), l2 = cache("L2", 16384, 8, 64);
+  l1.prefetch.name = l2.prefetch.name = GetParam();
+  l1.prefetch.degree = l2.prefetch.degree = 2;
+  expect_warm_equals_full({l1, l2}, 5);
+}
+
+INSTANTIATE_TEST_SUITE_P(Registered, WarmPrefetcher,
+                         ::testing::ValuesIn(registered(concepts::kPrefetcher, traits::kWithinLine)),
                          [](const auto& info) { return info.param; });
 
 TEST(Warm, WriteThroughNoAllocateAndInclusiveLevels) {

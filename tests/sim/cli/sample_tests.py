@@ -34,7 +34,7 @@ KERNELS = {
     "matmul_naive": [W("matmul_naive.pto"), "-D", "M=40", "-D", "N=40", "-D", "K=40"],
     "conv2d_basic": [W("conv2d_basic.pto"), "-D", "C=8", "-D", "H=16", "-D", "W=16", "-D", "F=4"],
     "attention_naive": [W("attention_naive.pto"), "-D", "L=96", "-D", "D=32"],
-    "conv2d_im2col_tiled": [W("conv2d_im2col_tiled.pto"), "-D", "C=8", "-D", "H=16", "-D", "W=16", "-D", "F=16",
+    "conv2d_im2col_tiled": [W("conv2d_im2col_tiled.pto"), "-D", "C=8", "-D", "H=24", "-D", "W=24", "-D", "F=16",
                             "-D", "TM=8", "-D", "TN=16", "-D", "TK=16"],
     "trace": ["--trace", DIN],
 }
