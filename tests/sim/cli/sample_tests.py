@@ -139,6 +139,23 @@ check("warming none", rep is not None and rep["sample"]["warming"] == "none", er
 code, out, err = run("run", *KERNELS["matmul_naive"], *SAMPLE)
 check("text: sampled block", code == 0 and "sampled: " in out and "95 % intervals" in out and "cycles " in out, out + err)
 
+# run --warm-before-compute (tune's probes): conv2d's im2col only warms.
+CONV = KERNELS["conv2d_im2col_tiled"]
+full, err = report(CONV)
+warm, err2 = report(CONV + ["--warm-before-compute"])
+if check("warm-before-compute runs", full is not None and warm is not None, err + err2):
+    l1 = lambda r: next(l for l in r["levels"] if l["name"] == "L1")
+    check("warm-before-compute: marked, flops exact, the prefix not counted",
+          warm.get("prefix_warmed") is True and "prefix_warmed" not in full and warm["flops"] == full["flops"] and
+          0 < warm["core"]["accesses"] < full["core"]["accesses"] and
+          l1(warm)["reads"] + l1(warm)["writes"] < l1(full)["reads"] + l1(full)["writes"] and warm["cycles"] < full["cycles"],
+          (warm["core"], full["core"]))
+for flags, msg in [(["--trace", DIN, "--warm-before-compute"], "--warm-before-compute: needs a PROGRAM"),
+                   (CONV + ["--warm-before-compute", "--set", "core.cores=2"], "--warm-before-compute: warms one core's"),
+                   (CONV + ["--warm-before-compute", "--sample"], "--warm-before-compute: cannot be combined with --sample")]:
+    code, _, err = run("run", *flags)
+    check(f"refused {' '.join(flags[-3:])}", code == 2 and msg in err, (code, err[-300:]))
+
 # Refusals: exit 2, the flag named, no output file.
 BAD = [
     (["--sample", "--sample-unit", "0"], "--sample-unit: must be at least 1"),
