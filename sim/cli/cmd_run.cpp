@@ -106,11 +106,12 @@ void add_run(CLI::App& app, Action& action) {
                 "Sampled run (SMARTS): measure a unit of --sample-unit accesses every --sample-every units, warm "
                 "between them; cycles, seconds, misses and DRAM bytes become estimates with 95 % intervals "
                 "(report key sample; docs/SAMPLING.md)");
-  run->add_option("--sample-unit", a.sample_unit, "Accesses per measured unit (with --sample; default 1000)");
+  run->add_option("--sample-unit", a.sample_unit,
+                  "Accesses (line requests of the first level) per measured unit (with --sample; default 1000)");
   run->add_option("--sample-every", a.sample_every, "Measure one unit in this many (with --sample; default 50)");
   run->add_option("--sample-warmup", a.sample_warmup,
                   "Accesses simulated in detail, unmeasured, before each unit (with --sample; default 2000)");
-  run->add_option("--sample-seed", a.sample_seed, "Picks where the first unit starts (with --sample; default 1)");
+  run->add_option("--sample-seed", a.sample_seed, "Picks each unit's place in its period (with --sample; default 1)");
   run->add_option("--sample-warming", a.sample_warming,
                   "Between units: functional (the caches' contents follow every access; the default) or none "
                   "(accesses dropped)");
