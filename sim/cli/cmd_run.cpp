@@ -1,5 +1,6 @@
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -110,7 +111,8 @@ void add_run(CLI::App& app, Action& action) {
                   "Accesses (line requests of the first level) per measured unit (with --sample; default 1000)");
   run->add_option("--sample-every", a.sample_every, "Measure one unit in this many (with --sample; default 50)");
   run->add_option("--sample-warmup", a.sample_warmup,
-                  "Accesses simulated in detail, unmeasured, before each unit (with --sample; default 2000)");
+                  "Accesses simulated in detail, unmeasured, before each unit (with --sample; default 2 x "
+                  "--sample-unit, at most the gap between units)");
   run->add_option("--sample-seed", a.sample_seed, "Picks each unit's place in its period (with --sample; default 1)");
   run->add_option("--sample-warming", a.sample_warming,
                   "Between units: functional (the caches' contents follow every access; the default) or none "
@@ -153,7 +155,12 @@ void add_run(CLI::App& app, Action& action) {
                          "cannot be combined with --check-data (it checks the whole run)");
       std::optional<SampleParams> sample;
       if (a.sample) {
-        sample = make_sample_params(a.sample_unit, a.sample_every, a.sample_warmup, a.sample_seed, a.sample_warming);
+        // Unless given, the warm-up is SMARTS's 2 x U, as far as it fits between units.
+        const uint64_t warmup =
+            run->count("--sample-warmup") || a.sample_every < 2 || a.sample_unit == 0
+                ? a.sample_warmup
+                : std::min(2 * a.sample_unit, (a.sample_every - 1) * a.sample_unit);
+        sample = make_sample_params(a.sample_unit, a.sample_every, warmup, a.sample_seed, a.sample_warming);
         if (stops) throw InputError({"--sample", 0, 0}, "", "cannot be combined with --stop-after(-compute)");
       } else {
         for (const char* flag : {"--sample-unit", "--sample-every", "--sample-warmup", "--sample-seed", "--sample-warming"})

@@ -135,6 +135,12 @@ check("estimates within 10 % of the full run for >= 75 % of pairs", close >= 0.7
 rep, err = report(KERNELS["matmul_naive"] + SAMPLE + ["--sample-warming", "none"])
 check("warming none", rep is not None and rep["sample"]["warming"] == "none", err)
 
+# Without --sample-warmup the warm-up is 2 x U, as far as it fits (U=100, k=2: 100).
+rep, err = report(KERNELS["matmul_naive"] + ["--sample", "--sample-unit", "100", "--sample-every", "2"])
+check("default warm-up fits", rep is not None and rep["sample"]["warmup_accesses"] == 100, err)
+rep, err = report(KERNELS["matmul_naive"] + ["--sample", "--sample-unit", "100"])
+check("default warm-up 2 x U", rep is not None and rep["sample"]["warmup_accesses"] == 200, err)
+
 # The text report shows the estimates.
 code, out, err = run("run", *KERNELS["matmul_naive"], *SAMPLE)
 check("text: sampled block", code == 0 and "sampled: " in out and "95 % intervals" in out and "cycles " in out, out + err)
