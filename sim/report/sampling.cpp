@@ -32,9 +32,12 @@ SampleParams make_sample_params(uint64_t unit, uint64_t every, uint64_t warmup, 
     bad("--sample-warmup", std::to_string(warmup) + " accesses do not fit between units: at most (--sample-every - 1) x "
                            "--sample-unit = " + std::to_string(p.period - unit));
   p.warmup = warmup;
-  if (warming == "functional") p.warming = SampleWarming::Functional;
-  else if (warming == "none") p.warming = SampleWarming::None;
-  else bad("--sample-warming", "'" + warming + "' is not one of functional | none");
+  // The choices in SampleWarming's order (not registered names: a closed set of two).
+  static const char* const kWarmings[] = {"functional", "none"};
+  size_t w = 0;
+  while (w < 2 && warming != kWarmings[w]) ++w;
+  if (w == 2) bad("--sample-warming", "'" + warming + "' is not one of functional | none");
+  p.warming = SampleWarming(w);
   p.seed = seed;
   return p;
 }
