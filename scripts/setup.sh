@@ -5,7 +5,7 @@
 set -euo pipefail
 pkgs=(g++ make cmake pkg-config git ca-certificates
       libsystemc-dev libyaml-cpp-dev libcli11-dev libspdlog-dev
-      libgtest-dev libgmock-dev nlohmann-json3-dev
+      libgtest-dev libgmock-dev nlohmann-json3-dev libboost-dev
       python3 python3-yaml python3-matplotlib parallel
       slurmctld slurmd slurm-client munge
       clang libclang-rt-14-dev)  # the fuzz targets and the sanitized unit tests (scripts/fuzz.sh)

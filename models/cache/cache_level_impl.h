@@ -10,6 +10,7 @@
 // (every use is under `if constexpr (Sub)`). Data and Sub do not combine.
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 #include <type_traits>
 
 #include "models/cache/cache_level.h"
@@ -120,6 +121,25 @@ class CacheLevelImpl final : public CacheLevel {
       c.issued(t, done);
     }
     return i;
+  }
+
+  // MemPort::warm: access()'s effect on what the level holds, line by line,
+  // in its order below (the fill, the write-through, the victim's
+  // writeback). Sub-blocked and data-keeping levels are refused by run
+  // --sample before a run starts (their state is more than tags).
+  void warm(const MemRequest& r) override {
+    if constexpr (Sub || Data) {
+      (void)r;
+      throw std::logic_error("functional warming of a sub-blocked or data-keeping level");
+    } else {
+      const uint64_t bytes = r.bytes ? r.bytes : 1;
+      const uint64_t first = r.addr >> line_shift_, last = (r.addr + bytes - 1) >> line_shift_;
+      for (uint64_t line = first; line <= last; ++line) {
+        const uint64_t lo = std::max(r.addr, line << line_shift_);
+        const uint64_t hi = std::min(r.addr + bytes, (line + 1) << line_shift_);
+        warm_line(line, lo, hi - lo, r);
+      }
+    }
   }
 
   void flush_at(uint64_t at) override {
@@ -239,6 +259,74 @@ class CacheLevelImpl final : public CacheLevel {
     timing_.latency_sum_fs += done - at;
     ++timing_.requests;
     return done;
+  }
+
+  // One line of warm(): served_hit / served_miss (and a read's prefetches)
+  // without time or counters.
+  void warm_line(uint64_t line, uint64_t addr, uint64_t bytes, const MemRequest& r) {
+    const bool write = r.write;
+    const MemRequest through{addr, bytes, true, r.tensor, r.region};
+    const typename Array::Found f = array_.find(line);
+    if (f.slot >= 0) {
+      array_.hit(f, write && config_.write_back);
+      classifier_.hit(line, array_.extra(uint64_t(f.slot)).shadow, [&] { return allocates(write, bytes); });
+      if (write && !config_.write_back) below_->warm(through);
+      if (prefetcher_) [[unlikely]] {  // a write uses a prefetched line too (prefetch_after_hit)
+        const bool first_use = array_.take_prefetched(uint64_t(f.slot));
+        if (!write) warm_prefetches(DemandRead{line, false, first_use, line}, r);
+      }
+      return;
+    }
+    if (!allocates(write, bytes)) {  // the 3C shadow still sees the line, as served_miss shows it
+      classifier_.miss(line, false, array_.extra(typename Array::Victim{}.slot).shadow);
+      below_->warm(through);
+      return;
+    }
+    const bool whole = bytes == config_.line && (!config_.allocate_fetch_whole || r.writeback);
+    warm_fill(f, line, r, !(write && whole), write && config_.write_back, false);
+    if (write && !config_.write_back) below_->warm(through);
+    if (prefetcher_ && !write) [[unlikely]] warm_prefetches(DemandRead{line, true, false, line}, r);
+  }
+
+  // A line that missed at `f` takes a way: the victim leaves (written back
+  // below if dirty), the line is fetched from below if `fetch`, installed.
+  void warm_fill(const typename Array::Found& f, uint64_t line, const MemRequest& r, bool fetch, bool dirty,
+                 bool prefetched) {
+    const typename Array::Victim v = array_.reserve(f);
+    classifier_.miss(line, true, array_.extra(v.slot).shadow);
+    mirror_filling(line, v.slot);
+    if (fetch) below_->warm(MemRequest{line << line_shift_, config_.line, false, r.tensor, r.region});
+    array_.install(f, v.slot, line, dirty, LineOwner{r.tensor, r.region}, prefetched);
+    mirror_filling(~0ull, 0);
+    array_.extra(v.slot).ready = 0;
+    if (!v.evicted) return;
+    bool victim_dirty = v.dirty;
+    if (config_.inclusive) victim_dirty |= invalidate_above(v.line);
+    if (victim_dirty)
+      below_->warm(MemRequest{v.line << line_shift_, config_.line, true, v.owner.tensor, v.owner.region, nullptr, true});
+  }
+
+  // prefetch_after / prefetch_line without time or counters: the
+  // prefetcher trains, and what it proposes is looked up and filled.
+#if defined(__GNUC__)
+  __attribute__((noinline))
+#endif
+  void warm_prefetches(const DemandRead& d, const MemRequest& r) {
+    uint64_t lines[kMaxPrefetchDegree];
+    const uint32_t n = prefetcher_->on_read(d, lines);
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint64_t line = lines[i];
+      if (line > max_line_ || (line >> page_shift_) != (d.line >> page_shift_)) continue;
+      const typename Array::Found f = array_.find(line);
+      if (f.slot >= 0) {
+        array_.hit(f, false);
+        classifier_.hit(line, array_.extra(uint64_t(f.slot)).shadow, [] { return true; });
+        continue;
+      }
+      MemRequest p = r;
+      p.write = false;
+      warm_fill(f, line, p, true, false, true);
+    }
   }
 
   // A hit on the line found at `f`; returns when its data is there. A read

@@ -48,6 +48,11 @@ class MemPort {
     (void)kind, (void)addr, (void)bytes, (void)at;
   }
   void request(const MemRequest& r) { access(r, 0); }
+  // Functional warming (run --sample, docs/SAMPLING.md): the request
+  // changes what the levels hold (tags, replacement order, dirty bits, the
+  // 3C shadow) as access() would, but takes no time, counts nothing and
+  // trains no prefetcher. Memory holds no lines: by default nothing happens.
+  virtual void warm(const MemRequest& r) { (void)r; }
   virtual void poke(uint64_t addr, uint64_t bytes, const uint8_t* data) { (void)addr, (void)bytes, (void)data; }
 };
 

@@ -146,6 +146,8 @@ CoreClock& CoreModule::clock(CoreId core) {
 }
 
 void CoreModule::access(const Access& a) {
+  if (warm_prefix_) return warm_prefix(&a, 1);
+  if (sampler_) return sampled(&a, 1);
   if (checker_ && !is_control(a.kind)) return checked(a, false, nullptr);
   // A copyback or invalidate record is no instruction: it takes no event number.
   const uint32_t seq = !dataflow_ || is_control(a.kind) ? 0 : ++seq_;
@@ -170,6 +172,11 @@ tlm::tlm_generic_payload& CoreModule::transport(const Route& r, const Access& a,
 }
 
 void CoreModule::compute(const Compute& c) {
+  warm_prefix_ = false;
+  // Between sampled units the clock does not run, but compute is counted:
+  // its flops and its time (compute_fs) are exact, not sampled
+  // (docs/SAMPLING.md, "Compute is counted, not sampled").
+  if (sampler_ && sampler_->phase() == SampleSchedule::Phase::Skip) return compute_skipped(c);
   const uint32_t seq = dataflow_ ? ++seq_ : 0;
   if (parallel_) return enqueue(Queued{Queued::ComputeEvent, Access{}, c, seq});
   if (attr_) return compute_attributed(c, seq);

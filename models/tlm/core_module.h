@@ -46,6 +46,7 @@
 #include <vector>
 
 #include "sim/report/level_report.h"
+#include "sim/report/sampling.h"
 #include "models/core/core_clock.h"
 #include "models/core/core_timing.h"
 #include "models/tlm/access_tags.h"
@@ -120,11 +121,30 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   void position(const std::string& file, int line, int col) override;
   void write_data(const uint8_t* data, size_t n) override;
 
+  // run --sample (core_sampling.cpp): accesses follow `p`'s schedule;
+  // `probe` writes the headline totals so far (System picks them), read at
+  // each measured unit's start and end. One core, no dataflow model, no
+  // --check-data, no attribution (System::run refuses them first).
+  void set_sampling(const SampleParams& p, std::function<void(std::vector<double>&)> probe);
+  // After the run: each complete measured unit's deltas of the probe's
+  // totals and its accesses, and the accesses of the whole stream (line
+  // requests of the first level: SampleSchedule).
+  const std::vector<std::vector<double>>& sample_units() const { return sample_units_; }
+  const std::vector<double>& sample_weights() const { return sample_weights_; }  // each unit's accesses
+  uint64_t stream_accesses() const { return sampler_ ? sampler_->position() : 0; }
+
+  // run --warm-before-compute (tune's probes): the accesses before the
+  // first compute event only warm the caches' contents (MemPort::warm): no
+  // time, no counts. One core, no --check-data (System::run refuses them).
+  void warm_until_compute() { warm_prefix_ = true; }
+
   std::exception_ptr error() const { return error_; }
   // True when a stop request (SIGINT/SIGTERM) ended the event stream early.
   bool interrupted() const { return interrupted_; }
   const TagNames& names() const { return names_; }
   double cycles() const;
+  // Issue time spent on compute, every core (core.compute_cycles).
+  double compute_cycles() const;
   void report(StatsNode& run) const;
 
  private:
@@ -176,6 +196,11 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   const Route& route_of(const Access& a) const;
   class RoutePort;  // a route as the core model's CorePort
   void issue_runs(const Access* a, size_t n);
+  void sampled(const Access* a, size_t n);
+  void warm(const Access* a, size_t n);
+  void warm_prefix(const Access* a, size_t n);
+  void compute_skipped(const Compute& c);
+  uint64_t sample_weight(const Access& a) const;
   // With attribution: runs of one site / region / core, cut at epoch ends
   // (the `cpu` core model issues a run's events one by one).
   void accesses_attributed(const Access* a, size_t n);
@@ -231,7 +256,16 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   std::vector<std::deque<Pending>> pending_;  // per core, beside queues_ (data of its accesses)
   std::vector<uint8_t> read_buf_;
   Pending scratch_;
-  bool memory_used_ = false;  // --check-data: whether the access reached the memory (not forwarded)
+  bool memory_used_ = false;
+  bool warm_prefix_ = false;  // until the first compute event (warm_until_compute)
+  std::unique_ptr<SampleSchedule> sampler_;  // run --sample; null: every access in detail
+  SampleParams sample_params_;
+  std::function<void(std::vector<double>&)> sample_probe_;
+  std::vector<double> sample_at_start_, sample_now_;
+  std::vector<std::vector<double>> sample_units_;
+  std::vector<double> sample_weights_;
+  bool in_unit_ = false;   // inside a measured unit (its start read)
+  uint64_t unit_from_ = 0;  // where it started  // --check-data: whether the access reached the memory (not forwarded)
 };
 
 }  // namespace ptosim

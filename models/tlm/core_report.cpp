@@ -12,6 +12,12 @@ double CoreModule::cycles() const {
   return double(last) / period_fs_;
 }
 
+double CoreModule::compute_cycles() const {
+  uint64_t fs = 0;
+  for (const CoreClock& k : clocks_) fs += k.compute_fs;
+  return double(fs) / period_fs_;
+}
+
 namespace {
 // The counters of the cores in `ks`, summed.
 void core_counters(StatsNode& n, const std::vector<const CoreClock*>& ks, double period_fs) {

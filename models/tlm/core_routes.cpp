@@ -125,6 +125,8 @@ void CoreModule::issue_now(const Access& a, uint32_t seq, uint8_t* data) {
 }
 
 void CoreModule::accesses(const Access* a, size_t n) {
+  if (warm_prefix_) return warm_prefix(a, n);
+  if (sampler_) return sampled(a, n);
   if (attr_ && !parallel_) return accesses_attributed(a, n);
   if (checker_ || every_ || parallel_) {
     for (size_t i = 0; i < n; ++i) access(a[i]);

@@ -267,6 +267,8 @@ StatsNode System::run(const std::function<void(EventSink&)>& producer, const Run
     if (ChoiceLists::has_trait(concepts::kDramTiming, config_.dram.timing, traits::kBanked)) attribution_->set_row_counter([this] { return dram_->row_counts(); });
     core_->set_attribution(attribution_.get());
   }
+  if (options.sample) start_sampling(*options.sample, options);
+  if (options.warm_before_compute) start_warm_prefix();
   std::unique_ptr<DataChecker> checker;
   if (check_data_) checker = make_checker(options);
   if (options.flush || checker) {
@@ -280,7 +282,10 @@ StatsNode System::run(const std::function<void(EventSink&)>& producer, const Run
   // the memories hold what was simulated, not the final image to compare.
   if (checker && !core_->interrupted()) checker->final_check();
 
-  StatsNode root = assemble(options.source, core_->interrupted());
+  std::vector<SampleEstimate> estimates;
+  if (options.sample) estimates = sample_estimates(*options.sample);
+  StatsNode root = assemble(options.source, core_->interrupted(), estimates.empty() ? 0 : estimates.front().estimate);
+  if (options.sample) report_sample(root, *options.sample, estimates);
   if (attribution_) attribution_->report(root);
   if (checker) {
     root.child("data_check", NodeKind::DataCheck)
@@ -290,8 +295,8 @@ StatsNode System::run(const std::function<void(EventSink&)>& producer, const Run
   return root;
 }
 
-StatsNode System::assemble(const std::string& source, bool interrupted) const {
-  const double cycles = core_->cycles();
+StatsNode System::assemble(const std::string& source, bool interrupted, double cycles_estimate) const {
+  const double cycles = cycles_estimate > 0 ? cycles_estimate : core_->cycles();
   const double seconds = cycles / config_.clock_hz;
   StatsNode core_parent;
   core_->report(core_parent);

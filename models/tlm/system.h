@@ -9,6 +9,7 @@
 
 #include "models/attribution/attribution.h"
 #include "sim/config/hw_config.h"
+#include "sim/report/sampling.h"
 #include "sim/report/stats.h"
 #include "sim/trace/event.h"
 
@@ -35,6 +36,12 @@ struct RunOptions {
   // several points at once, where a second thread per run only adds the
   // cost of handing events over).
   bool producer_same_thread = false;
+  // run --sample (docs/SAMPLING.md): measure units of the stream, warm
+  // between them; null: every access in detail.
+  const SampleParams* sample = nullptr;
+  // run --warm-before-compute: the accesses before the first compute event
+  // only warm the caches (tune's probes: a prefix the same for every tile).
+  bool warm_before_compute = false;
 };
 
 class System {
@@ -57,7 +64,8 @@ class System {
  private:
   void run_kernel();  // sc_start() on a thread of its own (see system.cpp)
   // The header, core and levels of the report, as far as the run has come.
-  StatsNode assemble(const std::string& source, bool interrupted) const;
+  // `cycles_estimate` (> 0): a sampled run's estimate in place of the core's.
+  StatsNode assemble(const std::string& source, bool interrupted, double cycles_estimate = 0) const;
   // Bytes of the caches' dirty lines, each address once (the report's dirty_bytes_at_end).
   uint64_t dirty_bytes() const;
   // --check-data: the checker of one run, its stores and routes given to the core.
@@ -66,6 +74,19 @@ class System {
   bool private_cache(const std::string& cache) const;
   // Several cores: per-core instances of the first k levels and their directory.
   void build_private_levels(size_t k);
+  // run --sample: refuses what sampling does not model (InputError), gives
+  // the core its schedule and the probe of the headline totals.
+  void start_sampling(const SampleParams& p, const RunOptions& options);
+  // The probe's metric names and its totals now (cycles, each cache level's
+  // demand misses, DRAM bytes).
+  std::vector<std::string> sample_metrics() const;
+  // run --warm-before-compute: refuses several cores and --check-data.
+  void start_warm_prefix();
+  void sample_totals(std::vector<double>& out) const;
+  // After a sampled run: the estimated cycles (for assemble), then the
+  // estimates and intervals into the report.
+  std::vector<SampleEstimate> sample_estimates(const SampleParams& p) const;
+  void report_sample(StatsNode& root, const SampleParams& p, const std::vector<SampleEstimate>& e) const;
   void report_coherence(StatsNode& root, const TagNames& names, const std::string& source, double seconds) const;
 
   HwConfig config_;

@@ -1,5 +1,6 @@
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -40,6 +41,9 @@ struct RunArgs {
   std::vector<std::string> defines, sets;
   uint64_t max_events = 0, stop_after = 0, stop_after_compute = 0;
   InsightArgs insight;
+  bool sample = false, warm_before_compute = false;
+  uint64_t sample_unit = 1000, sample_every = 50, sample_warmup = 2000, sample_seed = 1;
+  std::string sample_warming = "functional";
 };
 
 void add_trace_counts(StatsNode& root, const TraceCounts& c) {
@@ -99,11 +103,29 @@ void add_run(CLI::App& app, Action& action) {
                 "compares nothing (report key values_off): a cheaper probe, as pto-sim tune takes; the counts "
                 "change only for a program whose loops or addresses depend on tensor values")
       ->excludes("--check-data");
+  run->add_flag("--sample", a.sample,
+                "Sampled run (SMARTS): measure a unit of --sample-unit accesses every --sample-every units, warm "
+                "between them; cycles, seconds, misses and DRAM bytes become estimates with 95 % intervals "
+                "(report key sample; docs/SAMPLING.md)");
+  run->add_option("--sample-unit", a.sample_unit,
+                  "Accesses (line requests of the first level) per measured unit (with --sample; default 1000)");
+  run->add_option("--sample-every", a.sample_every, "Measure one unit in this many (with --sample; default 50)");
+  run->add_option("--sample-warmup", a.sample_warmup,
+                  "Accesses simulated in detail, unmeasured, before each unit (with --sample; default 2 x "
+                  "--sample-unit, at most the gap between units)");
+  run->add_option("--sample-seed", a.sample_seed, "Picks each unit's place in its period (with --sample; default 1)");
+  run->add_option("--sample-warming", a.sample_warming,
+                  "Between units: functional (the caches' contents follow every access; the default) or none "
+                  "(accesses dropped)");
+  run->add_flag("--warm-before-compute", a.warm_before_compute,
+                "The accesses before the program's first compute event only warm the caches' contents (no time, "
+                "not counted; docs/SAMPLING.md): with --stop-after-compute, tune's probe of a prefix that is the "
+                "same for every tile (conv2d's im2col)");
   add_program_options(*run, a.defines, a.max_events);
   add_set_option(*run, a.sets);
   add_insight_options(*run, a.insight);
-  run->callback([&action] {
-    action = [] {
+  run->callback([&action, run] {
+    action = [run] {
       if (a.program.empty() == a.trace.empty()) {
         std::cerr << "pto-sim run: give either a PROGRAM or --trace FILE\n";
         return 2;
@@ -131,6 +153,19 @@ void add_run(CLI::App& app, Action& action) {
       if (stops && a.check_data)
         throw InputError({a.stop_after ? "--stop-after" : "--stop-after-compute", 0, 0}, "",
                          "cannot be combined with --check-data (it checks the whole run)");
+      std::optional<SampleParams> sample;
+      if (a.sample) {
+        // Unless given, the warm-up is SMARTS's 2 x U, as far as it fits between units.
+        const uint64_t warmup =
+            run->count("--sample-warmup") || a.sample_every < 2 || a.sample_unit == 0
+                ? a.sample_warmup
+                : std::min(2 * a.sample_unit, (a.sample_every - 1) * a.sample_unit);
+        sample = make_sample_params(a.sample_unit, a.sample_every, warmup, a.sample_seed, a.sample_warming);
+        if (stops) throw InputError({"--sample", 0, 0}, "", "cannot be combined with --stop-after(-compute)");
+      } else {
+        for (const char* flag : {"--sample-unit", "--sample-every", "--sample-warmup", "--sample-seed", "--sample-warming"})
+          if (run->count(flag)) throw InputError({flag, 0, 0}, "", "needs --sample");
+      }
       run_control::set_event_limit(a.stop_after ? a.stop_after : a.stop_after_compute, a.stop_after_compute != 0);
       if (!a.program.empty()) tools_turn_on(a.program, a.insight);
       System system(config, a.check_data);
@@ -146,6 +181,12 @@ void add_run(CLI::App& app, Action& action) {
       if (a.no_values && !a.trace.empty())
         throw InputError({"--no-values", 0, 0}, "", "needs a PROGRAM: a trace has no values to skip");
       options.data_in_stream = a.check_data && a.trace.empty();
+      options.sample = sample ? &*sample : nullptr;
+      if (a.warm_before_compute && !a.trace.empty())
+        throw InputError({"--warm-before-compute", 0, 0}, "", "needs a PROGRAM: a trace has no compute events");
+      if (a.warm_before_compute && a.sample)
+        throw InputError({"--warm-before-compute", 0, 0}, "", "cannot be combined with --sample");
+      options.warm_before_compute = a.warm_before_compute;
       StatsNode root;
       std::string source_hash;  // a trace's, taken while it was read
       std::vector<ProgramParam> params;
@@ -188,6 +229,7 @@ void add_run(CLI::App& app, Action& action) {
         status = run_program_on(system, config, a.program, a.defines, a.max_events, options, root, prints, &params, hot,
                                 &pictures, !a.no_values);
         if (a.no_values) root.set("values_off", true);
+        if (a.warm_before_compute) root.set("prefix_warmed", true);
         add_source_text(root, a.program);
         if (a.insight.leaks == "off") drop_leaks(root);
       }

@@ -24,6 +24,7 @@
 #include "sim/analysis/sweep_runner.h"
 #include "sim/cli/tune_estimate.h"
 #include "sim/common/read_file.h"
+#include "sim/config/config_override.h"
 
 namespace ptosim::cli {
 namespace {
@@ -38,6 +39,7 @@ struct TuneArgs {
   uint64_t probe_events = 4000;
   size_t keep = 2;
   double margin = 0.03;
+  bool warm_prefix = true;
 };
 
 struct Candidate {
@@ -74,6 +76,24 @@ std::map<std::string, Row> rows_by_key(const std::string& csv) {
 }
 
 json load_report(const std::string& path) { return parse_json(read_input_file(path, "report"), path); }
+
+// Whether every point's config lets a probe warm the prefix before the first
+// compute instead of simulating it (run --warm-before-compute: one core, no
+// sub-blocked level). A config that does not load is the sweep's to report.
+bool prefix_can_warm(const std::vector<SweepPoint>& points) {
+  for (const SweepPoint& p : points) {
+    try {
+      std::vector<ConfigOverride> ov;
+      for (auto& [n, v] : p.sets) ov.push_back(parse_override(n + "=" + v));
+      const HwConfig c = load_config_with_overrides(p.config, ov);
+      if (c.core.count > 1) return false;
+      for (const CacheConfig& l : c.caches)
+        if (l.has_subblocks()) return false;
+    } catch (const InputError&) {
+    }
+  }
+  return true;
+}
 
 int run(const TuneArgs& a) {
   const TuneObjective objective = a.objective == "seconds" ? TuneObjective::Seconds : TuneObjective::DramBytes;
@@ -120,6 +140,10 @@ int run(const TuneArgs& a) {
   std::set<std::string> unprobed;
   for (const Candidate& c : cands) unprobed.insert(c.point->key);
   uint64_t events = a.probe_events;
+  // The phase before the first compute (conv2d's im2col) is the same for
+  // every tile: its accesses only warm the probe's caches (no timing), which
+  // costs a fraction of simulating them (docs/PERFORMANCE.md, "Tuning").
+  const bool warm = a.warm_prefix && prefix_can_warm(points);
   for (int round = 0; !unprobed.empty() && round < 5; ++round, events *= 4) {
     SweepSpec probe = spec;
     probe.output = templ + "/probe" + std::to_string(round) + ".csv";
@@ -129,6 +153,7 @@ int run(const TuneArgs& a) {
     // short probe's CPU: docs/PERFORMANCE.md "Tuning"). Finalists run with values.
     probe.run_args = {"--stop-after-compute", std::to_string(events), "--epoch-accesses",
                       std::to_string(std::max<uint64_t>(1, events / 4)), "--no-values"};
+    if (warm) probe.run_args.push_back("--warm-before-compute");
     probe.select = [&unprobed](const SweepPoint& p) { return unprobed.count(p.key) > 0; };
     std::cerr << "pto-sim tune: probing " << unprobed.size() << " points (" << events << " events each)\n";
     if (run_sweep(probe) == 130) return 130;
@@ -248,6 +273,9 @@ void add_tune(CLI::App& app, Action& action) {
       ->check(CLI::Range(size_t(1), size_t(1) << 20));
   t->add_option("--margin", a.margin, "Simulate points whose estimate is within this fraction of the best (default 0.03)")
       ->check(CLI::Range(0.0, 100.0));
+  t->add_flag("--simulate-prefix{false}", a.warm_prefix,
+              "Probes simulate the phase before the first compute in detail (default: its accesses only warm the "
+              "caches, run --warm-before-compute, where the config allows: one core, no sub-blocks)");
   add_output_option(*t, a.output, "Write the table here instead of stdout");
   t->callback([&action] { action = [] { return run(a); }; });
 }

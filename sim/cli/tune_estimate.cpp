@@ -28,7 +28,9 @@ double report_objective(const json& r, TuneObjective objective) {
 ProbeEstimate estimate_from_probe(const json& r, TuneObjective objective) {
   ProbeEstimate e;
   e.total = report_objective(r, objective);
-  e.exact = !r.value("interrupted", false);
+  // A probe that warmed its prefix (run --warm-before-compute) took no
+  // time over it: even run to the end, its totals are no point's.
+  e.exact = !r.value("interrupted", false) && !r.value("prefix_warmed", false);
   const json epochs = r.value("epochs", json::array());
   double obj = 0, flops = 0;
   if (!e.exact && epochs.size() >= 2) {

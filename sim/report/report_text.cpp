@@ -176,6 +176,22 @@ void roofline(std::ostringstream& o, const StatsNode& root) {
     << si(root.num("peak_dram_bandwidth_bytes_per_s"), "B/s") << " DRAM\n";
 }
 
+// A sampled run (run --sample): what was measured, then each headline
+// estimate with its interval.
+void sample_block(std::ostringstream& o, const StatsNode& root) {
+  const StatsNode* n = root.find_child("sample");
+  if (!n) return;
+  o << "sampled: " << n->u64("units") << " units of " << n->u64("unit_accesses") << " accesses, one every "
+    << n->u64("period_accesses") << " of " << n->u64("stream_accesses") << ", " << n->u64("warmup_accesses")
+    << " warming each in detail, " << to_string(*n->find("warming")) << " warming between\n";
+  const StatsNode* list = n->find_child("intervals");
+  if (!list) return;
+  o << "  estimates, " << fmt("%.0f", n->num("confidence") * 100) << " % intervals (Student's t):\n";
+  for (const StatsNode& r : list->children)
+    o << "  " << r.name << " " << fmt("%.6g", r.num("estimate")) << " +- " << fmt("%.3g", r.num("half_width")) << " ("
+      << fmt("%.2f", r.num("relative_half_width") * 100) << " %)\n";
+}
+
 // Any other node (trace, program summaries): "name:" then key=value pairs,
 // wrapped so that no line passes 80 columns.
 void generic(std::ostringstream& o, const StatsNode& n, int depth) {
@@ -235,6 +251,7 @@ std::string render_text(const StatsNode& root) {
                        fmt("%.3g s wall", root.num("wall_seconds")), "config " + str("config_hash"),
                        "source " + (str("source_hash").empty() ? std::string("(stdin)") : str("source_hash"))});
   }
+  sample_block(o, root);
   roofline(o, root);
   for (auto& [k, v] : root.values) {
     if (printed_in_header(k)) continue;
@@ -245,7 +262,9 @@ std::string render_text(const StatsNode& root) {
       if (!idle(l) || l.kind == NodeKind::Cache || l.kind == NodeKind::Dram) level(o, l);
   for (auto& c : root.children) {
     // The resolved config is `pto-sim config show`'s business; empty objects say nothing.
-    if (c.name == "levels" || c.name == "core" || c.name == "roofline" || c.name == "config_resolved") continue;
+    if (c.name == "levels" || c.name == "core" || c.name == "roofline" || c.name == "config_resolved" ||
+        c.name == "sample")
+      continue;
     if (c.values.empty() && c.children.empty()) continue;
     if (c.name == "hot_spots") {
       o << "\nhot spots (tensor tiles)\n";

@@ -78,9 +78,13 @@ code, _, err = run("run", "--trace", din, "--no-values")
 check("--no-values with a trace: exit 2, named", code == 2 and "--no-values" in err and "PROGRAM" in err, (code, err))
 
 # tune with probes longer than the program: every estimate is exact, the
-# best is the sweep's best.
+# best is the sweep's best (--simulate-prefix: a probe that only warmed the
+# accesses before the first compute is never exact; the next check).
 axes = ["-D", "M=64", "-D", "N=64", "-D", "K=64", "-D", "TM=16,32,64", "-D", "TN=16,64"]
 code, out, err = run("tune", TILED, *axes, "--objective", "dram_bytes", "--probe-events", "10000000")
+check("tune, prefix warmed: no probe taken as exact, a finalist simulated",
+      code == 0 and "(the probe ran to the end)" not in out and "(simulated)" in out, (code, out, err))
+code, out, err = run("tune", TILED, *axes, "--objective", "dram_bytes", "--probe-events", "10000000", "--simulate-prefix")
 check("tune: exit 0", code == 0, (code, err))
 check("tune: every probe ran to the end", out.count("(the probe ran to the end)") == 6, out)
 code, _, err = run("sweep", TILED, *axes, "-o", T("s.csv"))

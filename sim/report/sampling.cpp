@@ -1,0 +1,108 @@
+// The schedule and the estimator of run --sample (sampling.h); the t
+// quantile is Boost.Math's, the one numerical dependency (header-only).
+#include "sim/report/sampling.h"
+
+#include <boost/math/distributions/students_t.hpp>
+#include <cmath>
+
+#include "sim/common/error.h"
+
+namespace ptosim {
+
+namespace {
+uint64_t splitmix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+[[noreturn]] void bad(const char* flag, const std::string& message) { throw InputError({flag, 0, 0}, "", message); }
+}  // namespace
+
+SampleParams make_sample_params(uint64_t unit, uint64_t every, uint64_t warmup, uint64_t seed,
+                                const std::string& warming) {
+  SampleParams p;
+  if (unit == 0) bad("--sample-unit", "must be at least 1 access");
+  if (every < 2) bad("--sample-every", "must be at least 2 (every unit measured is no sample: run without --sample)");
+  if (unit > (uint64_t(1) << 40) || every > (uint64_t(1) << 20))
+    bad(unit > (uint64_t(1) << 40) ? "--sample-unit" : "--sample-every", "is beyond what a run can hold");
+  p.unit = unit;
+  p.period = unit * every;
+  if (warmup > p.period - unit)
+    bad("--sample-warmup", std::to_string(warmup) + " accesses do not fit between units: at most (--sample-every - 1) x "
+                           "--sample-unit = " + std::to_string(p.period - unit));
+  p.warmup = warmup;
+  // The choices in SampleWarming's order (not registered names: a closed set of two).
+  static const char* const kWarmings[] = {"functional", "none"};
+  size_t w = 0;
+  while (w < 2 && warming != kWarmings[w]) ++w;
+  if (w == 2) bad("--sample-warming", "'" + warming + "' is not one of functional | none");
+  p.warming = SampleWarming(w);
+  p.seed = seed;
+  return p;
+}
+
+uint64_t SampleSchedule::unit_offset(const SampleParams& p, uint64_t j) {
+  return splitmix64(p.seed * 0x9e3779b97f4a7c15ull + j) % (p.period - p.unit + 1);
+}
+
+SampleSchedule::SampleSchedule(const SampleParams& p) : p_(p), unit_start_(unit_offset(p, 0)) {}
+
+SampleSchedule::Phase SampleSchedule::phase() const {
+  if (pos_ >= unit_start_) return Phase::Measure;
+  return pos_ + p_.warmup >= unit_start_ ? Phase::Warm : Phase::Skip;
+}
+
+uint64_t SampleSchedule::left_in_phase() const {
+  switch (phase()) {
+    case Phase::Measure: return unit_start_ + p_.unit - pos_;
+    case Phase::Warm: return unit_start_ - pos_;
+    case Phase::Skip: break;
+  }
+  return unit_start_ - p_.warmup - pos_;
+}
+
+void SampleSchedule::advance(uint64_t n) {
+  pos_ += n;
+  while (pos_ >= unit_start_ + p_.unit) {
+    ++period_index_;
+    unit_start_ = period_index_ * p_.period + unit_offset(p_, period_index_);
+  }
+}
+
+double student_t_quantile(double dof, double p) {
+  return boost::math::quantile(boost::math::students_t_distribution<double>(dof), p);
+}
+
+std::vector<SampleEstimate> estimate_totals(const std::vector<std::string>& metrics,
+                                            const std::vector<std::vector<double>>& per_unit,
+                                            const std::vector<double>& weights, double total, double confidence) {
+  const size_t n = per_unit.size();
+  if (n < 2 || weights.size() != n) throw std::logic_error("estimate_totals needs two units and their weights");
+  double w_sum = 0;
+  for (double w : weights) w_sum += w;
+  const double units = total / (w_sum / double(n));  // N, the population of units
+  const double t = student_t_quantile(double(n - 1), 0.5 + confidence / 2);
+  const double fpc = std::sqrt(std::max(0.0, 1.0 - double(n) / units));
+  std::vector<SampleEstimate> out;
+  for (size_t m = 0; m < metrics.size(); ++m) {
+    double y_sum = 0;
+    for (const auto& u : per_unit) y_sum += u[m];
+    const double ratio = y_sum / w_sum;
+    double ss = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const double d = per_unit[i][m] - ratio * weights[i];
+      ss += d * d;
+    }
+    SampleEstimate e;
+    e.metric = metrics[m];
+    e.estimate = ratio * total;
+    e.half_width = t * std::sqrt(ss / double(n - 1)) / std::sqrt(double(n)) * units * fpc;
+    e.low = e.estimate - e.half_width;
+    e.high = e.estimate + e.half_width;
+    out.push_back(e);
+  }
+  return out;
+}
+
+}  // namespace ptosim

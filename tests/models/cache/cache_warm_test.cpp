@@ -1,0 +1,115 @@
+// Functional warming (MemPort::warm, run --sample): after a stream warmed a
+// hierarchy, the same later requests must find exactly what a hierarchy
+// that served the stream in full finds — every count of the later part
+// equal, for every registered policy and prefetcher and the write and
+// inclusion variants.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "tests/models/cache/cache_test_util.h"
+#include "tests/support/choices.h"
+
+using namespace ptosim;
+using namespace ptosim::test;
+
+namespace {
+
+// The counters a later unit measures, as one comparable vector.
+std::vector<uint64_t> counts(const CacheHierarchy& h) {
+  std::vector<uint64_t> v;
+  for (auto& l : h.levels()) {
+    const LevelStats& s = l->stats();
+    for (uint64_t x : {s.reads, s.writes, s.read_misses, s.write_misses, s.evictions, s.writebacks, s.compulsory,
+                       s.capacity, s.conflict, s.bytes_read, s.bytes_written, s.writeback_misses})
+      v.push_back(x);
+  }
+  v.push_back(h.memory().stats().bytes_read);
+  v.push_back(h.memory().stats().bytes_written);
+  return v;
+}
+
+std::vector<uint64_t> minus(std::vector<uint64_t> a, const std::vector<uint64_t>& b) {
+  for (size_t i = 0; i < a.size(); ++i) a[i] -= b[i];
+  return a;
+}
+
+// A stream with reuse at several distances, writes, and requests that
+// straddle a line.
+std::vector<MemRequest> stream(uint32_t seed, size_t n) {
+  std::mt19937 rng(seed);
+  std::vector<MemRequest> out;
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t span = (rng() % 4 == 0) ? 64 * 1024 : 6 * 1024;
+    const uint64_t addr = (rng() % span) & ~uint64_t(3);
+    const uint64_t bytes = rng() % 16 == 0 ? 64 : 8;
+    out.push_back(MemRequest{addr, bytes, rng() % 3 == 0, 0, 0});
+  }
+  return out;
+}
+
+void expect_warm_equals_full(const std::vector<CacheConfig>& levels, uint32_t seed) {
+  const std::vector<MemRequest> s = stream(seed, 6000);
+  const size_t prefix = 4000;
+  CacheHierarchy full(levels), warmed(levels);
+  for (size_t i = 0; i < prefix; ++i) full.access(s[i]);
+  for (size_t i = 0; i < prefix; ++i) warmed.levels().front()->warm(s[i]);
+  const std::vector<uint64_t> full0 = counts(full), warm0 = counts(warmed);
+  for (size_t i = prefix; i < s.size(); ++i) {
+    full.access(s[i]);
+    warmed.access(s[i]);
+  }
+  EXPECT_EQ(minus(counts(full), full0), minus(counts(warmed), warm0));
+  // Warming itself counts no request.
+  EXPECT_EQ(warm0[0] + warm0[1], 0u);
+}
+
+class WarmPolicy : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(WarmPolicy, LaterRequestsSeeTheFullRunsContents) {
+  expect_warm_equals_full({cache("L1", 2048, 4, 64, GetParam()), cache("L2", 16384, 8, 64, GetParam())}, 7);
+}
+
+INSTANTIATE_TEST_SUITE_P(Registered, WarmPolicy, ::testing::ValuesIn(registered(concepts::kReplacement)),
+                         [](const auto& info) { return info.param; });
+
+// Prefetchers train on the warming reads and their lines are filled, as in
+// the full run (those that act within a line need sub-blocks, which
+// warming refuses).
+class WarmPrefetcher : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(WarmPrefetcher, LaterRequestsSeeTheFullRunsContents) {
+  CacheConfig l1 = cache("L1", 2048, 4, 64), l2 = cache("L2", 16384, 8, 64);
+  l1.prefetch.name = l2.prefetch.name = GetParam();
+  l1.prefetch.degree = l2.prefetch.degree = 2;
+  expect_warm_equals_full({l1, l2}, 5);
+}
+
+INSTANTIATE_TEST_SUITE_P(Registered, WarmPrefetcher,
+                         ::testing::ValuesIn(registered(concepts::kPrefetcher, traits::kWithinLine)),
+                         [](const auto& info) { return info.param; });
+
+TEST(Warm, WriteThroughNoAllocateAndInclusiveLevels) {
+  CacheConfig l1 = cache("L1", 1024, 2, 32);
+  l1.write_back = false;
+  l1.write_allocate = false;
+  CacheConfig l2 = cache("L2", 8192, 4, 64);
+  l2.inclusive = true;
+  CacheConfig l3 = cache("L3", 32768, 512, 64);  // fully associative: one set
+  expect_warm_equals_full({l1, l2, l3}, 11);
+}
+
+TEST(Warm, AWarmedLevelDiffersFromACold) {
+  // The check above can fail: a cold hierarchy does not match the full run.
+  const std::vector<MemRequest> s = stream(3, 6000);
+  CacheHierarchy full({cache("L1", 2048, 4, 64)}), cold({cache("L1", 2048, 4, 64)});
+  for (size_t i = 0; i < 4000; ++i) full.access(s[i]);
+  const std::vector<uint64_t> full0 = counts(full);
+  for (size_t i = 4000; i < s.size(); ++i) {
+    full.access(s[i]);
+    cold.access(s[i]);
+  }
+  EXPECT_NE(minus(counts(full), full0), counts(cold));
+}
+
+}  // namespace

@@ -1,0 +1,159 @@
+// run --sample's schedule, flags and estimator (sim/report/sampling.h) on
+// hand-made inputs with exact expectations.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "sim/common/error.h"
+#include "sim/report/sampling.h"
+
+namespace ptosim {
+namespace {
+
+std::string phases(SampleParams p, uint64_t n) {
+  SampleSchedule s(p);
+  std::string out;
+  while (s.position() < n) {
+    const uint64_t left = s.left_in_phase();
+    EXPECT_GE(left, 1u);
+    const char c = s.phase() == SampleSchedule::Phase::Measure ? 'M' : s.phase() == SampleSchedule::Phase::Warm ? 'w' : '.';
+    const uint64_t step = std::min<uint64_t>(left, n - s.position());
+    out += std::string(step, c);
+    s.advance(step);
+  }
+  return out;
+}
+
+// The phases as the schedule's definition says: period j's unit at
+// j x period + unit_offset(j), its warm-up before it (not over the unit before).
+std::string expected(const SampleParams& p, uint64_t n) {
+  std::string out(n, '.');
+  for (uint64_t j = 0; j * p.period < n + p.warmup; ++j) {  // a unit past n may warm before it
+    const uint64_t start = j * p.period + SampleSchedule::unit_offset(p, j);
+    for (uint64_t x = start >= p.warmup ? start - p.warmup : 0; x < start && x < n; ++x)
+      if (out[x] != 'M') out[x] = 'w';
+    for (uint64_t x = start; x < start + p.unit && x < n; ++x) out[x] = 'M';
+  }
+  return out;
+}
+
+TEST(SampleSchedule, OneUnitInEachPeriodWithItsWarmUpBefore) {
+  for (uint64_t seed : {1, 2, 3, 17}) {
+    SampleParams p;
+    p.unit = 3, p.period = 12, p.warmup = 4, p.seed = seed;
+    const std::string got = phases(p, 120);
+    EXPECT_EQ(got, expected(p, 120)) << "seed " << seed;
+    for (size_t j = 0; j < 10; ++j) EXPECT_EQ(std::count(got.begin() + j * 12, got.begin() + j * 12 + 12, 'M'), 3);
+  }
+  SampleParams p;
+  p.unit = 3, p.period = 12, p.warmup = 0;
+  EXPECT_EQ(phases(p, 60).find('w'), std::string::npos);
+}
+
+TEST(SampleSchedule, UnitsMoveFromPeriodToPeriod) {
+  // Not one fixed offset (systematic sampling aliases with loops): the
+  // places differ, and another seed moves them.
+  SampleParams p;
+  p.unit = 10, p.period = 100;
+  std::set<uint64_t> places;
+  for (uint64_t j = 0; j < 20; ++j) {
+    const uint64_t o = SampleSchedule::unit_offset(p, j);
+    EXPECT_LE(o, 90u);
+    places.insert(o);
+  }
+  EXPECT_GT(places.size(), 10u);
+  SampleParams q = p;
+  q.seed = 2;
+  EXPECT_NE(phases(p, 1000), phases(q, 1000));
+}
+
+TEST(SampleSchedule, AdvancingOneByOneGivesTheSamePhases) {
+  SampleParams p;
+  p.unit = 4, p.period = 10, p.warmup = 3, p.seed = 5;
+  SampleSchedule s(p);
+  std::string out;
+  for (int i = 0; i < 100; ++i) {
+    out += s.phase() == SampleSchedule::Phase::Measure ? 'M' : s.phase() == SampleSchedule::Phase::Warm ? 'w' : '.';
+    s.advance(1);
+  }
+  EXPECT_EQ(out, expected(p, 100));
+}
+
+TEST(SampleParams, BadFlagsNameTheFlag) {
+  auto message = [](auto&& f) {
+    try {
+      f();
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message([] { make_sample_params(0, 50, 0, 1, "functional"); }), "--sample-unit: must be at least 1 access");
+  EXPECT_NE(message([] { make_sample_params(10, 1, 0, 1, "functional"); }).find("--sample-every: must be at least 2"),
+            std::string::npos);
+  EXPECT_NE(message([] { make_sample_params(10, 5, 41, 1, "functional"); }).find("--sample-warmup: 41 accesses"),
+            std::string::npos);
+  EXPECT_EQ(message([] { make_sample_params(10, 5, 40, 1, "full"); }),
+            "--sample-warming: 'full' is not one of functional | none");
+  const SampleParams p = make_sample_params(10, 5, 40, 7, "none");
+  EXPECT_EQ(p.period, 50u);
+  EXPECT_EQ(p.seed, 7u);
+  EXPECT_EQ(p.warming, SampleWarming::None);
+}
+
+TEST(SampleEstimate, StudentsTQuantiles) {
+  EXPECT_NEAR(student_t_quantile(1, 0.975), 12.7062047, 1e-6);
+  EXPECT_NEAR(student_t_quantile(9, 0.975), 2.2621572, 1e-6);
+  EXPECT_NEAR(student_t_quantile(1e6, 0.975), 1.959966, 1e-5);
+}
+
+TEST(SampleEstimate, TotalsAndIntervalsByHand) {
+  // Four units of 10 accesses out of 100: N = 10 units, mean 2.5, s^2 = 5/3.
+  const std::vector<SampleEstimate> e =
+      estimate_totals({"x", "flat"}, {{1, 7}, {2, 7}, {3, 7}, {4, 7}}, {10, 10, 10, 10}, 100, 0.95);
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_EQ(e[0].metric, "x");
+  EXPECT_DOUBLE_EQ(e[0].estimate, 25.0);
+  // t(3, 0.975) x sqrt(5/3) / 2 x 10 x sqrt(1 - 4/10)
+  EXPECT_NEAR(e[0].half_width, 15.9122315, 1e-6);
+  EXPECT_NEAR(e[0].low, 25.0 - 15.9122315, 1e-6);
+  EXPECT_NEAR(e[0].high, 25.0 + 15.9122315, 1e-6);
+  // Identical units: the estimate is exact and the interval has no width.
+  EXPECT_DOUBLE_EQ(e[1].estimate, 70.0);
+  EXPECT_DOUBLE_EQ(e[1].half_width, 0.0);
+  // Every unit measured: the finite-population correction leaves no width either.
+  EXPECT_DOUBLE_EQ(estimate_totals({"x"}, {{1}, {5}}, {10, 10}, 20, 0.95)[0].half_width, 0.0);
+}
+
+TEST(SampleEstimate, UnequalUnitsByTheirWeights) {
+  // y not proportional to the units' weights: an interval.
+  const SampleEstimate e = estimate_totals({"y"}, {{20}, {33}, {21}}, {10, 11, 7}, 1000, 0.95)[0];
+  EXPECT_NEAR(e.estimate, 74.0 / 28.0 * 1000, 1e-9);
+  EXPECT_GT(e.half_width, 0.0);
+  // Proportional: the ratio is exact, no width.
+  const SampleEstimate p = estimate_totals({"y"}, {{20}, {22}, {14}}, {10, 11, 7}, 1000, 0.95)[0];
+  EXPECT_NEAR(p.estimate, 2000.0, 1e-9);
+  EXPECT_NEAR(p.half_width, 0.0, 1e-9);
+  // d = y - R w = (1, -1) with R = 2 (w = 10, 10): s_d^2 = 2, N = 50.
+  const SampleEstimate q = estimate_totals({"y"}, {{21}, {19}}, {10, 10}, 500, 0.95)[0];
+  EXPECT_NEAR(q.half_width, 12.7062047 * std::sqrt(2.0) / std::sqrt(2.0) * 50 * std::sqrt(1 - 2.0 / 50), 1e-5);
+}
+
+TEST(SampleSchedule, AnEventLargerThanAPhaseOvershoots) {
+  SampleParams p;
+  p.unit = 4, p.period = 10, p.warmup = 2, p.seed = 3;
+  SampleSchedule s(p);
+  s.advance(35);  // past the units of periods 0 .. 2 and maybe into period 3's
+  uint64_t j = 0;
+  while (j * 10 + SampleSchedule::unit_offset(p, j) + 4 <= 35) ++j;
+  EXPECT_EQ(s.position(), 35u);
+  EXPECT_EQ(s.unit_start_position(), j * 10 + SampleSchedule::unit_offset(p, j));
+  EXPECT_EQ(std::string(1, s.phase() == SampleSchedule::Phase::Measure ? 'M'
+                           : s.phase() == SampleSchedule::Phase::Warm ? 'w' : '.'),
+            expected(p, 36).substr(35, 1));
+}
+
+}  // namespace
+}  // namespace ptosim
