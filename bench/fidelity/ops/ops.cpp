@@ -189,31 +189,11 @@ __attribute__((noinline)) void matmul_ikj(int M, int N, int K, const float* __re
 // ("no vectype"), and glibc's expf vectorises only under -ffast-math; a
 // kernel library carries its own: vector code on GCC vector types
 // (sim/host/vector_math.h, Cephes expf and GELU's erf by Abramowitz &
-// Stegun 7.1.26), and these scalar versions of it for the tails.
-inline float exp_s(float x) {
-  x = std::fmin(std::fmax(x, -87.3f), 88.7f);
-  const float n = std::floor(x * 1.44269504f + 0.5f);
-  const float r = x - n * 0.693359375f + n * 2.12194440e-4f;
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  p = p * r * r + r + 1.0f;
-  const int32_t bits = (int32_t(n) + 127) << 23;
-  float sc;
-  std::memcpy(&sc, &bits, sizeof sc);
-  return p * sc;
-}
-inline float gelu_s(float x) {
-  const float z = x * 0.70710678f, az = std::fabs(z);
-  const float t = 1.0f / (1.0f + 0.3275911f * az);
-  const float y =
-      1.0f - (((((1.061405429f * t - 1.453152027f) * t) + 1.421413741f) * t - 0.284496736f) * t + 0.254829592f) * t *
-                 exp_s(-az * az);
-  return 0.5f * x * (1.0f + std::copysign(y, z));
-}
+// Stegun 7.1.26).
+// One lane of the 16-byte form: the tails compute what the vector body does.
+using VM1 = ptosim::vm::Vec<16>;
+inline float exp_s(float x) { return VM1::exp(VM1::splat(x))[0]; }
+inline float gelu_s(float x) { return VM1::gelu(VM1::splat(x))[0]; }
 #if defined(__AVX512F__)
 inline float vsum(vf a) { return _mm512_reduce_add_ps(a); }
 #elif defined(__AVX2__) && defined(__FMA__)
