@@ -205,4 +205,17 @@ if rep:
             abs(rep["peak_flops_per_s"] - 8 * 64 * 3e9) < 1 and rep["roofline"]["achieved_fraction"] <= 1.0,
             (rep["peak_flops_per_s"], rep["roofline"]))
 
+# Exact cycles of a run longer than the scheduler's lookahead (2^18 queued
+# events; 833,536 L1D requests here): the per-core queues and the choice of
+# core kept across calls (models/tlm/core_scheduler.cpp) must not move a
+# count or a cycle. Pinned from the build that introduced them (2026-12-06).
+mp = os.path.join(h.src, "workloads", "matmul_parallel.pto")
+two = run_json(mp, "-D", "M=256", "-D", "N=256", "-D", "K=256", "--config", xeon, "--set", "core.cores=2",
+               "--no-values")
+if two:
+    l1 = level(two, "L1D")
+    h.check("2 cores past the lookahead: exact cycles", two["cycles"] == 556692, two["cycles"])
+    h.check("2 cores past the lookahead: exact L1D requests", (l1["reads"], l1["writes"]) == (720896, 112640),
+            (l1["reads"], l1["writes"]))
+
 h.finish()
