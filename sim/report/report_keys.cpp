@@ -32,7 +32,7 @@ const std::vector<ReportKey> kKeys = {
     {"clock_hz", real, "Hz", "core clock", neither},
     {"cycles", count, "cycles", "core cycles until the last access completed", lower},
     {"seconds", real, "s", "simulated time: cycles / clock_hz", lower},
-    {"interrupted", flag, "", "present (true) only when SIGINT/SIGTERM stopped the run: the figures cover events_done", neither},
+    {"interrupted", flag, "", "present (true) only when the run stopped early, by SIGINT/SIGTERM or at `--stop-after` / `--stop-after-compute`: the figures cover events_done", neither},
     {"events_done", count, "", "interrupted runs: the events simulated before the stop", neither},
     {"values_off", flag, "", "present (true) only with `run --no-values`: tensor values were not computed (pto.check compared nothing); the counts are a full run's unless the program's loops or addresses depend on values", neither},
     {"prefix_warmed", flag, "", "present (true) only with `run --warm-before-compute`: the accesses before the first compute event only warmed the caches (no time, not counted): the figures cover the run from the first compute on (tune's probes)", neither},
