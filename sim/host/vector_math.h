@@ -18,7 +18,12 @@
 
 namespace ptosim::vm {
 
-template <int Bytes>
+// Isa: a tag that keeps each translation unit's instantiation its own type.
+// The probe's units compile Vec<32, 32> with -mavx2 and Vec<64, 64> with
+// -mavx512f; were they the plain Vec<32> another unit also instantiates
+// without those flags, the linker (LTO above all) could keep either body,
+// running AVX-512 code on a CPU without it or timing the generic one.
+template <int Bytes, int Isa = 0>
 struct Vec {
   typedef float F __attribute__((vector_size(Bytes)));
   typedef int32_t I __attribute__((vector_size(Bytes)));

@@ -15,7 +15,7 @@ namespace ptosim::host::detail {
 // the best of `rounds` runs of 64 passes.
 template <int Bytes>
 double vector_math_ns(bool gelu, int rounds) {
-  using V = vm::Vec<Bytes>;
+  using V = vm::Vec<Bytes, Bytes>;  // a type of this unit alone (vector_math.h says why)
   constexpr size_t kLanes = Bytes / 4, kVectors = 1024 / kLanes;
   alignas(64) static typename V::F in[kVectors], out[kVectors];
   for (size_t i = 0; i < kVectors; ++i)
