@@ -20,6 +20,7 @@ import statistics
 import subprocess
 import sys
 import time
+from host_name import host
 
 ap = argparse.ArgumentParser()
 ap.add_argument("pto_sim")
@@ -63,13 +64,6 @@ def truth(report, metric):
         return report[metric]
     name, key = metric.rsplit(".", 1)
     return next(l for l in report["levels"] if l["name"] == name)[key]
-
-
-def host():
-    for line in open("/proc/cpuinfo"):
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return "unknown"
 
 
 print(f"host: {host()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}; sample {' '.join(SAMPLE[1:])}")

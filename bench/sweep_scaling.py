@@ -22,6 +22,7 @@ import statistics
 import subprocess
 import tempfile
 import time
+from host_name import host
 
 ap = argparse.ArgumentParser()
 ap.add_argument("pto_sim")
@@ -49,13 +50,6 @@ def sweep(jobs, tmp, tag):
     rows = open(out).read().splitlines()
     assert len(rows) == 9, rows
     return dt, cpu
-
-
-def host():
-    for line in open("/proc/cpuinfo"):
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return "unknown"
 
 
 print(f"host: {host()}, {os.cpu_count()} cores; matmul_naive {a.size}^3 x 8 points")

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from host_name import host
 
 ap = argparse.ArgumentParser()
 ap.add_argument("pto_sim")
@@ -60,13 +61,6 @@ def timed(argv):
     wall = time.perf_counter() - t
     ru2 = resource.getrusage(resource.RUSAGE_CHILDREN)
     return p, wall, (ru2.ru_utime - ru.ru_utime) + (ru2.ru_stime - ru.ru_stime)
-
-
-def host():
-    for line in open("/proc/cpuinfo"):
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return "unknown"
 
 
 print(f"host: {host()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}")

@@ -26,6 +26,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from host_name import host
 
 ap = argparse.ArgumentParser()
 ap.add_argument("pto_sim")
@@ -156,13 +157,6 @@ def cpu_of(argv):
         raise SystemExit(f"{argv[0]} failed: {p.stderr[-1500:]}")
     ru2 = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (ru2.ru_utime - ru.ru_utime) + (ru2.ru_stime - ru.ru_stime)
-
-
-def host():
-    for line in open("/proc/cpuinfo"):
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return "unknown"
 
 
 def bench(name, tmp):
