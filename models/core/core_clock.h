@@ -26,11 +26,17 @@ struct CoreClock {
   uint64_t line_requests = 0;
   uint64_t access_bytes = 0;  // the bytes the accesses asked for: what the program consumed and produced
   uint64_t flops = 0, compute_fs = 0;
+  uint64_t masked_flops = 0;  // Compute::masked: lanes issued but masked off
   uint64_t barrier_wait_fs = 0;  // waiting for the other cores at barriers
 
   void count(bool write, uint64_t bytes) {
     ++by_kind[write];
     access_bytes += bytes;
+  }
+  // A compute's work and its masked-off lanes, counted as every core model counts them.
+  void computed(const Compute& c) {
+    flops += c.flops;
+    masked_flops += c.masked;
   }
   uint64_t reads() const { return by_kind[0]; }
   uint64_t writes() const { return by_kind[1]; }

@@ -133,7 +133,7 @@ void CpuPipeline::compute(CoreClock& k, uint32_t seq, const Compute& c) {
     for (uint32_t i = 0; i < n; ++i) retire(k, dispatch(k, Queue::None) + period_fs_);
     return;
   }
-  k.flops += c.flops;
+  k.computed(c);
   uint64_t t0, occupy;
   if (c.scalar) {
     t0 = dispatch(k, Queue::None);
@@ -143,10 +143,10 @@ void CpuPipeline::compute(CoreClock& k, uint32_t seq, const Compute& c) {
     // dispatched as the vector instructions it takes (2 flops a lane).
     const char* dt = timed_dtype_name(c.dtype);
     const double lanes = double(core_.vector_bytes) / (c.dtype == 0 || c.dtype == 3 ? 4 : c.dtype == 4 ? 1 : 2);
-    const double instrs = std::ceil(double(c.flops) / (2 * lanes));
+    const double instrs = std::ceil(double(c.issued()) / (2 * lanes));
     t0 = dispatch(k, Queue::None);
     k.issue_at += uint64_t(std::max(0.0, instrs - 1) * double(disp_fs_));
-    occupy = uint64_t(std::llround(double(period_fs_) * double(c.flops) / core_.peak_for(dt)));
+    occupy = uint64_t(std::llround(double(period_fs_) * double(c.issued()) / core_.peak_for(dt)));
   }
   uint64_t start = t0;
   for (uint32_t d : c.dep) {

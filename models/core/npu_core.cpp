@@ -95,12 +95,12 @@ class NpuCore final : public CoreTiming {
     uint64_t start = e.free;
     const uint64_t data = reads_ready(s, start);
     const double peak = cube ? config_.flops_per_cycle : npu_.vector_flops_per_cycle;
-    const uint64_t work = uint64_t(std::llround(period_fs_ * double(c.flops) / peak));
+    const uint64_t work = uint64_t(std::llround(period_fs_ * double(c.issued()) / peak));
     start = std::max(start, data);
     e.free = start + work;
     busy(s, p) += work;
     ++transfers(s, p);
-    k.flops += c.flops;
+    k.computed(c);
     k.compute_fs += work;
     s.results = true;
     s.transfer = false;

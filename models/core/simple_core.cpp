@@ -27,11 +27,11 @@ class SimpleCore final : public CoreTiming {
   }
 
   void compute(CoreClock& k, uint32_t, const Compute& c) override {
-    k.flops += c.flops;
-    const double busy_fs = period_fs_ * (double(c.flops) / config_.flops_per_cycle);
+    k.computed(c);
+    const double busy_fs = period_fs_ * (double(c.issued()) / config_.flops_per_cycle);
     if (!(busy_fs <= time_limits::kMaxStepFs)) {
       std::ostringstream m;
-      m << "a compute event of " << c.flops
+      m << "a compute event of " << c.issued()
         << " flops takes longer than the model's limit of 2^56 fs (72 s) for one step";
       throw InputError(m.str());
     }

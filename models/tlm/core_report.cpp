@@ -21,16 +21,17 @@ double CoreModule::compute_cycles() const {
 namespace {
 // The counters of the cores in `ks`, summed.
 void core_counters(StatsNode& n, const std::vector<const CoreClock*>& ks, double period_fs) {
-  uint64_t acc = 0, rd = 0, wr = 0, lines = 0, bytes = 0, flops = 0, compute = 0, stalls = 0, stall_fs = 0, wait = 0;
+  uint64_t acc = 0, rd = 0, wr = 0, lines = 0, bytes = 0, flops = 0, masked = 0, compute = 0, stalls = 0, stall_fs = 0, wait = 0;
   for (const CoreClock* k : ks) {
     acc += k->accesses(); rd += k->reads(); wr += k->writes(); lines += k->line_requests; bytes += k->access_bytes;
-    flops += k->flops; compute += k->compute_fs; stalls += k->stalls.count; stall_fs += k->stalls.fs;
+    flops += k->flops; masked += k->masked_flops; compute += k->compute_fs; stalls += k->stalls.count; stall_fs += k->stalls.fs;
     wait += k->barrier_wait_fs;
   }
   n.set("accesses", acc).set("reads", rd).set("writes", wr);
   n.set("line_requests", lines);
   n.set("access_bytes", bytes);
   n.set("flops", flops);
+  n.set("masked_flops", masked);
   n.set("compute_cycles", uint64_t(std::llround(double(compute) / period_fs)));  // whole cycles, as `cycles`
   n.set("window_stalls", stalls);
   n.set("stall_cycles", uint64_t(std::llround(double(stall_fs) / period_fs)));

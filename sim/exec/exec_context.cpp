@@ -293,18 +293,19 @@ void ExecContext::parallel_end() {
 
 // ---- events / results ----
 
-void ExecContext::compute(OpKind op, double flops) {
+void ExecContext::compute(OpKind op, double flops, double masked) {
   if (++events_ > max_events_) event_limit();
   flush_scalar();
-  emit_compute(op, flops, acc_.site);
+  emit_compute(op, flops, acc_.site, masked);
 }
 
-void ExecContext::emit_compute(OpKind op, double flops, SiteId site) {
+void ExecContext::emit_compute(OpKind op, double flops, SiteId site, double masked) {
   if (!sink_) return;
   if (dataflow_) value_dtype_[(seq_ + 1) & (kDtypeRing - 1)] = kUntyped;
   ++seq_;
   Compute cp;
   cp.flops = uint64_t(flops + 0.5);
+  cp.masked = uint32_t(std::min(masked, double(UINT32_MAX)) + 0.5);
   cp.op = uint16_t(op);
   cp.region = region();
   cp.core = acc_.core;

@@ -285,7 +285,9 @@ class ExecContext {
       acc_.elem_bytes = 0; acc_.stride = 0;
     }
   }
-  void compute(OpKind op, double flops);
+  // `masked`: flops of vector lanes the instructions issue but mask off
+  // (Compute::masked), time and not work.
+  void compute(OpKind op, double flops, double masked = 0);
   // One scalar float operation the program does itself (the `+=` and `*` of
   // `C[i, j] += A[i, k] * B[k, j]`), on operands produced by events d0, d1
   // (0 = none). Counted per kind and handed to the sink as Compute events in
@@ -348,7 +350,7 @@ class ExecContext {
   const std::string& current_scope_name() const;
 
  private:
-  void emit_compute(OpKind op, double flops, SiteId site);  // to the sink, as it is
+  void emit_compute(OpKind op, double flops, SiteId site, double masked = 0);  // to the sink, as it is
   uint16_t op_begin(const std::string& name);  // the op's mark id, 0 = none sent
   void op_end(uint16_t id);
   uint32_t scalar_event(OpKind op, uint32_t d0, uint32_t d1, uint32_t scalar = 1);

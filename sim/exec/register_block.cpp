@@ -96,10 +96,12 @@ void element(ExecContext& c, const Operand& o, int64_t i, int64_t j) {
 // The FMAs of `steps` k steps of the block. Issued step by step, between
 // the loads that feed them, as the compiled loop interleaves them: one
 // Compute for a whole block would hold the cpu model's in-order retirement
-// (and so its load queue) until all of the block's FMAs were done.
-void compute(ExecContext& c, const Block& b, OpKind op, int64_t steps = 1) {
+// (and so its load queue) until all of the block's FMAs were done. `used`
+// of every `width` lanes carry work; the rest are masked off and cost time
+// (a 16x8 block on 16-lane vectors issues as many FMAs as a 16x16 one).
+void compute(ExecContext& c, const Block& b, OpKind op, int64_t steps, int64_t used, int64_t width) {
   const double flops = double(b.mr) * double(b.nr) * double(steps) * op_cost(c.config(), op);
-  if (flops > 0) c.compute(op, flops);
+  if (flops > 0) c.compute(op, flops, flops * double(width - used) / double(used));
 }
 
 }  // namespace
@@ -111,6 +113,7 @@ void c_rows(ExecContext& c, const Operand& C, const Block& b, AccessKind kind) {
 void outer_block(ExecContext& c, const Operand& A, const Operand& B, const Operand& C, const Block& b, bool load_c,
                  OpKind op) {
   if (load_c) c_rows(c, C, b, AccessKind::Read);
+  const int64_t lanes = vector_lanes(c, B.ix.es), width = int64_t(ceil_div(uint64_t(b.nr), uint64_t(lanes))) * lanes;
   // A k step of all padding loads nothing; its flops (the op's nominal work,
   // as the untiled count has them) go with the next step's.
   int64_t steps = 0;
@@ -118,10 +121,10 @@ void outer_block(ExecContext& c, const Operand& A, const Operand& B, const Opera
     ++steps;
     if (!segment(c, B, k, b.j0, b.nr, AccessKind::Read)) continue;
     for (int64_t r = 0; r < b.mr; ++r) element(c, A, b.i0 + r, k);
-    compute(c, b, op, steps);
+    compute(c, b, op, steps, b.nr, width);
     steps = 0;
   }
-  if (steps) compute(c, b, op, steps);
+  if (steps) compute(c, b, op, steps, b.nr, width);
   c_rows(c, C, b, write_kind(c, C.t));
 }
 
@@ -132,7 +135,7 @@ void dot_block(ExecContext& c, const Operand& A, const Operand& Bt, const Operan
     const int64_t kl = std::min(lanes, b.k0 + b.kn - k);
     for (int64_t r = 0; r < b.mr; ++r) segment(c, A, b.i0 + r, k, kl, AccessKind::Read);
     for (int64_t q = 0; q < b.nr; ++q) segment(c, Bt, b.j0 + q, k, kl, AccessKind::Read);
-    compute(c, b, OpKind::Matmul, kl);
+    compute(c, b, OpKind::Matmul, kl, kl, lanes);
   }
   c_rows(c, C, b, write_kind(c, C.t));
 }

@@ -70,6 +70,7 @@ const std::vector<ReportKey> kKeys = {
     {"core.line_requests", count, "", "line-sized requests the accesses became", neither},
     {"core.access_bytes", count, "B", "bytes the loads and stores asked for: what the program consumed and produced", neither},
     {"core.flops", count, "flop", "compute work", neither},
+    {"core.masked_flops", count, "flop", "flops of vector lanes issued but masked off (a register block or vector narrower than the unit): they take issue and unit time, and are not in flops", lower},
     {"core.compute_cycles", count, "cycles", "issue time spent on compute", neither},
     {"core.window_stalls", count, "", "times the miss window (max_outstanding) was full", lower},
     {"core.stall_cycles", count, "cycles",

@@ -87,7 +87,15 @@ struct Compute {
   uint8_t op_class = 0;  // OpClass (sim/config/op_timing.h): which latency and unit
   uint32_t dep[2] = {0, 0};
   SiteId site = 0;  // the statement (as Access::site); last, after the dataflow fields
+  // The flops of vector lanes issued but masked off: a register block or a
+  // vector narrower than the vector unit's lanes still takes whole
+  // instructions. Time, not work: `flops` (the program's work, the roofline's)
+  // leaves them out, the core models' issue and unit time count them.
+  uint32_t masked = 0;
+
+  uint64_t issued() const { return flops + masked; }
 };
+static_assert(sizeof(Compute) == 32, "the event pipe and the cores' queues hold Compute objects: keep them small");
 
 // Slots a sink lends its producer so that accesses are written in place,
 // with no virtual call and no copy: a producer may fill *next and advance

@@ -45,7 +45,7 @@ void deliver(EventSink& sink, const Chunk& c, const pipe::Other& o) {
   switch (o.kind) {
     case pipe::Other::Compute:
       sink.compute(Compute{o.a, uint16_t(o.b), TagId(o.b >> 16), CoreId(o.b >> 32), uint8_t(o.b >> 40),
-                           uint8_t(o.b >> 48), uint8_t(o.b >> 56), {uint32_t(o.deps), uint32_t(o.deps >> 32)}, o.site});
+                           uint8_t(o.b >> 48), uint8_t(o.b >> 56), {uint32_t(o.deps), uint32_t(o.deps >> 32)}, o.site, o.masked});
       break;
     case pipe::Other::Barrier:
       sink.barrier(o.a != 0);

@@ -83,7 +83,7 @@ void read_native(ByteSource& in, EventSink& sink, TraceCounts& counts, const Tra
         ++seq;
         ++counts.compute;
         sink.compute(c);
-      } else if (sub == 6 && version >= 3) {
+      } else if ((sub == 6 && version >= 3) || (sub == 7 && version >= 5)) {
         Compute c;
         c.flops = d.varint();
         c.op = uint16_t(tag(d, d.varint()));
@@ -97,6 +97,11 @@ void read_native(ByteSource& in, EventSink& sink, TraceCounts& counts, const Tra
         ++seq;
         c.dep[0] = dep_at(d.varint());
         c.dep[1] = dep_at(d.varint());
+        if (sub == 7) {
+          const uint64_t m = d.varint();
+          if (m > UINT32_MAX) d.fail("bad compute record");
+          c.masked = uint32_t(m);
+        }
         ++counts.compute;
         sink.compute(c);
       } else if (sub == 2 || sub == 3) {
@@ -229,8 +234,8 @@ void NativeWriter::compute(const Compute& c) {
   set_core(c.core);
   ++seq_;
   ++counts_.compute;
-  const bool dataflow = c.scalar || c.dtype || c.op_class || c.dep[0] || c.dep[1];
-  std::fputc(3 | ((dataflow ? 6 : 1) << 2), out_);
+  const bool dataflow = c.scalar || c.dtype || c.op_class || c.dep[0] || c.dep[1] || c.masked;
+  std::fputc(3 | ((c.masked ? 7 : dataflow ? 6 : 1) << 2), out_);
   varint(c.flops);
   varint(c.op);
   varint(c.region);
@@ -242,6 +247,7 @@ void NativeWriter::compute(const Compute& c) {
     const uint32_t dist = seq_ - dep;
     varint(dep && dist < (1u << 31) ? dist : 0);
   }
+  if (c.masked) varint(c.masked);
 }
 
 void NativeWriter::meta_name(int subtype, TagId id, const std::string& name) {

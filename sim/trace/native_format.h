@@ -16,11 +16,12 @@
 //             4 core (varint: the core of the accesses and computes that
 //             follow; 0 at the start), 5 barrier (varint: 1 = parallel after),
 //             6 compute with dataflow (flops, op, region, dtype, scalar, op class, and
-//             two dependences as distances back in events, 0 = none).
+//             two dependences as distances back in events, 0 = none),
+//             7 as 6 followed by the flops of masked-off vector lanes (varint).
 // Events (accesses and computes) are numbered from 1 in file order; the
 // dependences name them (Access::dep, Compute::dep).
 // Version 2 added subtypes 4 and 5, version 3 bit 6 and subtype 6, version
-// 4 bit 7; older files are read as before.
+// 4 bit 7, version 5 subtype 7; older files are read as before.
 // Sequential streams cost 2-3 bytes per access.
 #include <cstdio>
 
@@ -30,7 +31,7 @@
 namespace ptosim {
 
 constexpr char kNativeMagic[8] = {'P', 'T', 'O', 'T', 'R', 'A', 'C', 'E'};
-constexpr uint32_t kNativeVersion = 4;
+constexpr uint32_t kNativeVersion = 5;
 
 void read_native(ByteSource& in, EventSink& sink, TraceCounts& counts, const TraceRules& rules = {});
 

@@ -31,6 +31,7 @@ struct Other {
   uint64_t a, b;
   uint64_t deps = 0;  // Compute: dep[0] | dep[1] << 32
   SiteId site = 0;    // Compute: its statement's site id
+  uint32_t masked = 0;  // Compute: flops of masked-off lanes
 };
 
 struct alignas(64) Chunk {

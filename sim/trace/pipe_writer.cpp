@@ -8,7 +8,7 @@ void PipeWriter::compute(const Compute& c) {
   other(Other{count(), Other::Compute, c.flops,
               uint64_t(c.op) | uint64_t(c.region) << 16 | uint64_t(c.core) << 32 | uint64_t(c.dtype) << 40 |
                   uint64_t(c.scalar) << 48 | uint64_t(c.op_class) << 56,
-              uint64_t(c.dep[0]) | uint64_t(c.dep[1]) << 32, c.site});
+              uint64_t(c.dep[0]) | uint64_t(c.dep[1]) << 32, c.site, c.masked});
 }
 
 void PipeWriter::named(Other::Kind kind, TagId id, const std::string& name) {

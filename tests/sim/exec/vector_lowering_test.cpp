@@ -54,7 +54,35 @@ TEST(MicroKernel, Tile16x16x16On64ByteVectorsIsCountedExactly) {
   // The FMAs of each k step between its loads and the next step's: 16 of 512.
   ASSERT_EQ(rec.comp.size(), 16u);
   for (auto& k : rec.comp) EXPECT_EQ(k.flops, 2u * 16 * 16);
+  for (auto& k : rec.comp) EXPECT_EQ(k.masked, 0u);
   for (auto& a : rec.acc) EXPECT_NE(a.space, c.register_space());
+}
+
+// A block narrower than a vector issues whole FMAs: 16 rows of 8 columns on
+// 16-lane vectors mask half of each off (Compute::masked), and a k range of
+// a transposed operand shorter than a vector (the dot-product form) masks
+// the rest of its lanes.
+TEST(MicroKernel, LanesABlockLeavesEmptyAreChargedAsMasked) {
+  HwConfig cfg = cpu_config();
+  Recorder rec;
+  ExecContext c(cfg, &rec);
+  Tensor A = make(c, "A", {16, 16}, "random", 1), B = make(c, "B", {16, 8}, "random", 2);
+  rec.clear();
+  tiled_matmul(c, A, B, 16, 8, 16);
+  ASSERT_EQ(rec.comp.size(), 16u);
+  for (auto& k : rec.comp) {
+    EXPECT_EQ(k.flops, 2u * 16 * 8);
+    EXPECT_EQ(k.masked, 2u * 16 * 8);
+    EXPECT_EQ(k.issued(), 2u * 16 * 16);
+  }
+  // 16x24: two vectors a row, the second half empty.
+  Tensor B24 = make(c, "B24", {16, 24}, "random", 3);
+  rec.clear();
+  tiled_matmul(c, A, B24, 16, 24, 16);
+  uint64_t flops = 0, masked = 0;
+  for (auto& k : rec.comp) flops += k.flops, masked += k.masked;
+  EXPECT_EQ(flops, 2u * 16 * 24 * 16);
+  EXPECT_EQ(masked, 2u * 16 * 8 * 16);
 }
 
 TEST(MicroKernel, KTilesReadAndWriteCInPlace) {
