@@ -13,7 +13,7 @@
 #include "sim/common/error.h"
 #include "sim/common/content_hash.h"
 #include "sim/common/units.h"
-#include "sim/report/report.h"
+#include "sim/report/render.h"
 
 namespace ptosim::cli {
 namespace {

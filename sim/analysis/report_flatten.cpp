@@ -3,7 +3,7 @@
 #include "sim/common/error.h"
 #include "sim/common/read_file.h"
 #include "sim/common/units.h"
-#include "sim/report/report.h"
+#include "sim/report/render.h"
 #include "sim/report/report_check.h"
 
 namespace ptosim::cli {

@@ -12,7 +12,7 @@
 #include "sim/common/units.h"
 #include "sim/config/config_override.h"
 #include "sim/frontend/frontend.h"
-#include "sim/report/report.h"
+#include "sim/report/render.h"
 #include "sim/report/report_keys.h"
 
 namespace ptosim::cli {

@@ -11,7 +11,7 @@
 #include "sim/common/error.h"
 #include "sim/common/read_file.h"
 #include "sim/report/annotate.h"
-#include "sim/report/report.h"
+#include "sim/report/render.h"
 
 namespace ptosim::cli {
 

@@ -24,7 +24,7 @@
 #include "sim/cli/progress_line.h"
 #include "sim/common/memory_budget.h"
 #include "sim/common/run_control.h"
-#include "sim/report/report.h"
+#include "sim/report/render.h"
 #include "sim/trace/trace_format.h"
 
 namespace ptosim::cli {

@@ -13,6 +13,7 @@
 #include "sim/common/registry.h"
 #include "sim/config/hw_config.h"
 #include "sim/config/params.h"
+#include "sim/config/shared_keys.h"
 #include "sim/report/report_keys.h"
 
 namespace ptosim::cli {
@@ -41,7 +42,9 @@ std::string choices_markdown() {
   return o.str();
 }
 
-// One row a declared key, section by section: core, caches[], dram.
+// One row a declared key, section by section: core, memories[], caches[],
+// dram, coherence. A registered choice's range is the registry's list, read
+// now that every name has registered.
 template <class Cfg>
 void param_rows(nlohmann::json& rows) {
   for (const Param<Cfg>& p : Params<Cfg>::all())
@@ -50,17 +53,19 @@ void param_rows(nlohmann::json& rows) {
                     {"read_by", p.owners},
                     {"type", p.type},
                     {"unit", p.unit},
-                    {"default", p.default_text()},
-                    {"range", p.range},
+                    {"default", p.default_doc.empty() ? p.default_text() : p.default_doc},
+                    {"range", p.choices_of.empty() ? p.range : ChoiceLists::listing(p.choices_of)},
                     {"doc", p.doc}});
 }
 
 nlohmann::json params_json() {
   nlohmann::json rows = nlohmann::json::array();
   param_rows<CoreConfig>(rows);
+  param_rows<MemoryConfig>(rows);
   param_rows<CacheConfig>(rows);
   param_rows<PrefetchConfig>(rows);
   param_rows<DramConfig>(rows);
+  param_rows<CoherenceConfig>(rows);
   return rows;
 }
 
@@ -74,9 +79,12 @@ std::string cell(const nlohmann::json& v) {
 std::string params_markdown() {
   std::ostringstream o;
   o << "| key | read by | type | default | range | meaning |\n|---|---|---|---|---|---|\n";
-  for (const auto& r : params_json())
-    o << "| `" << cell(r["key"]) << "` | " << cell(r["concept"]) << " " << cell(r["read_by"]) << " | " << cell(r["type"])
-      << " | `" << cell(r["default"]) << "` | " << cell(r["range"]) << " | " << cell(r["doc"]) << " |\n";
+  for (const auto& r : params_json()) {
+    const std::string by = r["concept"].get<std::string>().empty() ? cell(r["read_by"])
+                                                                    : cell(r["concept"]) + " " + cell(r["read_by"]);
+    o << "| `" << cell(r["key"]) << "` | " << by << " | " << cell(r["type"]) << " | `" << cell(r["default"]) << "` | "
+      << cell(r["range"]) << " | " << cell(r["doc"]) << " |\n";
+  }
   return o.str();
 }
 

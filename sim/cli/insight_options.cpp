@@ -6,7 +6,7 @@
 #include "sim/cli/commands.h"
 #include "sim/common/error.h"
 #include "sim/common/read_file.h"
-#include "sim/report/report.h"
+#include "sim/report/render.h"
 
 namespace ptosim::cli {
 

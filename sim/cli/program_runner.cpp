@@ -10,7 +10,7 @@
 #include "sim/common/units.h"
 #include "sim/frontend/frontend.h"
 #include "sim/report/hot_spots.h"
-#include "sim/report/report.h"
+#include "sim/report/render.h"
 
 namespace ptosim::cli {
 namespace {

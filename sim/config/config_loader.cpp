@@ -18,6 +18,7 @@
 #include "sim/common/units.h"
 #include "sim/common/ids.h"
 #include "sim/config/params.h"
+#include "sim/config/shared_keys.h"
 
 namespace ptosim {
 namespace {
@@ -72,16 +73,8 @@ class Section {
     }
   }
 
-  void read_string(const std::string& key, std::string& out, std::initializer_list<const char*> allowed = {}) {
-    read(key, out, [&](const std::string& s) {
-      if (allowed.size() == 0) return s;
-      std::string names;
-      for (const char* a : allowed) {
-        if (s == a) return s;
-        names += std::string(names.empty() ? "" : " | ") + a;
-      }
-      throw std::invalid_argument("'" + s + "' is not one of " + names);
-    });
+  void read_string(const std::string& key, std::string& out) {
+    read(key, out, [](const std::string& s) { return s; });
   }
   // A name from a closed table (sim/common/name_table.h).
   template <class E, size_t N>
@@ -112,29 +105,6 @@ class Section {
       return s;
     });
   }
-  void read_bool(const std::string& key, bool& out) {
-    read(key, out, [](const std::string& s) {
-      if (s == "true" || s == "yes" || s == "on") return true;
-      if (s == "false" || s == "no" || s == "off") return false;
-      throw std::invalid_argument("expected true or false, got '" + s + "'");
-    });
-  }
-  // A count; the ones that size the model's arrays have a maximum, so that a
-  // typo cannot ask for gigabytes.
-  template <class T>
-  void read_int(const std::string& key, T& out, double min_value = 0, double max_value = 4e18) {
-    read(key, out, [&](const std::string& s) {
-      double v = units::parse_count(s);
-      if (v != std::floor(v) || v < min_value || v > max_value)
-        throw std::invalid_argument("expected a whole number " +
-                                    (max_value < 4e18 ? "from " + units::format_number(min_value) + " to " +
-                                                            units::format_number(max_value)
-                                                      : ">= " + units::format_number(min_value)) +
-                                    ", got '" + s + "'");
-      return T(v);
-    });
-  }
-
   // The keys the models declared for this section (sim/config/params.h),
   // in their declared order.
   template <class Cfg>
@@ -164,27 +134,6 @@ class Section {
   std::string path_;
   std::set<std::string> used_;
 };
-
-uint32_t to_u32_bytes(const std::string& s) {
-  uint64_t v = units::parse_bytes(s);
-  if (v > 0xffffffffu) throw std::invalid_argument("'" + s + "' is too large");
-  return (uint32_t)v;
-}
-
-double positive_bandwidth(const units::Bandwidth& bw, double clock_hz, const std::string& s) {
-  double v = bw.bytes_per_cycle(clock_hz);
-  if (!(v > 0)) throw std::invalid_argument("bandwidth '" + s + "' must be positive");
-  time_limits::check_step(1e15 / clock_hz / v, "at '" + s + "' one byte");
-  return v;
-}
-
-// A latency in cycles of `clock_hz`, which the model counts in femtoseconds.
-uint32_t latency_cycles(const std::string& s, double clock_hz) {
-  const uint32_t v = units::parse_cycles(s);
-  time_limits::check_step(1e15 / clock_hz * v, "a latency of '" + s + "'", true);
-  return v;
-}
-
 
 }  // namespace
 
@@ -323,10 +272,8 @@ void parse_pipes(Section& sec, NpuConfig& npu, const std::string& file, double c
       m.fail(it->first, m.key_path(k), "not a data-moving engine (mte2 | mte1_l0a | mte1_l0b | fixpipe | mte3)");
     Section e(it->second, file, m.key_path(k));
     PipeConfig& pc = npu.pipes[size_t(*p)];
-    e.read("bandwidth", pc.bandwidth, [&](const std::string& s) {
-      return positive_bandwidth(units::parse_bandwidth(s), clock_hz, s);
-    });
-    e.read("setup", pc.setup, [&](const std::string& s) { return latency_cycles(s, clock_hz); });
+    e.read("bandwidth", pc.bandwidth, [&](const std::string& s) { return param::parse_port_bandwidth(s, clock_hz); });
+    e.read("setup", pc.setup, [&](const std::string& s) { return param::parse_latency(s, clock_hz); });
     m.has(k);
     e.reject_unknown();
   }
@@ -335,24 +282,14 @@ void parse_pipes(Section& sec, NpuConfig& npu, const std::string& file, double c
 
 void parse_core(Section& sec, CoreConfig& core, const std::string& file, double clock_hz) {
   sec.read_choice("model", core.model, concepts::kCoreModel);
-  sec.read_int("issue_width", core.issue_width, 1, 1024);
-  if (core.issue_width > 1)  // one issue slot must still be a whole femtosecond or more
-    try {
-      time_limits::check_step(1e15 / clock_hz / core.issue_width, "at " + units::format_frequency(clock_hz) +
-                                                                     " one issue slot");
-    } catch (const std::invalid_argument& e) {
-      sec.fail(sec.get("issue_width"), "core.issue_width", e.what());
-    }
-  sec.read_int("max_outstanding", core.max_outstanding, 1, 4096);
+  // The keys every core model shares (shared_keys.h) and the model's own.
+  sec.read_params(core, ParamContext{clock_hz});
   parse_flops_per_cycle(sec, core, file);
   try {
     time_limits::check_step(1e15 / clock_hz / core.flops_per_cycle, "at " + units::format_frequency(clock_hz) + " one flop");
   } catch (const std::invalid_argument& e) {
     sec.fail(sec.get("flops_per_cycle"), "core.flops_per_cycle", e.what());
   }
-  sec.read("vector_bytes", core.vector_bytes, to_u32_bytes);
-  sec.read_int("cores", core.count, 1);
-  sec.read_params(core, ParamContext{clock_hz});  // the core model's own keys
   parse_op_timing(sec, core, file);
   parse_pipes(sec, core.npu, file, clock_hz);
   sec.reject_unknown();
@@ -370,18 +307,8 @@ MemoryConfig parse_memory(Section& sec, double clock_hz) {
   if (!sec.has("name")) throw InputError(sec.pos(), sec.key_path("name"), "missing (every memory needs a name)");
   sec.read_name("name", m.name);
   m.kind = default_kind(m.name);
-  sec.read_enum("kind", m.kind, kMemoryKinds);
   m.read_only = m.kind == MemoryKind::Constant;
-  sec.read("size", m.size, units::parse_bytes);
-  sec.read("latency", m.latency, [&](const std::string& s) { return latency_cycles(s, clock_hz); });
-  sec.read("bandwidth", m.bandwidth, [&](const std::string& s) {
-    return positive_bandwidth(units::parse_bandwidth(s), clock_hz, s);
-  });
-  sec.read_int("banks", m.banks, 1, 4096);
-  sec.read("bank_width", m.bank_width, to_u32_bytes);
-  sec.read_bool("read_only", m.read_only);
-  sec.read_string("backing", m.backing);
-  sec.read_enum("role", m.role, kBufferRoles);
+  sec.read_params(m, ParamContext{clock_hz});  // shared_keys.h
   sec.reject_unknown();
   if (m.size == 0) sec.fail(sec.get("size"), sec.key_path("size"), "must be positive");
   if (m.bank_width == 0) sec.fail(sec.get("bank_width"), sec.key_path("bank_width"), "must be positive");
@@ -426,44 +353,16 @@ CacheConfig parse_cache(Section& sec, double clock_hz, size_t index) {
   sec.read_name("name", c.name);
   c.sharing = index == 0 ? CacheSharing::Private : CacheSharing::Shared;
   sec.read_enum("sharing", c.sharing, kCacheSharing);
-  sec.read_int("slices", c.slices, 1, 1024);
+  for (const char* key : {"size", "ways", "line"})
+    if (!sec.has(key)) throw InputError(sec.pos(), sec.key_path(key), "missing (a cache needs size, ways and line)");
+  // A level's keys (shared_keys.h) and the replacement policies' (seed).
+  sec.read_params(c, ParamContext{clock_hz});
   if (c.slices > 1 && c.sharing == CacheSharing::Private)
     sec.fail(sec.get("slices"), sec.key_path("slices"),
              "slices split a shared level by address; " + c.name + " is private (one instance per core)");
-  for (const char* key : {"size", "ways", "line"})
-    if (!sec.has(key)) throw InputError(sec.pos(), sec.key_path(key), "missing (a cache needs size, ways and line)");
-  sec.read("size", c.size, units::parse_bytes);
-  sec.read_int("ways", c.ways, 1);
-  sec.read("line", c.line, to_u32_bytes);
-  sec.read("subblock", c.subblock, to_u32_bytes);
-  sec.read("latency", c.latency, [&](const std::string& s) { return latency_cycles(s, clock_hz); });
-  sec.read("bandwidth", c.bandwidth, [&](const std::string& s) {
-    return positive_bandwidth(units::parse_bandwidth(s), clock_hz, s);
-  });
-  sec.read_choice("replacement", c.replacement, concepts::kReplacement);
-  std::string wp = c.write_back ? "write_back" : "write_through";
-  sec.read_string("write_policy", wp, {"write_back", "write_through"});
-  c.write_back = wp == "write_back";
-  std::string wa = "true";
-  sec.read("write_allocate", wa, [](const std::string& s) {
-    if (s == "true" || s == "yes" || s == "on" || s == "false" || s == "no" || s == "off" || s == "nofetch" ||
-        s == "fetch")
-      return s;
-    throw std::invalid_argument("expected true, false, nofetch or fetch, got '" + s + "'");
-  });
-  c.write_allocate = wa != "false" && wa != "no" && wa != "off";
-  c.allocate_nofetch = wa == "nofetch";
-  c.allocate_fetch_whole = wa == "fetch";
-  std::string inc = "non_inclusive";
-  sec.read_string("inclusion", inc, {"non_inclusive", "inclusive"});
-  c.inclusive = inc == "inclusive";
-  sec.read_int("mshrs", c.mshrs, 1, 4096);
-  sec.read_int("set_fill_cycles", c.set_fill_cycles, 0, 4096);
-  sec.read_int("set_writeback_cycles", c.set_writeback_cycles, 0, 4096);
   if (sec.has("set_writeback_cycles") && !c.set_fill_cycles)
     sec.fail(sec.get("set_writeback_cycles"), sec.key_path("set_writeback_cycles"),
              "needs set_fill_cycles (the spacing a dirty victim adds to)");
-  sec.read_params(c, ParamContext{clock_hz});  // the replacement policies' keys (seed)
   read_prefetch(sec, c.prefetch);
   sec.reject_unknown();
   if (!is_pow2(c.line)) sec.fail(sec.get("line"), sec.key_path("line"), "line size " + std::to_string(c.line) + " B is not a power of two");
@@ -578,8 +477,7 @@ HwConfig parse_config_node(const YAML::Node& root, const std::string& file) {
   if (top.has("coherence")) {
     Section s(top.get("coherence"), file, "coherence");
     c.coherence.pos = s.pos();
-    s.read("latency", c.coherence.latency, [&](const std::string& v) { return latency_cycles(v, c.clock_hz); });
-    s.read("message_bytes", c.coherence.message_bytes, to_u32_bytes);
+    s.read_params(c.coherence, ParamContext{c.clock_hz});  // shared_keys.h
     s.reject_unknown();
     if (c.coherence.message_bytes == 0)
       s.fail(s.get("message_bytes"), "coherence.message_bytes", "must be positive");

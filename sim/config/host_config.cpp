@@ -167,12 +167,9 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
   // whose every load misses L1D and hits L2 measures, a miss every few
   // cycles, is the L2's pace in answering them: its port's bandwidth, a
   // line per measured spacing. Until 2026-12-05 the spacing set the misses
-  // in flight instead (the L2's latency over it: 3 on the AMD EPYC VM, 7-8
-  // on the Emerald Rapids VM), which also held a stream from DRAM to 3
-  // lines a DRAM latency: reduce_rows at 16 MiB predicted 3.2x native,
-  // 0.63 ms against 0.57 with 24 in flight and the L2 at 20 B/cycle; the
-  // loop-nest suite kept its Spearman (0.939 -> 0.937, 19 of 24 in range
-  // against 18; docs/PERFORMANCE.md).
+  // in flight instead, which held a stream from DRAM to 3 lines a DRAM
+  // latency (the measurements: docs/notes/2026-12-06-seams.md, "host
+  // config").
   const unsigned l1_mshrs = k.l1_mshrs;
   double l2_bandwidth = vec;
   std::string l2_note;
@@ -193,8 +190,7 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
   // On a shared VM another tenant's thread may share the core: dependent
   // chains (the clock, latencies) measure right, throughput (the column
   // walks, so the misses in flight) slow. Said where the user reads it
-  // (the Emerald Rapids VM: 3.5-3.8 independent adds a cycle idle, 2.0-2.3
-  // when shared, and 5 misses in flight measured then against 7-8).
+  // (measured: docs/notes/2026-12-06-seams.md, "host config").
   if (m.valid && m.adds_per_cycle > 0)
     o << "# While measuring: " << format_number(std::round(m.adds_per_cycle * 100) / 100)
       << " independent adds a cycle (another thread sharing the core lowers it).\n";
@@ -264,10 +260,9 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
   double above_ns = 0;
   bool still_private = true;
   // A VM shares its last level with other tenants' cores: the capacity its
-  // data keeps is measured, not CPUID's (the AMD EPYC VM, 2026-12-05: a
-  // chase by page at 6 MiB 8.1 ns, at 8 MiB 44.7, DRAM 57, of a nominal
-  // 32 MiB: 6 MiB; with 32 MiB the op suite's 6-24 MiB working sets ran
-  // from L3 in the model and from DRAM on the machine).
+  // data keeps is measured, not CPUID's: with the nominal size the op
+  // suite's working sets ran from L3 in the model and from DRAM on the
+  // machine (docs/notes/2026-12-06-seams.md, "host config").
   const uint64_t effective_ll = effective_last_level_bytes(f, m);
   for (size_t i = 0; i < f.caches.size(); ++i) {
     const HostCache& c = f.caches[i];
@@ -310,20 +305,17 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
       const std::string& policy = m.valid && !m.l1_replacement.empty() ? m.l1_replacement : k.l1_replacement;
       if (policy != CacheConfig{}.replacement) o << ", replacement: " << policy;  // the default goes unsaid
       // No `write_allocate: fetch` (a read for ownership even of a line a
-      // 64 B vector store covers): on the AMD EPYC VM (2026-12-05) it moved
-      // the elementwise chain from 1.8x to 2.9x of native, LayerNorm
-      // unfused from 1.13x to 1.6x, attention from 0.96x to 1.16x and only
-      // the fused LayerNorm the right way (0.6x to 0.86x).
+      // 64 B vector store covers): it moved three of the op suite's four
+      // kernels away from native (docs/notes/2026-12-06-seams.md).
     }
     const VendorPrefetch& pf = k.prefetch[std::min<size_t>(i, 2)];
     if (!pf.name.empty())
       o << ", prefetcher: " << pf.name << ", prefetch_distance: " << pf.distance << ", prefetch_degree: " << pf.degree
         << ", prefetch_table: " << pf.table
         // Hardware prefetchers work on physical addresses and stop at a 4 KiB
-        // page (Intel documents it; on this repository's Zen 4 a one-set
-        // column walk at a 4 KiB stride costs the 11 cycles a load of
-        // set_fill_cycles, where an unbounded stride prefetcher's proposals
-        // would be a second fill a row into that set: 22; docs/CACHES.md).
+        // page (the vendors' guides say so; a one-set column walk at a
+        // 4 KiB stride measures one set fill a load where an unbounded
+        // stride prefetcher would add a second: docs/CACHES.md).
         << ", prefetch_page: 4 KiB";
     o << "}   # shared by CPUs " << c.shared_cpus;
     if (i == 0 && m.valid && !m.l1_replacement_fit.empty()) o << "; replacement " << m.l1_replacement_fit;

@@ -2,10 +2,12 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <sstream>
 
 #include "sim/config/config_loader.h"
 #include "sim/config/params.h"
+#include "sim/config/shared_keys.h"
 #include "sim/common/registry.h"
 #include "sim/common/units.h"
 
@@ -104,13 +106,16 @@ std::vector<std::pair<std::string, std::string>> HwConfig::report_levels() const
 
 namespace {
 std::string bw_cycle(double v) { return units::format_number(v) + " B/cycle"; }
-// The keys a model declared for this section (sim/config/params.h), in
-// their order: those with a negative rank go before the section's choice
-// key (dram's latency and bandwidth before `timing:`), the others after.
+// The keys declared for this section (sim/config/params.h,
+// shared_keys.h) whose rank is in [lo, hi), in their order: the ranks place
+// them around the keys still written by hand (dram's latency and bandwidth,
+// rank < 0, before `timing:`; the core's issue_width before its
+// flops_per_cycle table).
+constexpr int kFirst = std::numeric_limits<int>::min(), kLast = std::numeric_limits<int>::max();
 template <class Cfg>
-void write_params(std::ostringstream& o, const char* indent, const Cfg& cfg, bool before_choice) {
+void write_params(std::ostringstream& o, const char* indent, const Cfg& cfg, int lo = kFirst, int hi = kLast) {
   for (const Param<Cfg>& p : Params<Cfg>::all())
-    if ((p.rank < 0) == before_choice && (!p.shown || p.shown(cfg))) o << indent << p.key << ": " << p.format(cfg) << "\n";
+    if (p.rank >= lo && p.rank < hi && (!p.shown || p.shown(cfg))) o << indent << p.key << ": " << p.format(cfg) << "\n";
 }
 }  // namespace
 
@@ -122,17 +127,15 @@ std::string to_yaml(const HwConfig& c) {
   o << "clock: " << units::format_frequency(c.clock_hz) << "\n";
   const CoreConfig& k = c.core;
   o << "core:\n"
-    << "  model: " << k.model << "\n"
-    << "  issue_width: " << k.issue_width << "\n"
-    << "  max_outstanding: " << k.max_outstanding << "\n";
+    << "  model: " << k.model << "\n";
+  write_params(o, "  ", k, kFirst, -100);  // issue_width, max_outstanding
   if (k.flops_per_cycle_by_dtype.empty()) {
     o << "  flops_per_cycle: " << format_number(k.flops_per_cycle) << "\n";
   } else {
     o << "  flops_per_cycle:\n";
     for (auto& [dt, v] : k.flops_per_cycle_by_dtype) o << "    " << dt << ": " << format_number(v) << "\n";
   }
-  o << "  vector_bytes: " << format_bytes(k.vector_bytes) << "\n"
-    << "  cores: " << k.count << "\n";
+  write_params(o, "  ", k, -100, 0);  // vector_bytes, cores
   bool roles = false;
   for (auto& m : c.memories) roles = roles || m.role != BufferRole::None;
   if (roles) {  // an NPU's data path: its engines' figures
@@ -144,7 +147,7 @@ std::string to_yaml(const HwConfig& c) {
         << " cycles}\n";
     }
   }
-  write_params(o, "  ", k, false);  // the core model's own keys
+  write_params(o, "  ", k, 0);  // the core model's own keys
   if (k.dataflow()) {  // the pipeline's op table
     o << "  op_timing:\n";
     auto entry = [&](const std::string& key, const OpTiming& t) {
@@ -164,50 +167,29 @@ std::string to_yaml(const HwConfig& c) {
   }
   o << (c.memories.empty() ? "memories: []\n" : "memories:\n");
   for (auto& m : c.memories) {
-    o << "  - name: " << m.name << "\n"
-      << "    kind: " << kMemoryKinds.name(m.kind) << "\n"
-      << "    size: " << format_bytes(m.size) << "\n"
-      << "    latency: " << m.latency << " cycles\n"
-      << "    bandwidth: " << bw_cycle(m.bandwidth) << "\n"
-      << "    banks: " << m.banks << "\n"
-      << "    bank_width: " << format_bytes(m.bank_width) << "\n"
-      << "    read_only: " << (m.read_only ? "true" : "false") << "\n";
-    if (!m.backing.empty()) o << "    backing: " << m.backing << "\n";
-    if (m.role != BufferRole::None) o << "    role: " << kBufferRoles.name(m.role) << "\n";
+    o << "  - name: " << m.name << "\n";
+    write_params(o, "    ", m);
   }
   o << "caches:\n";
   for (auto& k : c.caches) {
     o << "  - name: " << k.name << "\n"
-      << "    sharing: " << kCacheSharing.name(k.sharing) << "\n"
-      << "    size: " << format_bytes(k.size) << "\n"
-      << "    ways: " << k.ways << "\n"
-      << "    line: " << format_bytes(k.line) << "\n"
-      << (k.has_subblocks() ? "    subblock: " + format_bytes(k.subblock) + "\n" : std::string())
-      << "    latency: " << k.latency << " cycles\n"
-      << "    bandwidth: " << bw_cycle(k.bandwidth) << "\n"
-      << "    replacement: " << k.replacement << "\n"
-      << "    write_policy: " << (k.write_back ? "write_back" : "write_through") << "\n"
-      << "    write_allocate: " << (k.allocate_nofetch ? "nofetch" : k.allocate_fetch_whole ? "fetch" : k.write_allocate ? "true" : "false") << "\n"
-      << "    inclusion: " << (k.inclusive ? "inclusive" : "non_inclusive") << "\n"
-      << "    mshrs: " << k.mshrs << "\n";
-    if (k.slices > 1) o << "    slices: " << k.slices << "\n";
-    if (k.set_fill_cycles)
-      o << "    set_fill_cycles: " << k.set_fill_cycles << "\n"
-        << "    set_writeback_cycles: " << k.writeback_spacing() << "\n";
-    write_params(o, "    ", k, false);  // the replacement policies' keys
+      << "    sharing: " << kCacheSharing.name(k.sharing) << "\n";
+    write_params(o, "    ", k);  // a level's keys, then the replacement policies'
     o << "    prefetcher: " << k.prefetch.name << "\n";
-    write_params(o, "    ", k.prefetch, false);
+    write_params(o, "    ", k.prefetch);
   }
   const DramConfig& d = c.dram;
   o << "dram:\n"
     << "  name: " << d.name << "\n";
-  write_params(o, "  ", d, true);
+  write_params(o, "  ", d, kFirst, 0);
   o << "  timing: " << d.timing << "\n";
-  write_params(o, "  ", d, false);
-  if (c.private_levels())
-    o << "coherence:\n"
-      << "  latency: " << c.coherence_latency() << " cycles\n"
-      << "  message_bytes: " << format_bytes(c.coherence.message_bytes) << "\n";
+  write_params(o, "  ", d, 0);
+  if (c.private_levels()) {
+    CoherenceConfig shown = c.coherence;
+    shown.latency = c.coherence_latency();  // its default, resolved
+    o << "coherence:\n";
+    write_params(o, "  ", shown);
+  }
   o << "spaces:\n";
   for (auto& [space, module] : c.spaces) o << "  " << space << ": " << module << "\n";
   o << "alignment: " << format_bytes(c.alignment) << "\n";

@@ -13,10 +13,16 @@
 // choice lists (sim/common/registry.h), the declarations register
 // themselves at static initialisation into lists kept here, by section.
 //
-// What stays hand-written in the loader and to_yaml: the keys every model
-// shares (a cache's size, a core's issue_width), the nested tables
-// (core.op_timing, core.pipes, core.flops_per_cycle) and the checks that
-// span keys (a within-line prefetcher's distance against the sub-blocks).
+// The keys that belong to no one model (a memory's, a cache level's, the
+// core's issue_width, coherence's) are declared the same way, once, in
+// sim/config/shared_keys.h. What stays hand-written in the loader and
+// to_yaml: a section's identity and position-dependent keys (`name`, a
+// level's `sharing`), the key that picks a concept's model (`core.model`,
+// `dram.timing`, `prefetcher`: read before that model's keys, which it
+// selects), the nested tables (core.op_timing, core.pipes,
+// core.flops_per_cycle), the top level (clock, spaces, ops, alignment) and
+// the checks that span keys (a within-line prefetcher's distance against
+// the sub-blocks).
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -25,6 +31,7 @@
 #include <vector>
 
 #include "sim/common/name_table.h"
+#include "sim/common/registry.h"
 #include "sim/common/time_limits.h"
 #include "sim/common/units.h"
 
@@ -34,6 +41,8 @@ struct CoreConfig;
 struct CacheConfig;
 struct PrefetchConfig;
 struct DramConfig;
+struct MemoryConfig;
+struct CoherenceConfig;
 
 // What parsing a value may need beyond its text: the core clock (a
 // bandwidth in B/cycle becomes B/s, a latency in cycles a time).
@@ -52,6 +61,13 @@ struct Param {
   std::string doc;
   std::string example;  // a valid value other than the default: the round-trip test sets it
   int rank = 0;         // order in its section, read and written (a key another depends on first)
+  // A concept whose registered names are the key's values: the schema lists
+  // them when it prints (they register at static initialisation, in no
+  // order relative to this declaration).
+  std::string choices_of;
+  // The default in words, for a key whose default is not a
+  // default-constructed section's (a memory's kind follows its name).
+  std::string default_doc;
   // Sets the field from the value's text; throws std::invalid_argument with
   // the reason, which the loader reports at the key's file:line.
   std::function<void(Cfg&, const std::string&, const ParamContext&)> parse;
@@ -70,6 +86,10 @@ struct Param {
   }
   Param&& shown_when(std::function<bool(const Cfg&)> s) && {
     shown = std::move(s);
+    return std::move(*this);
+  }
+  Param&& default_said(std::string d) && {
+    default_doc = std::move(d);
     return std::move(*this);
   }
   // The default: what a section holds before any key is read.
@@ -107,6 +127,8 @@ template <> inline const char* param_section<CoreConfig>() { return "core"; }
 template <> inline const char* param_section<CacheConfig>() { return "caches[]"; }
 template <> inline const char* param_section<PrefetchConfig>() { return "caches[]"; }
 template <> inline const char* param_section<DramConfig>() { return "dram"; }
+template <> inline const char* param_section<MemoryConfig>() { return "memories[]"; }
+template <> inline const char* param_section<CoherenceConfig>() { return "coherence"; }
 
 // Builders for the common kinds of value; a model with its own syntax (a
 // DRAM data rate) writes parse and format itself.
@@ -170,6 +192,18 @@ Param<Cfg> bytes(std::string key, T Cfg::*field, uint64_t hi = ~uint64_t(0)) {
   return p;
 }
 
+// A size in bytes that the model keeps in 32 bits (a line, a bank's width).
+template <class Cfg>
+Param<Cfg> bytes32(std::string key, uint32_t Cfg::*field) {
+  Param<Cfg> p = bytes(std::move(key), field);
+  p.parse = [field](Cfg& c, const std::string& s, const ParamContext&) {
+    const uint64_t v = units::parse_bytes(s);
+    if (v > 0xffffffffu) throw std::invalid_argument("'" + s + "' is too large");
+    c.*field = uint32_t(v);
+  };
+  return p;
+}
+
 // Core cycles ("5 cycles" or "5").
 template <class Cfg, class T>
 Param<Cfg> cycles(std::string key, T Cfg::*field) {
@@ -210,6 +244,102 @@ Param<Cfg> choice(std::string key, E Cfg::*field, const NameTable<E, N>& table) 
     else throw std::invalid_argument("'" + s + "' is not one of " + table.listing());
   };
   p.format = [field, &table](const Cfg& c) { return std::string(table.name(c.*field)); };
+  return p;
+}
+
+// A latency in cycles of the core clock, which the model counts in
+// femtoseconds (so it must be one it can represent).
+inline uint32_t parse_latency(const std::string& s, double clock_hz) {
+  const uint32_t v = units::parse_cycles(s);
+  time_limits::check_step(1e15 / clock_hz * v, "a latency of '" + s + "'", true);
+  return v;
+}
+template <class Cfg>
+Param<Cfg> latency(std::string key, uint32_t Cfg::*field) {
+  Param<Cfg> p = cycles(std::move(key), field);
+  p.parse = [field](Cfg& c, const std::string& s, const ParamContext& ctx) { c.*field = parse_latency(s, ctx.clock_hz); };
+  return p;
+}
+
+// A port's bandwidth, kept in bytes per cycle of the core clock ("64
+// B/cycle", or "140 GB/s" converted at the clock); positive, and one byte
+// must take a time the model can represent.
+inline double parse_port_bandwidth(const std::string& s, double clock_hz) {
+  const double v = units::parse_bandwidth(s).bytes_per_cycle(clock_hz);
+  if (!(v > 0)) throw std::invalid_argument("bandwidth '" + s + "' must be positive");
+  time_limits::check_step(1e15 / clock_hz / v, "at '" + s + "' one byte");
+  return v;
+}
+template <class Cfg>
+Param<Cfg> port_bandwidth(std::string key, double Cfg::*field) {
+  Param<Cfg> p;
+  p.key = std::move(key);
+  p.type = "bandwidth";
+  p.unit = "B/cycle";
+  p.parse = [field](Cfg& c, const std::string& s, const ParamContext& ctx) {
+    c.*field = parse_port_bandwidth(s, ctx.clock_hz);
+  };
+  p.format = [field](const Cfg& c) { return units::format_number(c.*field) + " B/cycle"; };
+  return p;
+}
+
+// true or false (also yes/no, on/off).
+template <class Cfg>
+Param<Cfg> flag(std::string key, bool Cfg::*field) {
+  Param<Cfg> p;
+  p.key = std::move(key);
+  p.type = "bool";
+  p.range = "true | false";
+  p.parse = [field](Cfg& c, const std::string& s, const ParamContext&) {
+    if (s == "true" || s == "yes" || s == "on") c.*field = true;
+    else if (s == "false" || s == "no" || s == "off") c.*field = false;
+    else throw std::invalid_argument("expected true or false, got '" + s + "'");
+  };
+  p.format = [field](const Cfg& c) { return std::string(c.*field ? "true" : "false"); };
+  return p;
+}
+
+// A bool written as one of two names (`write_policy: write_back |
+// write_through`), listed in the order given; `first` names `first_means`.
+template <class Cfg>
+Param<Cfg> two_names(std::string key, bool Cfg::*field, std::string first, std::string second, bool first_means = true) {
+  Param<Cfg> p;
+  p.key = std::move(key);
+  p.type = "choice";
+  p.range = first + " | " + second;
+  p.parse = [field, first, second, first_means](Cfg& c, const std::string& s, const ParamContext&) {
+    if (s != first && s != second) throw std::invalid_argument("'" + s + "' is not one of " + first + " | " + second);
+    c.*field = (s == first) == first_means;
+  };
+  p.format = [field, first, second, first_means](const Cfg& c) { return c.*field == first_means ? first : second; };
+  return p;
+}
+
+// A name registered for `kind` (sim/common/registry.h): the config's
+// choice of replacement policy.
+template <class Cfg>
+Param<Cfg> registered(std::string key, std::string Cfg::*field, const char* kind) {
+  Param<Cfg> p;
+  p.key = std::move(key);
+  p.type = "choice";
+  p.choices_of = kind;
+  p.parse = [field, kind](Cfg& c, const std::string& s, const ParamContext&) {
+    if (!ChoiceLists::has(kind, s)) throw std::invalid_argument("'" + s + "' is not one of " + ChoiceLists::listing(kind));
+    c.*field = s;
+  };
+  p.format = [field](const Cfg& c) { return c.*field; };
+  return p;
+}
+
+// A plain string (a memory's backing cache, checked against the config's
+// caches once every section is read).
+template <class Cfg>
+Param<Cfg> text(std::string key, std::string Cfg::*field) {
+  Param<Cfg> p;
+  p.key = std::move(key);
+  p.type = "name";
+  p.parse = [field](Cfg& c, const std::string& s, const ParamContext&) { c.*field = s; };
+  p.format = [field](const Cfg& c) { return c.*field; };
   return p;
 }
 

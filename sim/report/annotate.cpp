@@ -12,6 +12,16 @@ struct LineFigures {
   uint64_t line = 0, accesses = 0, dram = 0;
   double cycles = 0;
   std::vector<uint64_t> misses;  // per column level
+
+  // The total row adds every figure of a line; one place, so a new column
+  // cannot be left out of it.
+  LineFigures& operator+=(const LineFigures& f) {
+    accesses += f.accesses;
+    dram += f.dram;
+    cycles += f.cycles;
+    for (size_t i = 0; i < f.misses.size() && i < misses.size(); ++i) misses[i] += f.misses[i];
+    return *this;
+  }
 };
 
 double key_of(const LineFigures& f, const AnnotateOptions& o, size_t sort_col) {
@@ -21,11 +31,12 @@ double key_of(const LineFigures& f, const AnnotateOptions& o, size_t sort_col) {
   return sort_col < f.misses.size() ? double(f.misses[sort_col]) : 0;
 }
 
-std::string cell(double v, bool integer) {
+// A figure rounded to a whole number; "." for none (cycles are fractional
+// in the tree but shown whole, as the counts).
+std::string cell(double v) {
   char buf[32];
   if (v == 0) return ".";
-  if (integer) std::snprintf(buf, sizeof buf, "%.0f", v);
-  else std::snprintf(buf, sizeof buf, "%.0f", v);
+  std::snprintf(buf, sizeof buf, "%.0f", v);
   return buf;
 }
 
@@ -33,7 +44,7 @@ std::string cell(double v, bool integer) {
 
 std::string render_annotated(const StatsNode& root, const std::string& source_text, const AnnotateOptions& o) {
   std::map<uint64_t, LineFigures> by_line;
-  LineFigures total, untracked;
+  LineFigures total;
   total.misses.assign(o.levels.size(), 0);
   if (const StatsNode* t = root.find_child("by_line")) {
     for (const StatsNode& r : t->children) {
@@ -47,10 +58,7 @@ std::string render_annotated(const StatsNode& root, const std::string& source_te
         const StatsNode* l = lv ? lv->find_child(name) : nullptr;
         f.misses.push_back(l ? l->u64("misses") : 0);
       }
-      total.accesses += f.accesses;
-      total.dram += f.dram;
-      total.cycles += f.cycles;
-      for (size_t i = 0; i < f.misses.size(); ++i) total.misses[i] += f.misses[i];
+      total += f;
       by_line[f.line] = f;
     }
   }
@@ -63,10 +71,10 @@ std::string render_annotated(const StatsNode& root, const std::string& source_te
   heads.push_back("DRAM bytes");
   heads.push_back("cycles");
   auto figures = [&](const LineFigures& f) {
-    std::vector<std::string> c = {cell(double(f.accesses), true)};
-    for (uint64_t m : f.misses) c.push_back(cell(double(m), true));
-    c.push_back(cell(double(f.dram), true));
-    c.push_back(cell(f.cycles, false));
+    std::vector<std::string> c = {cell(double(f.accesses))};
+    for (uint64_t m : f.misses) c.push_back(cell(double(m)));
+    c.push_back(cell(double(f.dram)));
+    c.push_back(cell(f.cycles));
     return c;
   };
   std::vector<size_t> width(heads.size());

@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "sim/report/report.h"
+#include "sim/report/render.h"
 #include "sim/report/report_keys.h"
 
 namespace ptosim {

@@ -1,6 +1,6 @@
 #include <nlohmann/json.hpp>
 
-#include "sim/report/report.h"
+#include "sim/report/render.h"
 
 namespace ptosim {
 namespace {

@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "sim/common/units.h"
-#include "sim/report/report.h"
+#include "sim/report/render.h"
 
 namespace ptosim {
 namespace {

@@ -47,5 +47,5 @@ PTOSIM_REGISTER(ReplacementConcept, Random, "random", 2, "a seeded pseudo-random
 // The level's `seed`, which this policy alone reads (sim/config/params.h).
 PTOSIM_PARAMS(CacheConfig, RandomReplacement,
               param::count("seed", &CacheConfig::seed, 0)
-                  .about(concepts::kReplacement, "random", "the seed of random replacement's generator", "7", 0));
+                  .about(concepts::kReplacement, "random", "the seed of random replacement's generator", "7", 200));
 }  // namespace ptosim::replacement

@@ -5,7 +5,7 @@
 
 #include <sstream>
 
-#include "sim/report/report.h"
+#include "sim/report/render.h"
 #include "sim/report/roofline.h"
 #include "sim/report/run_report.h"
 
