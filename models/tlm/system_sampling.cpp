@@ -76,8 +76,12 @@ std::vector<SampleEstimate> System::sample_estimates(const SampleParams& p) cons
            std::to_string(units.size()) + " complete unit(s) of " + std::to_string(p.unit) + " accesses, one every " +
            std::to_string(p.period) + "; an interval needs at least 2 (a smaller --sample-unit or --sample-every)");
   }
+  // The least a unit that carries a metric adds to it: a cycle, a miss, a
+  // line from DRAM (the last level's).
+  std::vector<double> granules(units.front().size(), 1.0);
+  granules.back() = caches_.empty() ? 1.0 : double(caches_.back()->logic().config().line);
   std::vector<SampleEstimate> e = estimate_totals(sample_metrics(), units, core_->sample_weights(),
-                                                  double(core_->stream_accesses()), p.confidence);
+                                                  double(core_->stream_accesses()), p.confidence, granules);
   const double compute = core_->compute_cycles();
   e.front().estimate += compute, e.front().low += compute, e.front().high += compute;
   return e;

@@ -2,6 +2,7 @@
 // quantile is Boost.Math's, the one numerical dependency (header-only).
 #include "sim/report/sampling.h"
 
+#include <boost/math/distributions/binomial.hpp>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 
@@ -76,9 +77,11 @@ double student_t_quantile(double dof, double p) {
 
 std::vector<SampleEstimate> estimate_totals(const std::vector<std::string>& metrics,
                                             const std::vector<std::vector<double>>& per_unit,
-                                            const std::vector<double>& weights, double total, double confidence) {
+                                            const std::vector<double>& weights, double total, double confidence,
+                                            const std::vector<double>& granules) {
   const size_t n = per_unit.size();
-  if (n < 2 || weights.size() != n) throw std::logic_error("estimate_totals needs two units and their weights");
+  if (n < 2 || weights.size() != n || (!granules.empty() && granules.size() != metrics.size()))
+    throw std::logic_error("estimate_totals needs two units, their weights and a granule per metric");
   double w_sum = 0;
   for (double w : weights) w_sum += w;
   const double units = total / (w_sum / double(n));  // N, the population of units
@@ -87,7 +90,8 @@ std::vector<SampleEstimate> estimate_totals(const std::vector<std::string>& metr
   std::vector<SampleEstimate> out;
   for (size_t m = 0; m < metrics.size(); ++m) {
     double y_sum = 0;
-    for (const auto& u : per_unit) y_sum += u[m];
+    size_t carrying = 0;
+    for (const auto& u : per_unit) y_sum += u[m], carrying += u[m] != 0;
     const double ratio = y_sum / w_sum;
     double ss = 0;
     for (size_t i = 0; i < n; ++i) {
@@ -98,11 +102,27 @@ std::vector<SampleEstimate> estimate_totals(const std::vector<std::string>& metr
     e.metric = metrics[m];
     e.estimate = ratio * total;
     e.half_width = t * std::sqrt(ss / double(n - 1)) / std::sqrt(double(n)) * units * fpc;
+    // A metric that only some units carry: how many units of the stream
+    // carry it is known only as well as a binomial proportion from `carrying`
+    // of n, whose exact (Clopper-Pearson) upper bound caps the estimate from
+    // above. The t interval leans on a normal mean, which a handful of
+    // non-zero units does not give (docs/SAMPLING.md).
+    const double p_high = carrying_upper_bound(carrying, n, confidence);
+    double occurrence = 0;
+    if (carrying > 0) occurrence = std::fabs(e.estimate) * (p_high * double(n) / double(carrying) - 1);
+    else if (!granules.empty()) occurrence = p_high * units * granules[m];
+    e.half_width = std::max(e.half_width, occurrence * fpc);
     e.low = e.estimate - e.half_width;
     e.high = e.estimate + e.half_width;
     out.push_back(e);
   }
   return out;
+}
+
+double carrying_upper_bound(size_t carrying, size_t n, double confidence) {
+  if (carrying >= n) return 1.0;
+  return boost::math::binomial_distribution<double>::find_upper_bound_on_p(double(n), double(carrying),
+                                                                         (1 - confidence) / 2);
 }
 
 }  // namespace ptosim

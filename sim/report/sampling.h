@@ -85,7 +85,13 @@ struct SampleEstimate {
 // sampling n of N units without replacement). Needs n >= 2 units.
 std::vector<SampleEstimate> estimate_totals(const std::vector<std::string>& metrics,
                                             const std::vector<std::vector<double>>& per_unit,
-                                            const std::vector<double>& weights, double total, double confidence);
+                                            const std::vector<double>& weights, double total, double confidence,
+                                            const std::vector<double>& granules = {});
+
+// The exact (Clopper-Pearson) upper bound, at (1 + confidence) / 2, on the
+// fraction of a stream's units that carry a metric when `carrying` of n
+// sampled units did (1 when all did).
+double carrying_upper_bound(size_t carrying, size_t n, double confidence);
 
 // The Student's t quantile used above (Boost.Math), for a test to check.
 double student_t_quantile(double dof, double p);

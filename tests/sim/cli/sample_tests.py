@@ -2,7 +2,7 @@
 """End-to-end tests of `pto-sim run --sample` (docs/SAMPLING.md) against full
 runs: over a fixed set of cases (kernels x configs x seeds, deterministic),
 the full run's value of every headline metric lies inside the sampled run's
-95 % interval in at least 90 % of the (case, metric) pairs (the issue asks
+95 % interval in at least 92 % of the (case, metric) pairs (the issue asks
 95 %: not met yet, see below); the same check fails on intervals made wrong
 (half as wide, or none); the report's keys;
 and every refusal (exit 2, naming the flag, no output file).
@@ -117,11 +117,12 @@ print(f"coverage: {100 * cov:.1f} % of {len(pairs)} (case, metric) pairs inside 
       f"at half the width {100 * coverage(0.5):.1f} %, at none {100 * coverage(0.0):.1f} %")
 check("enough pairs for a real check", len(pairs) >= 200, len(pairs))
 missed = [p for p in pairs if not (p[3] - p[4] <= p[2] <= p[3] + p[4])]
-# The issue asks >= 95 %; measured 91.2 % (2026-12-06): intervals too narrow
-# where a metric comes in a few bursts (rare misses, attention's phases on
-# the Xeon config), docs/SAMPLING.md "How good the intervals are". The bound
-# asserted is what is met, so that a regression shows; 95 % is still open.
-check("the full run's value inside the interval in >= 90 % of pairs", cov >= 0.90,
+# The issue asks >= 95 %; measured 92.5 % (2026-12-06, with the
+# occurrence bound for metrics few units carry; 91.2 % before). Every pair
+# still missed is an underestimate (docs/SAMPLING.md "How good the intervals
+# are"): a bias, not an interval too narrow. The bound asserted is what is
+# met, so that a regression shows; 95 % is still open.
+check("the full run's value inside the interval in >= 92 % of pairs", cov >= 0.92,
       "\n".join(f"{c} {m}: true {t} estimate {e} +- {hw}" for c, m, t, e, hw in missed[:40]))
 # The check can fail: intervals computed wrongly (none, half as wide) miss too often.
 check("zero-width intervals fail the same check", coverage(0.0) < 0.90, coverage(0.0))

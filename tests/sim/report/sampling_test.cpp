@@ -141,6 +141,39 @@ TEST(SampleEstimate, UnequalUnitsByTheirWeights) {
   EXPECT_NEAR(q.half_width, 12.7062047 * std::sqrt(2.0) / std::sqrt(2.0) * 50 * std::sqrt(1 - 2.0 / 50), 1e-5);
 }
 
+TEST(SampleEstimate, CarryingUnitsUpperBoundIsClopperPearson) {
+  // None of 30 carried it: 1 - 0.025^(1/30); all of them: 1.
+  EXPECT_NEAR(carrying_upper_bound(0, 30, 0.95), 0.1157033082, 1e-9);
+  EXPECT_DOUBLE_EQ(carrying_upper_bound(30, 30, 0.95), 1.0);
+  // 1 of 20: the p with P(X <= 1 | 20, p) = 0.025 (by bisection).
+  EXPECT_NEAR(carrying_upper_bound(1, 20, 0.95), 0.2487327628, 1e-8);
+}
+
+TEST(SampleEstimate, AMetricFewUnitsCarryGetsTheOccurrenceBound) {
+  // One unit of 20 saw 5 misses (a burst): the t interval is 99.3 wide, but
+  // how many units of the 200 carry misses is known only to within the
+  // Clopper-Pearson bound: estimate x (p_high x 20 / 1 - 1) x fpc.
+  std::vector<std::vector<double>> burst(20, {0.0}), none(20, {0.0});
+  burst[7][0] = 5;
+  const std::vector<double> w(20, 10.0);
+  const SampleEstimate b = estimate_totals({"m"}, burst, w, 2000, 0.95, {1.0})[0];
+  EXPECT_DOUBLE_EQ(b.estimate, 50.0);
+  EXPECT_NEAR(b.half_width, 50 * (0.2487327628 * 20 - 1) * std::sqrt(0.9), 1e-5);
+  // No unit saw one: up to p_high(0, 20) x N units with one each (the
+  // granule), not a zero-width interval; without a granule, none.
+  const SampleEstimate z = estimate_totals({"m"}, none, w, 2000, 0.95, {1.0})[0];
+  EXPECT_DOUBLE_EQ(z.estimate, 0.0);
+  EXPECT_NEAR(z.half_width, 0.1684334710 * 200 * std::sqrt(0.9), 1e-5);
+  EXPECT_DOUBLE_EQ(estimate_totals({"m"}, none, w, 2000, 0.95)[0].half_width, 0.0);
+  // Every unit carries it: the bound adds nothing to the t interval.
+  std::vector<std::vector<double>> all(20, {3.0});
+  all[3][0] = 4;
+  const SampleEstimate a = estimate_totals({"m"}, all, w, 2000, 0.95, {1.0})[0];
+  const SampleEstimate t = estimate_totals({"m"}, all, w, 2000, 0.95)[0];
+  EXPECT_DOUBLE_EQ(a.half_width, t.half_width);
+  EXPECT_GT(a.half_width, 0.0);
+}
+
 TEST(SampleSchedule, AnEventLargerThanAPhaseOvershoots) {
   SampleParams p;
   p.unit = 4, p.period = 10, p.warmup = 2, p.seed = 3;
