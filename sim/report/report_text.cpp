@@ -192,13 +192,27 @@ void sample_block(std::ostringstream& o, const StatsNode& root) {
       << fmt("%.2f", r.num("relative_half_width") * 100) << " %)\n";
 }
 
+// A value of a generic node as people read it: a rate in B/s scaled
+// (si), a utilisation as a percentage, anything else as stored (counts are
+// integers; a raw double such as 6897912713.472486 says nothing more).
+std::string generic_value(const std::string& k, const StatValue& v) {
+  const double* d = std::get_if<double>(&v);
+  auto ends = [&](const char* s) {
+    const size_t n = std::char_traits<char>::length(s);
+    return k.size() >= n && k.compare(k.size() - n, n, s) == 0;
+  };
+  if (d && ends("_bytes_per_s")) return si(*d, "B/s");
+  if (d && ends("utilization")) return pct(*d);
+  return to_string(v);
+}
+
 // Any other node (trace, program summaries): "name:" then key=value pairs,
 // wrapped so that no line passes 80 columns.
 void generic(std::ostringstream& o, const StatsNode& n, int depth) {
   const std::string pad(size_t(depth) * 2, ' ');
   std::string line = pad + n.name + ":";
   for (auto& [k, v] : n.values) {
-    const std::string item = " " + k + "=" + to_string(v);
+    const std::string item = " " + k + "=" + generic_value(k, v);
     if (line.size() + item.size() > 80 && line.size() > pad.size() + 4) {
       o << line << "\n";
       line = pad + "   ";

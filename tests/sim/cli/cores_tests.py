@@ -56,6 +56,16 @@ for config in ([], ["--config", xeon]):
             sum(r["accesses"] for r in per_core) == level(packed, l1)["reads"] + level(packed, l1)["writes"],
             per_core)
 
+# The text report's coherence section: counts and rounded rates, no raw
+# doubles (its bandwidths printed as 6897912713.472486 before 2026-12-06).
+import re  # noqa: E402
+rc, out, err = h.run("run", fs, "-D", "PAD=0", "-D", "ITERS=200", "--set", "core.cores=4")
+section = out[out.find("\ncoherence:"):out.find("\nprogram:")] if rc == 0 else ""
+h.check("text: the coherence section's figures are counts or rounded rates",
+        "directory_utilization=" in section and re.search(r"directory_utilization=\d+\.\d\d%", section)
+        and re.search(r"bandwidth_bytes_per_s=[\d.]+ [kMG]?B/s", section)
+        and not re.search(r"\d\.\d{4,}", section), (rc, section, err))
+
 # One core: no coherence section, no per-core rows at the levels.
 one = run_json(fs, "-D", "ITERS=100", "--config", xeon)
 if one:
