@@ -128,15 +128,27 @@ Tensor conv2d(ExecContext& c, const Tensor& in, const Tensor& w, int64_t stride,
   bool tiled = td && (td->sizes.count("N") || td->sizes.count("F") || td->sizes.count("H") ||
                       td->sizes.count("W") || td->sizes.count("C"));
   const ConvShape g{p.N, p.C, p.H, p.W, p.F, p.KH, p.KW, p.OH, p.OW, p.s, p.p};
+  if (npu_cube(c)) {
+    // Tiled or not, an NPU convolves on the cube: an untiled conv2d in the
+    // tiles its compiler would pick.
+    const SpaceId l1 = tiled ? c.space_id(td->into) : npu_l1(c);
+    conv_npu_events(c, g, tiled ? conv_directive_tiles(c, g) : conv_npu_tiles(c, g, l1, in, w, out), l1, in, w, out,
+                    tiled);
+    return out;
+  }
   if (tiled) {
     const uint64_t acc = uint64_t(td->get("N", p.N) * td->get("F", p.F)) * uint64_t(td->get("H", p.OH) * td->get("W", p.OW));
-    if (npu_cube(c)) conv_tiled_npu_events(c, g, in, w, out);
-    else if (cpu_tile_lowering(c, acc * out.elem_size()) && conv_vector_ok(in)) conv_tiled_cpu_events(c, g, in, w, out);
+    if (cpu_tile_lowering(c, acc * out.elem_size()) && conv_vector_ok(in)) conv_tiled_cpu_events(c, g, in, w, out);
     else conv_tiled_events(c, p, in, w, out);
     return out;
   }
   Mode mi = natural_mode(c, in), mw = natural_mode(c, w), mo = natural_mode(c, out);
-  if (mi == Mode::Element && mw == Mode::Element && mo == Mode::Element && conv_vector_ok(in)) {
+  // Any operand in a cached space: register blocks, every operand read where
+  // it lies as the compiled kernel reads it (a weight broadcast per filter of
+  // the block and k step, the input row's vectors; a result in `register`
+  // is the block's accumulators). All operands in scratchpads: the bulk
+  // micro-kernel below.
+  if ((mi == Mode::Element || mw == Mode::Element || mo == Mode::Element) && conv_vector_ok(in)) {
     conv_vector_events(c, g, in, w, out);
     return out;
   }
@@ -146,6 +158,8 @@ Tensor conv2d(ExecContext& c, const Tensor& in, const Tensor& w, int64_t stride,
     if (mw != Mode::Element) emit_bulk(c, w, AccessKind::Read, ceil_div(uint64_t(p.OH * p.OW), kNR));
   }
   if (mi == Mode::Element || mw == Mode::Element || mo == Mode::Element) {
+    // An input whose width axis is blocked (no row to load as vectors): the
+    // scalar kernel, each MAC's operands read once.
     // for n, f, oh, ow: for c, kh: the kw run of input and weight (one vector
     // each when contiguous); then one write of the output element.
     uint64_t vb = vector_bytes(c);

@@ -36,6 +36,11 @@ std::string does_not_fit(const ExecContext& c, const OpError& e, const char* par
          "' on this NPU: smaller M, N or K tiles fit)";
 }
 
+int64_t halve(int64_t n) { return (n + 1) / 2; }
+// The same number of steps as tiles of `t`, as even as they can be (64
+// channels in tiles of 14: five of 13, not four of 14 and one of 8).
+int64_t even(int64_t whole, int64_t t) { return int64_t(ceil_div(uint64_t(whole), ceil_div(uint64_t(whole), uint64_t(t)))); }
+
 }  // namespace
 
 bool npu_cube(const ExecContext& c) {
@@ -121,13 +126,67 @@ void matmul_tiled_npu_events(ExecContext& c, const MatmulPlan& p, const Tensor& 
   });
 }
 
-void conv_tiled_npu_events(ExecContext& c, const ConvShape& g, const Tensor& in, const Tensor& w, const Tensor& out) {
+SpaceId npu_l1(const ExecContext& c) {
+  return c.config().memory(BufferRole::L1) ? role_space(c, BufferRole::L1) : c.shared_space();
+}
+
+ConvTiles conv_directive_tiles(const ExecContext& c, const ConvShape& g) {
   const TileDirective& td = *c.tile();
-  const int64_t TN = std::min(td.get("N", g.N), g.N), TF = std::min(td.get("F", g.F), g.F),
-                TH = std::min(td.get("H", g.OH), g.OH), TW = std::min(td.get("W", g.OW), g.OW),
-                TC = std::min(td.get("C", g.C), g.C);
+  return {std::min(td.get("N", g.N), g.N), std::min(td.get("F", g.F), g.F), std::min(td.get("H", g.OH), g.OH),
+          std::min(td.get("W", g.OW), g.OW), std::min(td.get("C", g.C), g.C)};
+}
+
+ConvTiles conv_npu_tiles(const ExecContext& c, const ConvShape& g, SpaceId l1, const Tensor& in, const Tensor& w,
+                         const Tensor& out) {
+  const uint64_t KK = uint64_t(g.KH * g.KW), ei = in.elem_size(), ew = w.elem_size(), eo = out.elem_size();
+  const bool li = needs_load(c, in), lw = needs_load(c, w);
+  const MemoryConfig* ubm = c.config().memory(BufferRole::UB);
+  const bool staged_out = needs_load(c, out) && ubm;
+  const uint64_t ra = c.free_bytes(role_space(c, BufferRole::L0A)), rb = c.free_bytes(role_space(c, BufferRole::L0B)),
+                 rc = c.free_bytes(role_space(c, BufferRole::L0C)), r1 = c.free_bytes(l1),
+                 ru = staged_out ? c.free_bytes(c.space_id(ubm->name)) : UINT64_MAX;
+  // Free bytes less what aligning `n` buffers can waste.
+  uint64_t al = std::max<uint64_t>(c.config().alignment, 1);
+  for (const auto& k : c.config().caches) al = std::max<uint64_t>(al, k.line);
+  auto room = [al](uint64_t free, uint64_t n) { return free > n * al ? free - n * al : 0; };
+  for (uint64_t copies : {2u, 1u}) {
+    ConvTiles t{1, g.F, g.OH, g.OW, 0};
+    // The accumulators (l0c, and ub when the result is drained through it):
+    // output rows first, then columns, then filters.
+    auto out_fits = [&] {
+      const uint64_t b = copies * uint64_t(t.F * t.H * t.W) * eo;
+      return b <= room(rc, copies) && (ru == UINT64_MAX || b <= room(ru, copies));
+    };
+    // Channels per step: all that fit the unfolded input (l0a), the weight
+    // tile (l0b) and what is staged in l1; 0 when not one does.
+    auto channels = [&] {
+      const uint64_t ih = uint64_t((t.H - 1) * g.s + g.KH), iw = uint64_t((t.W - 1) * g.s + g.KW);
+      const uint64_t a = copies * uint64_t(t.H * t.W) * KK * ei, b = copies * KK * uint64_t(t.F) * ew;
+      const uint64_t s = copies * ((li ? ih * iw * ei : 0) + (lw ? KK * uint64_t(t.F) * ew : 0));
+      uint64_t n = std::min({room(ra, copies) / a, room(rb, copies) / b, s ? room(r1, 2 * copies) / s : UINT64_MAX});
+      return int64_t(std::min<uint64_t>(n, uint64_t(g.C)));
+    };
+    auto shrink = [&] {
+      if (t.H > 1) t.H = halve(t.H);
+      else if (t.W > 1) t.W = halve(t.W);
+      else if (t.F > 1) t.F = halve(t.F);
+      else return false;
+      return true;
+    };
+    bool ok = true;
+    while (ok && !out_fits()) ok = shrink();
+    while (ok && (t.C = channels()) < 1) ok = shrink();
+    if (!ok) continue;
+    return {1, even(g.F, t.F), even(g.OH, t.H), even(g.OW, t.W), even(g.C, t.C)};
+  }
+  return {1, 1, 1, 1, 1};  // not even that fits: conv_npu_events says which buffer
+}
+
+void conv_npu_events(ExecContext& c, const ConvShape& g, const ConvTiles& t, SpaceId l1, const Tensor& in,
+                     const Tensor& w, const Tensor& out, bool directive) {
+  const int64_t TN = t.N, TF = t.F, TH = t.H, TW = t.W, TC = t.C;
   const int64_t IH = (TH - 1) * g.s + g.KH, IW = (TW - 1) * g.s + g.KW, KK = g.KH * g.KW;
-  const SpaceId l1 = c.space_id(td.into), l0a = role_space(c, BufferRole::L0A), l0b = role_space(c, BufferRole::L0B),
+  const SpaceId l0a = role_space(c, BufferRole::L0A), l0b = role_space(c, BufferRole::L0B),
                 l0c = role_space(c, BufferRole::L0C);
   const MemoryConfig* ubm = c.config().memory(BufferRole::UB);
   const bool li = needs_load(c, in), lw = needs_load(c, w), lo = needs_load(c, out);
@@ -148,8 +207,9 @@ void conv_tiled_npu_events(ExecContext& c, const ConvShape& g, const Tensor& in,
     }
   } catch (const OpError& e) {
     const char* part = at == l1 ? "input and weight" : at == l0a ? "unfolded input" : at == l0b ? "weight" : "output";
-    throw OpError(std::string(e.what()) + " (the " + part + " tile of pto.tile's conv2d lives in '" +
-                  c.space_name(at) + "' on this NPU: smaller tiles fit)");
+    throw OpError(std::string(e.what()) + " (the " + part + " tile of " + (directive ? "pto.tile's " : "") +
+                  "conv2d lives in '" + c.space_name(at) + "' on this NPU: " +
+                  (directive ? "smaller tiles fit)" : "not one pixel, filter and channel fits)"));
   }
   const double cost = op_cost(c.config(), OpKind::Conv2d);
   uint64_t step = 0, tile = 0;

@@ -148,3 +148,47 @@ TEST(NpuLowering, Conv2dUnfoldsIntoL0aAndRunsOnTheCube) {
 }
 
 }  // namespace ptosim::test
+
+namespace ptosim::test {
+
+// An untiled conv2d on the NPU runs on the cube too, in the largest tile
+// whose buffers fit twice: here the whole op, so its events are those of
+// Conv2dUnfoldsIntoL0aAndRunsOnTheCube's one tile.
+TEST(NpuLowering, UntiledConv2dRunsOnTheCubeAsOneTile) {
+  HwConfig cfg = npu_config();
+  Recorder rec;
+  ExecContext c(cfg, &rec);
+  Tensor X = make(c, "X", {1, 4, 4, 4}, "random", 1), W = make(c, "W", {4, 4, 3, 3}, "random", 2);
+  rec.clear();
+  conv2d(c, X, W, 1, 1);
+  const SpaceId l1 = c.space_id("l1"), l0a = c.space_id("l0a"), l0b = c.space_id("l0b"), l0c = c.space_id("l0c");
+  EXPECT_EQ(rec.count(l1, AccessKind::Write), 16u + 1);
+  EXPECT_EQ(rec.count(l1, AccessKind::Read), 9u * 16 + 1);
+  EXPECT_EQ(rec.bytes(l0a, AccessKind::Write), 16u * 36 * 4);
+  EXPECT_EQ(rec.bytes(l0b, AccessKind::Write), 36u * 4 * 4);
+  EXPECT_EQ(rec.count(l0c, AccessKind::Write), 1u);
+  ASSERT_EQ(rec.comp.size(), 1u);
+  EXPECT_EQ(rec.comp[0].flops, 2u * 4 * 16 * 36);
+}
+
+// A 4 KiB l0a cannot hold the 8 x 8 output's unfolded input for one
+// channel twice (2 x 64 x 9 x 4 B): the rows halve to 4 (2 x 1152 B fit,
+// one channel a step), so 2 pixel tiles x 8 channel steps = 16 cube steps,
+// each accumulator drained once per pixel tile.
+TEST(NpuLowering, UntiledConv2dSplitsWhatL0aCannotHold) {
+  HwConfig cfg = npu_config(4 * 1024);
+  Recorder rec;
+  ExecContext c(cfg, &rec);
+  Tensor X = make(c, "X", {1, 8, 8, 8}, "random", 1), W = make(c, "W", {4, 8, 3, 3}, "random", 2);
+  rec.clear();
+  conv2d(c, X, W, 1, 1);
+  const SpaceId l0a = c.space_id("l0a"), l0c = c.space_id("l0c");
+  EXPECT_EQ(rec.count(l0a, AccessKind::Write), 16u);
+  EXPECT_EQ(rec.bytes(l0a, AccessKind::Write), 16u * 32 * 9 * 4);
+  EXPECT_EQ(rec.count(l0c, AccessKind::Write), 16u);
+  EXPECT_EQ(rec.count(l0c, AccessKind::Read), 2u);
+  ASSERT_EQ(rec.comp.size(), 16u);
+  for (auto& k : rec.comp) EXPECT_EQ(k.flops, 2u * 4 * 32 * 9);
+}
+
+}  // namespace ptosim::test

@@ -244,3 +244,30 @@ TEST(ConvVector, EveryConvTileRunsOnACpuAndKeepsValues) {
 }
 
 }  // namespace ptosim::test
+
+namespace ptosim::test {
+
+// A result in `register` with cached input and constant weights (the
+// ladder's cached rung on a CPU) runs the same register blocks as the
+// all-cached conv: each weight broadcast once per block and k step, not
+// once per (output element, tap) as the mixed walk read it.
+TEST(ConvVector, RegisterResultIsTheBlocksAccumulators) {
+  HwConfig cfg = small_config();  // 32 B vectors: 8 lanes
+  Recorder rec;
+  ExecContext c(cfg, &rec);
+  Tensor x = make(c, "x", {1, 1, 8, 8}, "random", 1), w = make(c, "w", {2, 1, 3, 3}, "random", 2, "constant");
+  rec.clear();
+  c.memory_push("register");
+  Tensor y = conv2d(c, x, w, 1, 1);
+  c.memory_pop();
+  EXPECT_EQ(y.space(), c.register_space());
+  // As DirectConvIsImplicitGemmPerOutputRow: 22 (oh, kh) rows inside the
+  // image x 3 taps: one input load and 2 weight broadcasts each; the 8 rows
+  // x 2 filters of the result stored a vector each, in the register space.
+  EXPECT_EQ(rec.count(kGlobalSpace, AccessKind::Read), 22u * 3);
+  EXPECT_EQ(rec.count(c.constant_space(), AccessKind::Read), 22u * 3 * 2);
+  EXPECT_EQ(rec.count(c.register_space(), AccessKind::Write), 8u * 2);
+  EXPECT_EQ(rec.acc.size(), 22u * 3 * 3 + 16);
+}
+
+}  // namespace ptosim::test
