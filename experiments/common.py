@@ -6,6 +6,7 @@ Python) plus prose; keeping them out of the binary keeps it free of
 plotting and lets a reader see and change each experiment in one file."""
 import argparse
 import concurrent.futures
+import hashlib
 import json
 import atexit
 import os
@@ -26,6 +27,9 @@ def arguments(doc, quick_help):
     p.add_argument("--out", default=None, help="where to write results.md and the PNG (default: the experiment's "
                    "out/; with --quick a temporary directory unless given)")
     p.add_argument("-j", type=int, default=1, help="runs at a time (default 1)")
+    p.add_argument("--reports", default=None, metavar="DIR",
+                   help="keep each run's JSON report in DIR and reuse one whose binary, arguments and input files "
+                   "are unchanged (to rewrite a table or its prose without simulating again)")
     return p
 
 
@@ -43,9 +47,13 @@ class Runner:
     """Runs pto-sim into its own temporary directory; a failed run stops the
     experiment with pto-sim's message (exit 2), never a half table."""
 
-    def __init__(self, pto_sim, jobs):
+    def __init__(self, pto_sim, jobs, reports=None):
         self.bin = pto_sim
         self.jobs = max(1, jobs)
+        self.reports = reports
+        if reports:
+            os.makedirs(reports, exist_ok=True)
+            self.bin_hash = _file_hash(pto_sim)
         self.tmp = tempfile.mkdtemp(prefix="ptosim-exp-")
         # The reports are read as they come; nothing of them is kept (a --quick run in CI left one per run).
         atexit.register(shutil.rmtree, self.tmp, True)
@@ -59,7 +67,29 @@ class Runner:
         open(path, "w").write(p.stdout)
         return path
 
+    def _key(self, args):
+        """A kept report's name: the binary's bytes and each argument, as the contents of the file it names when it
+        names one (config host's YAML is written to a new temporary path every time). A .pto that imports
+        nothing and a config that includes nothing are all a run reads, so an unchanged key is an unchanged run."""
+        h = hashlib.sha256(self.bin_hash.encode())
+        for a in args:
+            h.update(b"\0" + (("file:" + _file_hash(a)) if os.path.isfile(a) else "arg:" + a).encode())
+        return os.path.join(self.reports, h.hexdigest()[:32] + ".json")
+
     def _one(self, args):
+        if self.reports:
+            kept = self._key(args)
+            if os.path.exists(kept):
+                return json.load(open(kept))
+            rep = self._run(args)
+            tmp = f"{kept}.{os.getpid()}.{id(args)}.tmp"
+            with open(tmp, "w") as f:
+                json.dump(rep, f)
+            os.replace(tmp, kept)  # atomic: a stopped run leaves no half report to be reused
+            return rep
+        return self._run(args)
+
+    def _run(self, args):
         self.n += 1
         out = os.path.join(self.tmp, f"r{self.n}_{os.getpid()}_{id(args)}.json")
         env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
@@ -83,6 +113,14 @@ class Runner:
             except RuntimeError as e:
                 sys.stderr.write(f"{e}\n")
                 sys.exit(2)
+
+
+def _file_hash(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
 
 
 def host_name():

@@ -4,6 +4,8 @@
 // are not of the same program and parameters.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -146,7 +148,11 @@ std::string delta_text(const json* a, const json* b, bool relative) {
     const long double d = (long double)b->get<double>() - (long double)a->get<double>();
     return (d > 0 ? "+" : "") + std::to_string((long long)d);
   }
-  return (y - x > 0 ? "+" : "") + units::format_number(y - x);
+  // A difference of two doubles carries their rounding (1.7525625e-05 - 9.8675e-06 is 7.658124999999999e-06):
+  // 12 significant digits is more than any report's figure means, and prints 7.658125e-06.
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.12g", y - x);
+  return (y - x > 0 ? "+" : "") + units::format_number(std::strtod(buf, nullptr));
 }
 
 std::string val(const json* v) { return v ? cell(*v) : "-"; }

@@ -96,8 +96,11 @@ void add_program_node(StatsNode& root, const ProgramResult& r, const HwConfig& c
   }
   if (!r.reuse.empty()) {
     StatsNode& t = p.child("reuse", NodeKind::Table);
-    for (auto& u : r.reuse)
-      t.child(u.tensor, NodeKind::Row).set("scope", u.scope).set("hits", u.hits).set("fallbacks", u.fallbacks).set("fallback_bytes", u.fallback_bytes);
+    for (auto& u : r.reuse) {
+      StatsNode& row = t.child(u.tensor, NodeKind::Row);
+      row.set("scope", u.scope).set("hits", u.hits).set("fallbacks", u.fallbacks).set("fallback_bytes", u.fallback_bytes);
+      if (!u.why.empty()) row.set("why", u.why);
+    }
   }
   if (!r.auto_reuse.empty()) {
     StatsNode& t = p.child("auto_reuse", NodeKind::Table);

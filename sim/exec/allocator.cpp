@@ -36,7 +36,9 @@ uint64_t SpaceAllocator::allocate(uint64_t bytes, const std::string& tensor_name
     off = top_;
     top_ += size;
   }
-  used_[off] = Used{size, core_};
+  const bool held = holding_ && !capacity_;
+  used_[off] = Used{size, core_, held};
+  if (held) return base_ + off;
   in_use_ += size;
   shadow_ += size;
   if (in_use_ > peak_) peak_ = in_use_;
@@ -49,7 +51,7 @@ uint64_t SpaceAllocator::allocate(uint64_t bytes, const std::string& tensor_name
 void SpaceAllocator::release(uint64_t addr) {
   auto it = used_.find(addr - base_);
   if (it == used_.end()) return;
-  shadow_ -= it->second.size;
+  if (!it->second.held) shadow_ -= it->second.size;
   release_early(addr);
 }
 
@@ -60,14 +62,33 @@ void SpaceAllocator::release_early(uint64_t addr) {
   if (it == used_.end()) return;
   const uint64_t off = it->first, size = it->second.size;
   const CoreId owner = it->second.core;
+  const bool held = it->second.held;
   used_.erase(it);
-  in_use_ -= size;
-  if (sink_) sink_->footprint(id_, in_use_);
+  if (!held) {
+    in_use_ -= size;
+    if (sink_) sink_->footprint(id_, in_use_);
+  }
   if (!pools_.empty()) {  // back to the core whose iteration allocated it (freed maybe in the next core's)
     pools_[owner < pools_.size() ? owner : 0][off] = size;
     return;
   }
   give_back(off, size);
+}
+
+void SpaceAllocator::count_held() {
+  bool any = false;
+  for (auto& [off, u] : used_)
+    if (u.held) {
+      u.held = false;
+      in_use_ += u.size;
+      shadow_ += u.size;
+      any = true;
+    }
+  if (!any) return;
+  peak_ = std::max(peak_, in_use_);
+  window_peak_ = std::max(window_peak_, in_use_);
+  window_shadow_peak_ = std::max(window_shadow_peak_, shadow_);
+  if (sink_) sink_->footprint(id_, in_use_);
 }
 
 uint64_t SpaceAllocator::take(std::map<uint64_t, uint64_t>& list, uint64_t size) {

@@ -53,6 +53,13 @@ class SpaceAllocator {
   void begin_core_pools(uint32_t cores);
   void end_core_pools();
   void set_core(CoreId c) { core_ = c; }
+  // pto.fuse: what an unbounded space allocates while holding is the fused
+  // pass's registers, not memory, so it counts in no footprint (nor peak)
+  // until count_held(), at the block's end, counts what is still allocated
+  // (the results live after it); what was freed by then never counted. A
+  // bounded space counts at once: its capacity is what refuses a buffer.
+  void hold(bool on) { holding_ = on; }
+  void count_held();
 
  private:
   // Gives [off, off + size) back to the free list (coalescing) or lowers top_.
@@ -72,12 +79,14 @@ class SpaceAllocator {
   struct Used {
     uint64_t size;
     CoreId core;  // the core whose iteration allocated it: its pool takes it back
+    bool held;    // allocated while holding, not yet counted in in_use_
   };
   std::map<uint64_t, Used> used_;         // offset -> block
   std::map<uint64_t, uint64_t> free_;     // offset -> size, below top_, coalesced
   std::vector<std::map<uint64_t, uint64_t>> pools_;  // per core: offset -> size freed in pto.parallel
   uint32_t pool_depth_ = 0;               // nested parallel loops using the pools
   CoreId core_ = 0;
+  bool holding_ = false;
 };
 
 }  // namespace ptosim::exec

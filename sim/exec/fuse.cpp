@@ -12,7 +12,8 @@ namespace ptosim::exec {
 
 void ExecContext::fuse_begin() {
   if (!fuse_) fuse_ = std::make_unique<FuseState>();
-  ++fuse_depth_;
+  if (fuse_depth_++ == 0)
+    for (auto& a : allocators_) a->hold(true);
 }
 
 void ExecContext::fuse_end(const std::vector<Tensor>& live_after, const std::vector<Tensor>& dead) {
@@ -30,9 +31,14 @@ void ExecContext::fuse_end(const std::vector<Tensor>& live_after, const std::vec
   }
   // The intermediates no one reads after the block held registers, not
   // memory: a global footprint that counts them made the fused chain look
-  // larger than the unfused one.
+  // larger than the unfused one. They were allocated holding (allocator.h),
+  // so they never counted; what outlives the block counts from here.
   for (const Tensor& t : dead)
     if (t.valid() && !t.freed() && f->produced.count(t.storage()->alloc_serial)) t.storage()->release("pto.fuse");
+  for (auto& a : allocators_) {
+    a->hold(false);
+    a->count_held();
+  }
 }
 
 }  // namespace ptosim::exec

@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "sim/exec/cube_lowering.h"
 #include "sim/exec/emit.h"
 #include "sim/exec/matmul_internal.h"
 #include "sim/exec/matmul_vector.h"
@@ -118,6 +119,11 @@ void matmul_events(ExecContext& c, const MatmulPlan& p, const Tensor& out, bool 
   int64_t M = p.M, N = p.N, K = p.K;
   bool ea = ma == Mode::Element, eb = mb == Mode::Element, ec = mc == Mode::Element;
   if (ea && eb && ec) return matmul_vector_events(c, p, out, accumulate);
+  // Some operands cached, some in scratchpads: register blocks, each operand
+  // read where it lies, as conv2d (conv.cpp); the walk below read a cached
+  // operand's k run once per output element. An NPU keeps the walk: its
+  // matmul belongs on the cube (pto.tile), which this is not.
+  if ((ea || eb || ec) && !npu_cube(c)) return matmul_block_events(c, p, out, accumulate);
   for_each_batch(p.batch, [&](const std::vector<int64_t>& bi) {
     Tensor av = batch_view(p.a, p.batch.size(), bi), bv = batch_view(p.b, p.batch.size(), bi);
     Tensor cv = batch_view(out, p.batch.size(), bi);

@@ -107,6 +107,10 @@ void matmul_vector_events(ExecContext& c, const MatmulPlan& p, const Tensor& out
   const MicroKernel packed_mk = outer_kernel_shape(c, out.elem_size(), p.M, p.N);
   const Blocking bk = blas_blocking(c, p, packed_mk, p.a.elem_size());
   if (bk.KC) return matmul_packed_events(c, p, out, accumulate, packed_mk, bk);
+  matmul_block_events(c, p, out, accumulate);
+}
+
+void matmul_block_events(ExecContext& c, const MatmulPlan& p, const Tensor& out, bool accumulate) {
   for_each_batch(p.batch, [&](const std::vector<int64_t>& bi) {
     Tensor av = batch_view(p.a, p.batch.size(), bi), bv = batch_view(p.b, p.batch.size(), bi);
     Tensor cv = batch_view(out, p.batch.size(), bi);

@@ -10,8 +10,13 @@
 
 namespace ptosim::exec::detail {
 
-// The untiled matmul when A, B and C are all in cached spaces.
+// The untiled matmul when A, B and C are all in cached spaces (packed as a
+// BLAS packs once they outgrow L1, else matmul_block_events).
 void matmul_vector_events(ExecContext& c, const MatmulPlan& p, const Tensor& out, bool accumulate);
+// Register blocks over A, B and C where they lie, unpacked: also the untiled
+// matmul with some operands in scratchpads and some cached (a cached operand
+// is read once per block and k step, not once per output element).
+void matmul_block_events(ExecContext& c, const MatmulPlan& p, const Tensor& out, bool accumulate);
 // pto.tile's matmul, CPU lowering: for m0, n0, k0: pack the A and B tiles
 // (cached operands only), register blocks over the tile, C read (k0 > 0 or
 // accumulate) and written in place a block at a time.

@@ -50,7 +50,9 @@ struct ProgramResult {
   struct AutoReuse { SourcePos pos; uint64_t peak_with = 0, peak_without = 0; uint64_t distinct_with = 0, distinct_without = 0; };
   std::vector<AutoReuse> auto_reuse;
   // pto.reuse: tiles served from the reuse space vs fallen back to normal loads.
-  struct Reuse { std::string tensor; std::string scope; uint64_t hits = 0, fallbacks = 0, fallback_bytes = 0; };
+  // `why`: set when the block ends having served nothing (the warning's
+  // text), so that the report says it too, not only stderr.
+  struct Reuse { std::string tensor; std::string scope; uint64_t hits = 0, fallbacks = 0, fallback_bytes = 0; std::string why; };
   std::vector<Reuse> reuse;
   // Buffers left allocated in managed spaces at the end (allocation order).
   struct Leak { SourcePos pos; std::string tensor, space, scope; uint64_t bytes = 0; };

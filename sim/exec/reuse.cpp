@@ -42,8 +42,9 @@ std::string idle_reason(const ExecContext::ReuseState& r, const ProgramResult::R
 std::string ExecContext::reuse_end() {
   if (reuses_.empty()) return "";
   const ReuseState& r = *reuses_.back();
-  const ProgramResult::Reuse& e = result_.reuse[r.result_index];
+  ProgramResult::Reuse& e = result_.reuse[r.result_index];
   std::string why = e.hits ? std::string() : idle_reason(r, e);
+  e.why = why;
   reuses_.pop_back();  // drops the resident tiles (freed unless still referenced)
   return why;
 }

@@ -258,6 +258,7 @@ const std::vector<ReportKey> kKeys = {
     {"program.reuse[].hits", count, "", "tiles served from the reuse space", higher},
     {"program.reuse[].fallbacks", count, "", "tiles loaded normally instead", lower},
     {"program.reuse[].fallback_bytes", count, "B", "bytes of those loads", lower},
+    {"program.reuse[].why", text, "", "why the block served no tile (present only then; also a warning on stderr)", neither},
     {"program.auto_reuse", list, "", "pto.auto_reuse: one row per block, named file:line", neither},
     {"program.auto_reuse[].name", text, "", "file:line of the block", neither},
     {"program.auto_reuse[].peak_bytes_with", count, "B", "peak footprint with buffer sharing", lower},

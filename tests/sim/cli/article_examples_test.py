@@ -24,7 +24,6 @@ CFG = os.path.join(H.src, "configs", "default.yaml")
 
 # Small sizes (-D) per example; the examples' defaults are the article's where they fit.
 SMALL = {
-    "1_3_lifetime.pto": ["N=32"],
     "2_1_locality.pto": ["N=128"],
     "2_2_tiled_matmul.pto": ["M=128", "N=128", "K=64"],
     "2_3_layouts.pto": ["B=2", "H=16", "W=16", "C=16"],
@@ -77,6 +76,11 @@ for path in examples:
         check(f"{name}: checks ran", prog["checks_passed"] >= text.count("pto.check("), prog["checks_passed"])
     warnings = err.count(": warning: pto.reuse served nothing")
     check(f"{name}: reuse warnings", warnings == REUSE_WARNINGS.get(name, 0), err)
+    # The report says why too, in the warning's words, on each row that served nothing (and only there).
+    idle = [u for u in prog.get("reuse", []) if u["hits"] == 0]
+    check(f"{name}: reuse rows say why", len(idle) == REUSE_WARNINGS.get(name, 0)
+          and all(u.get("why") and f"pto.reuse served nothing: {u['why']}" in err for u in idle)
+          and all("why" not in u for u in prog.get("reuse", []) if u["hits"]), prog.get("reuse"))
 
 
 # 4.3 and 6.1 profile conv2d_cached: their copies of it are 4.1's, unchanged.

@@ -63,6 +63,13 @@ check("--metrics: unknown name is exit 2", code == 2 and "L1.missez" in err and 
       (code, err))
 code, out, err = run("compare", a, b, "--metrics", "cycles", "--format", "csv")
 check("--metrics in CSV", code == 0 and [r[0] for r in csv.reader(io.StringIO(out))][1:] == ["cycles"], out)
+# A difference of two doubles in at most 12 significant digits: no round-off tail (b - a in seconds is
+# 2.845000000000004e-07 in doubles).
+code, out, err = run("compare", a, b, "--metrics", "seconds")
+sec = out.splitlines()[3].split() if code == 0 else []
+digits = lambda s: len(s.lstrip("+-").split("e")[0].replace(".", "").strip("0"))
+check("a seconds delta without round-off digits", len(sec) == 5 and float(sec[3]) == float("%.12g" % (rb["seconds"] -
+      ra["seconds"])) and digits(sec[3]) <= 12, (sec, err))
 code, out, err = run("compare", a, a2, "--changed")
 check("identical runs: --changed prints no metric", code == 0 and len(out.splitlines()) == 3, out)
 

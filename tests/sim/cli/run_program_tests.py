@@ -455,5 +455,10 @@ for w in ("layernorm_gelu_unfused.pto", "layernorm_gelu_fused.pto"):
         peaks[w] = next(f["peak_bytes"] for f in rep["program"]["footprint"] if f["name"] == "global")
 check("fused footprint <= unfused", len(peaks) == 2 and peaks["layernorm_gelu_fused.pto"] <= peaks["layernorm_gelu_unfused.pto"],
       peaks)
+# Exactly: no intermediate of the fused chain ever counts (they were held to the block's end, so its peak
+# equalled the unfused one): x and out (R x H), the check's two reference tensors (R x H) and gamma, beta (H),
+# at R=32, H=64.
+check("fused footprint: x, out, the check's references, gamma, beta", peaks.get("layernorm_gelu_fused.pto") ==
+      4 * 32 * 64 * 4 + 2 * 64 * 4, peaks)
 
 H.finish()

@@ -270,4 +270,31 @@ TEST(ConvVector, RegisterResultIsTheBlocksAccumulators) {
   EXPECT_EQ(rec.acc.size(), 22u * 3 * 3 + 16);
 }
 
+// An untiled matmul with A cached and B in a scratchpad: register blocks, A
+// read once an element (a broadcast per row of a block and k step), where the
+// mixed walk read A's k run once per output element (16 x 8 x 2 reads of
+// 32 B: 8192 B for a 1024 B operand).
+TEST(MatmulVector, MixedSpacesReadACachedOperandOncePerBlockNotPerOutput) {
+  HwConfig cfg = small_config();  // 32 B vectors: 8 lanes; shared a scratchpad
+  Recorder rec;
+  ExecContext c(cfg, &rec);
+  Tensor A = make(c, "A", {16, 16}, "random", 1), B = make(c, "B", {16, 8}, "random", 2, "shared");
+  rec.clear();
+  Tensor C = matmul(c, A, B);
+  EXPECT_EQ(C.space(), kGlobalSpace);
+  // B is one vector wide, so every block holds all 8 columns: each element of A broadcast once.
+  EXPECT_EQ(count_tag(rec, A.tag(), AccessKind::Read), 16u * 16);
+  EXPECT_EQ(rec.bytes(kGlobalSpace, AccessKind::Read, A.tag()), 16u * 16 * 4);
+  // One 16 x 8 block (32 vector registers: MR = 16, NR = 8): B's row read as a vector once per k step;
+  // C written a vector per row, never read.
+  EXPECT_EQ(count_tag(rec, B.tag(), AccessKind::Read), 16u);
+  EXPECT_EQ(rec.bytes(c.shared_space(), AccessKind::Read, B.tag()), 16u * 32);
+  EXPECT_EQ(count_tag(rec, C.tag(), AccessKind::Write), 16u);
+  EXPECT_EQ(rec.bytes(kGlobalSpace, AccessKind::Write, C.tag()), 16u * 8 * 4);
+  EXPECT_EQ(count_tag(rec, C.tag(), AccessKind::Read), 0u);
+  uint64_t flops = 0;
+  for (auto& k : rec.comp) flops += k.flops;
+  EXPECT_EQ(flops, 2u * 16 * 8 * 16);
+}
+
 }  // namespace ptosim::test
