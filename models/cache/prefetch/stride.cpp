@@ -9,8 +9,9 @@
 // trains nor prefetches.
 //
 // The table is kept as arrays (the line each entry predicts, its last line)
-// so that the scan every read makes is two tight loops, and a run of reads
-// of one line (a packed panel's broadcasts) scans once: see on_read.
+// so that the scan every read makes is two tight loops over the entries in
+// use, and a run of reads of one line (a packed panel's broadcasts) scans
+// once: see on_read.
 #include <cstdlib>
 #include <vector>
 
@@ -44,7 +45,7 @@ class Stride final : public Prefetcher {
       return 0;
     }
     repeat_line_ = kNoLine;
-    const size_t n = predicts_.size();
+    const size_t n = filled_;
     size_t hit = 0;
     while (hit < n && predicts_[hit] != line) ++hit;
     if (hit < n) {
@@ -83,9 +84,15 @@ class Stride final : public Prefetcher {
       set(near, line);
       return 0;
     }
-    size_t victim = 0;  // the least recently used entry (the first empty one)
-    for (size_t i = 1; i < n; ++i)
-      if (used_[i] < used_[victim]) victim = i;
+    // The least recently used entry: the first empty one while there is one.
+    size_t victim = filled_;
+    if (filled_ < predicts_.size()) {
+      ++filled_;
+    } else {
+      victim = 0;
+      for (size_t i = 1; i < n; ++i)
+        if (used_[i] < used_[victim]) victim = i;
+    }
     stride_[victim] = 0;
     confidence_[victim] = 0;
     set(victim, line);
@@ -114,6 +121,10 @@ class Stride final : public Prefetcher {
   std::vector<uint32_t> confidence_;
   std::vector<uint64_t> used_;
   uint64_t clock_ = 0;
+  // Entries fill in order (an empty one is the least recently used, the
+  // first of them the victim) and never empty again: those in use are the
+  // first `filled_`, and only they are scanned.
+  size_t filled_ = 0;
   int64_t repeat_line_ = kNoLine;  // the line a repeat of which skips the scan
   size_t repeat_ = 0;              // and the entry it stamps
 };
