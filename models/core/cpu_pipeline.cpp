@@ -39,9 +39,37 @@ CpuPipeline::Slots::Slots(double throughput, uint64_t period_fs)
       used_(kCycles, 0),
       period_(period_fs ? period_fs : 1),
       per_cycle_(uint16_t(throughput >= 1 ? std::min(std::lround(throughput), 1000l) : 1)),
-      span_(throughput >= 1 ? 1 : uint32_t(std::ceil(1 / throughput - 1e-9))) {}
+      span_(throughput >= 1 ? 1 : uint32_t(std::ceil(1 / throughput - 1e-9))) {
+  if (span_ == 1) skip_.assign(kCycles, 0);
+}
+
+uint64_t CpuPipeline::Slots::take_one(uint64_t t) {
+  uint64_t c = t / period_;
+  uint64_t walked[16];  // the full cycles the walk stood on (the first 16)
+  uint32_t n = 0, i;
+  for (;;) {
+    i = uint32_t(c % kCycles);
+    if (tag_[i] != c) {  // a cycle nobody took yet (or one forgotten)
+      if (tag_[i] != ~0ull && tag_[i] > forgot_) forgot_ = tag_[i];
+      tag_[i] = c;
+      used_[i] = 0;
+      skip_[i] = 0;
+      break;
+    }
+    if (used_[i] < per_cycle_) break;
+    if (n < 16) walked[n++] = c;
+    c = skip_[i] > c + 1 && forgot_ <= c ? skip_[i] : c + 1;
+  }
+  ++used_[i];
+  // Every cycle from each the walk stood on to c is full (and c too, now,
+  // if that was its last slot): the next walk from any of them jumps.
+  const uint64_t to = used_[i] < per_cycle_ ? c : c + 1;
+  for (uint32_t k = 0; k < n; ++k) skip_[walked[k] % kCycles] = to;
+  return std::max(t, c * period_);
+}
 
 uint64_t CpuPipeline::Slots::take(uint64_t t) {
+  if (span_ == 1) return take_one(t);
   uint64_t c = t / period_;
   for (;; ++c) {
     bool free = true;

@@ -125,9 +125,20 @@ class CpuPipeline {
     uint64_t take(uint64_t t);
 
    private:
+    // take() of a unit that holds one cycle an instruction: many loads
+    // ready in the same cycle (a register block's broadcasts) walk the same
+    // full cycles, so a full cycle keeps where the walk went on (`skip_`).
+    uint64_t take_one(uint64_t t);
+
     static constexpr uint32_t kCycles = 1u << 14;  // a ring of cycles; older entries are forgotten
     std::vector<uint64_t> tag_;   // which cycle each entry counts
     std::vector<uint16_t> used_;
+    // Per full cycle c: a later cycle such that every cycle from c to it
+    // was full when it was noted (0: none). It still holds while no cycle
+    // after c has been forgotten (a ring entry taken by another cycle):
+    // `forgot_` is the latest cycle forgotten.
+    std::vector<uint64_t> skip_;
+    uint64_t forgot_ = 0;
     uint64_t period_;
     uint16_t per_cycle_;          // slots a cycle (throughput >= 1)
     uint32_t span_;               // cycles one instruction holds (throughput < 1)

@@ -136,12 +136,17 @@ void CoreModule::sync(uint64_t t) {
   }
 }
 
+// Out of line and cold, so that clock(), once an event, saves no registers
+// for the message it never builds.
+[[noreturn, gnu::cold, gnu::noinline]] static void no_such_core(CoreId core, size_t cores) {
+  std::ostringstream m;
+  m << "access by core " << unsigned(core) << " but the config has " << cores << " core(s)";
+  throw InputError(m.str());
+}
+
 CoreClock& CoreModule::clock(CoreId core) {
-  if (core >= clocks_.size()) {
-    std::ostringstream m;
-    m << "access by core " << unsigned(core) << " but the config has " << clocks_.size() << " core(s)";
-    throw InputError(m.str());
-  }
+  if (core >= clocks_.size()) [[unlikely]]
+    no_such_core(core, clocks_.size());
   return clocks_[core];
 }
 

@@ -12,12 +12,17 @@ namespace ptosim {
 
 using sc_core::sc_time;
 
+// Out of line and cold, so that route_of(), once an access, saves no
+// registers for the message it never builds.
+[[noreturn, gnu::cold, gnu::noinline]] static void unmapped_space(SpaceId space) {
+  std::ostringstream m;
+  m << "access to space id " << space << " which this config does not map";
+  throw InputError(m.str());
+}
+
 const CoreModule::Route& CoreModule::route_of(const Access& a) const {
-  if (a.space >= routes_.size() || !routes_[a.space].socket) {
-    std::ostringstream m;
-    m << "access to space id " << a.space << " which this config does not map";
-    throw InputError(m.str());
-  }
+  if (a.space >= routes_.size() || !routes_[a.space].socket) [[unlikely]]
+    unmapped_space(a.space);
   return routes_[a.space];
 }
 

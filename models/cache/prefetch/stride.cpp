@@ -7,6 +7,11 @@
 // (confidence 2 of 3), proposing L + stride x (distance + i), i < degree.
 // A read of an entry's last line again (more bytes of the same line) neither
 // trains nor prefetches.
+//
+// The table is kept as arrays (the line each entry predicts, its last line)
+// so that the scan every read makes is two tight loops over the entries in
+// use, and a run of reads of one line (a packed panel's broadcasts) scans
+// once: see on_read.
 #include <cstdlib>
 #include <vector>
 
@@ -20,63 +25,108 @@ class Stride final : public Prefetcher {
   static constexpr int64_t kWindow = 1024;  // lines (64 KiB of 64 B lines)
   static constexpr uint32_t kMaxConfidence = 3, kConfident = 2;
 
-  explicit Stride(const PrefetchConfig& c) : distance_(c.distance), degree_(c.degree), table_(c.table) {}
+  explicit Stride(const PrefetchConfig& c)
+      : distance_(c.distance),
+        degree_(c.degree),
+        predicts_(c.table, kPredictsNothing),
+        last_(c.table, kNoLine),
+        stride_(c.table, 0),
+        confidence_(c.table, 0),
+        used_(c.table, 0) {}
 
   uint32_t on_read(const DemandRead& r, uint64_t* out) override {
     const int64_t line = int64_t(r.line);
-    Entry* hit = nullptr;
-    Entry* near = nullptr;
-    int64_t near_d = kWindow + 1;
-    for (Entry& e : table_) {
-      if (!e.used) continue;
-      if (e.stride != 0 && e.last + e.stride == line) {
-        hit = &e;
-        break;
+    // The read before took the "same line again" branch after a full scan
+    // (no entry predicts that line): a repeat of it finds the same entry
+    // nearest and again no prediction, since only that entry's LRU stamp
+    // changed, which the scan does not read.
+    if (line == repeat_line_) {
+      used_[repeat_] = ++clock_;
+      return 0;
+    }
+    repeat_line_ = kNoLine;
+    const size_t n = filled_;
+    size_t hit = 0;
+    while (hit < n && predicts_[hit] != line) ++hit;
+    if (hit < n) {
+      last_[hit] = line;
+      used_[hit] = ++clock_;
+      if (confidence_[hit] < kMaxConfidence) ++confidence_[hit];
+      predicts_[hit] = line + stride_[hit];
+      if (confidence_[hit] < kConfident) return 0;
+      uint32_t k = 0;
+      for (uint32_t i = 0; i < degree_; ++i) {
+        const int64_t t = line + stride_[hit] * int64_t(distance_ + i);
+        if (t >= 0) out[k++] = uint64_t(t);
       }
-      const int64_t d = std::llabs(line - e.last);
+      return k;
+    }
+    // The first entry of the nearest last line within the window (an empty
+    // entry's last line is out of every window).
+    size_t near = n;
+    int64_t near_d = kWindow + 1;
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t d = std::llabs(line - last_[i]);
       if (d < near_d) {
         near_d = d;
-        near = &e;
+        near = i;
       }
     }
-    if (!hit && near && near_d == 0) {  // the same line again
-      near->used = ++clock_;
+    if (near < n && near_d == 0) {  // the same line again
+      used_[near] = ++clock_;
+      repeat_line_ = line;
+      repeat_ = near;
       return 0;
     }
-    if (hit) {
-      hit->last = line;
-      hit->used = ++clock_;
-      if (hit->confidence < kMaxConfidence) ++hit->confidence;
-      if (hit->confidence < kConfident) return 0;
-      uint32_t n = 0;
-      for (uint32_t i = 0; i < degree_; ++i) {
-        const int64_t t = line + hit->stride * int64_t(distance_ + i);
-        if (t >= 0) out[n++] = uint64_t(t);
-      }
-      return n;
-    }
-    if (near) {  // a new stride for the nearest stream
-      if (near->confidence > 0) --near->confidence;
-      if (near->confidence == 0) near->stride = line - near->last;
-      near->last = line;
-      near->used = ++clock_;
+    if (near < n) {  // a new stride for the nearest stream
+      if (confidence_[near] > 0) --confidence_[near];
+      if (confidence_[near] == 0) stride_[near] = line - last_[near];
+      set(near, line);
       return 0;
     }
-    least_recently_used(table_) = Entry{line, 0, 0, ++clock_};
+    // The least recently used entry: the first empty one while there is one.
+    size_t victim = filled_;
+    if (filled_ < predicts_.size()) {
+      ++filled_;
+    } else {
+      victim = 0;
+      for (size_t i = 1; i < n; ++i)
+        if (used_[i] < used_[victim]) victim = i;
+    }
+    stride_[victim] = 0;
+    confidence_[victim] = 0;
+    set(victim, line);
     return 0;
   }
 
  private:
-  struct Entry {
-    int64_t last = 0;    // line of the stream's last read
-    int64_t stride = 0;  // lines; 0 = not known yet
-    uint32_t confidence = 0;
-    uint64_t used = 0;  // LRU stamp; 0 = empty
-  };
+  // No line is negative: an entry without a stride predicts this.
+  static constexpr int64_t kPredictsNothing = -1;
+  // An empty entry's last line: more than kWindow from every line (lines
+  // are below 2^58), with no overflow in line - kNoLine.
+  static constexpr int64_t kNoLine = -(int64_t(1) << 61);
+
+  // Entry i's stream moves on to `line`.
+  void set(size_t i, int64_t line) {
+    last_[i] = line;
+    used_[i] = ++clock_;
+    predicts_[i] = stride_[i] != 0 ? line + stride_[i] : kPredictsNothing;
+  }
+
   uint64_t distance_;
   uint32_t degree_;
-  std::vector<Entry> table_;
+  // Per entry: the line it predicts (last + stride), its last read's line,
+  // its stride in lines (0 = not known yet), confidence, LRU stamp (0 = empty).
+  std::vector<int64_t> predicts_, last_, stride_;
+  std::vector<uint32_t> confidence_;
+  std::vector<uint64_t> used_;
   uint64_t clock_ = 0;
+  // Entries fill in order (an empty one is the least recently used, the
+  // first of them the victim) and never empty again: those in use are the
+  // first `filled_`, and only they are scanned.
+  size_t filled_ = 0;
+  int64_t repeat_line_ = kNoLine;  // the line a repeat of which skips the scan
+  size_t repeat_ = 0;              // and the entry it stamps
 };
 
 }  // namespace
