@@ -34,7 +34,7 @@ const std::vector<ReportKey> kKeys = {
     {"seconds", real, "s", "simulated time: cycles / clock_hz", lower},
     {"interrupted", flag, "", "present (true) only when the run stopped early, by SIGINT/SIGTERM or at `--stop-after` / `--stop-after-compute`: the figures cover events_done", neither},
     {"events_done", count, "", "interrupted runs: the events simulated before the stop", neither},
-    {"values_off", flag, "", "present (true) only with `run --no-values`: tensor values were not computed (pto.check compared nothing); the counts are a full run's unless the program's loops or addresses depend on values", neither},
+    {"values_off", flag, "", "present (true) only with `run --no-values`, or `run --sample` without --sample-values: tensor values were not computed (pto.check compared nothing); the counts are a full run's unless the program's loops or addresses depend on values", neither},
     {"prefix_warmed", flag, "", "present (true) only with `run --warm-before-compute`: the accesses before the first compute event only warmed the caches (no time, not counted): the figures cover the run from the first compute on (tune's probes)", neither},
     {"sampled", flag, "", "present (true) only with `run --sample`: cycles, seconds, dram_bytes, arithmetic_intensity and each cache level's demand_misses are estimates of the whole run (their intervals in sample.intervals); the other counts cover the accesses simulated in detail (docs/SAMPLING.md)", neither},
     {"sample", object, "", "run --sample: the sampling parameters and the estimates' intervals (docs/SAMPLING.md)", neither},
