@@ -115,8 +115,8 @@ void add_run(CLI::App& app, Action& action) {
                   "--sample-unit, at most the gap between units)");
   run->add_option("--sample-seed", a.sample_seed, "Picks each unit's place in its period (with --sample; default 1)");
   run->add_flag("--sample-values", a.sample_values,
-                "Compute tensor values in a sampled run too (it skips them, as --no-values, unless the program's "
-                "loops or addresses depend on them; docs/SAMPLING.md)");
+                "Compute tensor values in a sampled run too (it skips them, as --no-values does): for a program "
+                "whose loops or addresses depend on them (docs/SAMPLING.md)");
   run->add_option("--sample-warming", a.sample_warming,
                   "Between units: functional (the caches' contents follow every access; the default) or none "
                   "(accesses dropped)");
