@@ -147,6 +147,12 @@ class CacheLevel : public MemPort {
     return uint32_t(x % slice_busy_.size());
   }
   const LevelStats& stats() const { return stats_; }
+  // Compulsory misses of requests from above that are no write-back (the
+  // first demand for each line), counted alike by the detailed path and by
+  // functional warming (MemPort::warm): a sampled run knows their total over
+  // the whole stream exactly and samples only the rest (docs/SAMPLING.md,
+  // "First touches are counted, not sampled").
+  uint64_t demand_compulsory() const { return demand_compulsory_; }
   const LevelTimingStats& timing_stats() const { return timing_; }
   bool has_prefetcher() const { return prefetcher_ != nullptr; }
   const PrefetchStats& prefetch_stats() const { return prefetch_; }
@@ -220,6 +226,7 @@ class CacheLevel : public MemPort {
   MemPort* below_ = nullptr;
   std::vector<CacheLevel*> above_;
   LevelStats stats_;
+  uint64_t demand_compulsory_ = 0;
   LevelTimingStats timing_;
   std::unique_ptr<Prefetcher> prefetcher_;  // null for `prefetcher: none`
   PrefetchStats prefetch_;

@@ -278,7 +278,8 @@ class CacheLevelImpl final : public CacheLevel {
       return;
     }
     if (!allocates(write, bytes)) {  // the 3C shadow still sees the line, as served_miss shows it
-      classifier_.miss(line, false, array_.extra(typename Array::Victim{}.slot).shadow);
+      demand_compulsory_ += classifier_.miss(line, false, array_.extra(typename Array::Victim{}.slot).shadow) ==
+                                MissClass::Compulsory && !r.writeback;
       below_->warm(through);
       return;
     }
@@ -293,7 +294,8 @@ class CacheLevelImpl final : public CacheLevel {
   void warm_fill(const typename Array::Found& f, uint64_t line, const MemRequest& r, bool fetch, bool dirty,
                  bool prefetched) {
     const typename Array::Victim v = array_.reserve(f);
-    classifier_.miss(line, true, array_.extra(v.slot).shadow);
+    const MissClass mc = classifier_.miss(line, true, array_.extra(v.slot).shadow);
+    demand_compulsory_ += !prefetched && !r.writeback && mc == MissClass::Compulsory;  // as served_miss counts them
     mirror_filling(line, v.slot);
     if (fetch) below_->warm(MemRequest{line << line_shift_, config_.line, false, r.tensor, r.region});
     array_.install(f, v.slot, line, dirty, LineOwner{r.tensor, r.region}, prefetched);
@@ -405,7 +407,7 @@ class CacheLevelImpl final : public CacheLevel {
       ++stats_.coherence;  // another core's write took it: the fourth C
     } else {
       switch (mc) {
-        case MissClass::Compulsory: ++stats_.compulsory; break;
+        case MissClass::Compulsory: ++stats_.compulsory, demand_compulsory_ += !r.writeback; break;
         case MissClass::Capacity: ++stats_.capacity; break;
         case MissClass::Conflict: ++stats_.conflict; break;
       }

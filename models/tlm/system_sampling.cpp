@@ -4,6 +4,7 @@
 // the arithmetic are sim/report/sampling.*, the stream's phases
 // models/tlm/core_sampling.cpp.
 #include <cmath>
+#include <limits>
 
 #include "models/cache/cache_level.h"
 #include "models/tlm/cache_module.h"
@@ -66,6 +67,8 @@ void System::sample_totals(std::vector<double>& out) const {
     out.push_back(double(s.misses() - s.writeback_misses));
   }
   out.push_back(double(dram_->stats().bytes_read + dram_->stats().bytes_written));
+  // Then each level's first touches: the controls of sample_estimates.
+  for (auto& c : caches_) out.push_back(double(c->logic().demand_compulsory()));
 }
 
 std::vector<SampleEstimate> System::sample_estimates(const SampleParams& p) const {
@@ -78,10 +81,25 @@ std::vector<SampleEstimate> System::sample_estimates(const SampleParams& p) cons
   }
   // The least a unit that carries a metric adds to it: a cycle, a miss, a
   // line from DRAM (the last level's).
-  std::vector<double> granules(units.front().size(), 1.0);
+  std::vector<double> granules(sample_metrics().size(), 1.0);
   granules.back() = caches_.empty() ? 1.0 : double(caches_.back()->logic().config().line);
+  // Under functional warming every access reached the caches, so each
+  // level's first touches are known over the whole stream (sample_totals
+  // puts them after the metrics): a level's misses and the DRAM bytes are
+  // estimated less them (b = 1 and a line of the last level), the memory
+  // cycles less the last level's with a fitted slope (docs/SAMPLING.md).
+  std::vector<SampleControl> controls;
+  if (p.warming == SampleWarming::Functional && !caches_.empty()) {
+    const size_t metrics = granules.size(), last = caches_.size() - 1;
+    auto of = [&](size_t level, double slope) {
+      return SampleControl{int(metrics + level), double(caches_[level]->logic().demand_compulsory()), slope};
+    };
+    controls.push_back(of(last, std::numeric_limits<double>::quiet_NaN()));
+    for (size_t l = 0; l < caches_.size(); ++l) controls.push_back(of(l, 1.0));
+    controls.push_back(of(last, granules.back()));
+  }
   std::vector<SampleEstimate> e = estimate_totals(sample_metrics(), units, core_->sample_weights(),
-                                                  double(core_->stream_accesses()), p.confidence, granules);
+                                                  double(core_->stream_accesses()), p.confidence, granules, controls);
   const double compute = core_->compute_cycles();
   e.front().estimate += compute, e.front().low += compute, e.front().high += compute;
   return e;
@@ -89,7 +107,9 @@ std::vector<SampleEstimate> System::sample_estimates(const SampleParams& p) cons
 
 void System::report_sample(StatsNode& root, const SampleParams& p, const std::vector<SampleEstimate>& e) const {
   StatsNode& n = root.child("sample", NodeKind::Object);
-  n.set("method", std::string("SMARTS, one unit at a random place in each period"));
+  n.set("method", std::string(p.warming == SampleWarming::Functional
+                                   ? "SMARTS, one unit at a random place in each period; first touches counted"
+                                   : "SMARTS, one unit at a random place in each period"));
   n.set("warming", std::string(p.warming == SampleWarming::Functional ? "functional" : "none"));
   n.set("unit_accesses", p.unit).set("period_accesses", p.period).set("warmup_accesses", p.warmup);
   n.set("seed", p.seed).set("confidence", p.confidence);

@@ -186,7 +186,9 @@ void sample_block(std::ostringstream& o, const StatsNode& root) {
     << " warming each in detail, " << to_string(*n->find("warming")) << " warming between\n";
   const StatsNode* list = n->find_child("intervals");
   if (!list) return;
-  o << "  estimates, " << fmt("%.0f", n->num("confidence") * 100) << " % intervals (Student's t):\n";
+  const bool counted = to_string(*n->find("warming")) == "functional";
+  o << "  estimates, " << fmt("%.0f", n->num("confidence") * 100) << " % intervals (Student's t"
+    << (counted ? "; first touches counted, not sampled" : "") << "):\n";
   for (const StatsNode& r : list->children)
     o << "  " << r.name << " " << fmt("%.6g", r.num("estimate")) << " +- " << fmt("%.3g", r.num("half_width")) << " ("
       << fmt("%.2f", r.num("relative_half_width") * 100) << " %)\n";

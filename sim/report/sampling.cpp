@@ -4,6 +4,7 @@
 
 #include <boost/math/distributions/binomial.hpp>
 #include <boost/math/distributions/students_t.hpp>
+#include <algorithm>
 #include <cmath>
 
 #include "sim/common/error.h"
@@ -75,27 +76,51 @@ double student_t_quantile(double dof, double p) {
   return boost::math::quantile(boost::math::students_t_distribution<double>(dof), p);
 }
 
+double control_slope(const std::vector<std::vector<double>>& per_unit, size_t y, size_t x,
+                     const std::vector<double>& weights) {
+  double w_sum = 0, y_sum = 0, x_sum = 0;
+  for (size_t i = 0; i < per_unit.size(); ++i) w_sum += weights[i], y_sum += per_unit[i][y], x_sum += per_unit[i][x];
+  if (w_sum <= 0) return 0;
+  double xy = 0, xx = 0;
+  for (size_t i = 0; i < per_unit.size(); ++i) {
+    const double ry = per_unit[i][y] - y_sum / w_sum * weights[i];
+    const double rx = per_unit[i][x] - x_sum / w_sum * weights[i];
+    xy += ry * rx, xx += rx * rx;
+  }
+  return xx > 0 ? std::max(0.0, xy / xx) : 0.0;
+}
+
 std::vector<SampleEstimate> estimate_totals(const std::vector<std::string>& metrics,
                                             const std::vector<std::vector<double>>& per_unit,
                                             const std::vector<double>& weights, double total, double confidence,
-                                            const std::vector<double>& granules) {
+                                            const std::vector<double>& granules,
+                                            const std::vector<SampleControl>& controls) {
   const size_t n = per_unit.size();
-  if (n < 2 || weights.size() != n || (!granules.empty() && granules.size() != metrics.size()))
-    throw std::logic_error("estimate_totals needs two units, their weights and a granule per metric");
+  if (n < 2 || weights.size() != n || (!granules.empty() && granules.size() != metrics.size()) ||
+      (!controls.empty() && controls.size() != metrics.size()))
+    throw std::logic_error("estimate_totals needs two units, their weights, a granule and a control per metric");
   double w_sum = 0;
   for (double w : weights) w_sum += w;
   const double units = total / (w_sum / double(n));  // N, the population of units
   const double t = student_t_quantile(double(n - 1), 0.5 + confidence / 2);
   const double fpc = std::sqrt(std::max(0.0, 1.0 - double(n) / units));
   std::vector<SampleEstimate> out;
+  std::vector<double> y(n);
   for (size_t m = 0; m < metrics.size(); ++m) {
+    // What is sampled: the metric, less b x its control where it has one.
+    const SampleControl c = controls.empty() ? SampleControl{} : controls[m];
+    double b = 0;
+    if (c.column >= 0) b = std::isnan(c.slope) ? control_slope(per_unit, m, size_t(c.column), weights) : c.slope;
     double y_sum = 0;
     size_t carrying = 0;
-    for (const auto& u : per_unit) y_sum += u[m], carrying += u[m] != 0;
+    for (size_t i = 0; i < n; ++i) {
+      y[i] = per_unit[i][m] - (b != 0 ? b * per_unit[i][size_t(c.column)] : 0.0);
+      y_sum += y[i], carrying += y[i] != 0;
+    }
     const double ratio = y_sum / w_sum;
     double ss = 0;
     for (size_t i = 0; i < n; ++i) {
-      const double d = per_unit[i][m] - ratio * weights[i];
+      const double d = y[i] - ratio * weights[i];
       ss += d * d;
     }
     SampleEstimate e;
@@ -112,6 +137,7 @@ std::vector<SampleEstimate> estimate_totals(const std::vector<std::string>& metr
     if (carrying > 0) occurrence = std::fabs(e.estimate) * (p_high * double(n) / double(carrying) - 1);
     else if (!granules.empty()) occurrence = p_high * units * granules[m];
     e.half_width = std::max(e.half_width, occurrence * fpc);
+    e.estimate += b * c.total;  // the part counted exactly
     e.low = e.estimate - e.half_width;
     e.high = e.estimate + e.half_width;
     out.push_back(e);

@@ -83,10 +83,32 @@ struct SampleEstimate {
 // stream (with equal weights, the mean x N and the sample's own standard
 // deviation; the last factor is the finite-population correction of
 // sampling n of N units without replacement). Needs n >= 2 units.
+//
+// A metric with a control (controls[m].column >= 0) is estimated as a
+// difference: b x X + the estimate of y - b x, where x is the control's
+// column of per_unit and X its total over the whole stream, known exactly
+// (a level's first touches, which functional warming counts: most of the
+// bursts of misses no sample catches). b is controls[m].slope, or, when
+// that is NaN, the ratio-adjusted least-squares slope of y on x over the
+// units (the regression estimator; 0 when x does not vary or the slope is
+// negative). Any fixed b leaves the estimate unbiased; a b near the true
+// slope narrows the interval.
+struct SampleControl {
+  int column = -1;     // in per_unit; -1: none
+  double total = 0;    // X
+  double slope = 0;    // b, or NaN: fitted
+};
 std::vector<SampleEstimate> estimate_totals(const std::vector<std::string>& metrics,
                                             const std::vector<std::vector<double>>& per_unit,
                                             const std::vector<double>& weights, double total, double confidence,
-                                            const std::vector<double>& granules = {});
+                                            const std::vector<double>& granules = {},
+                                            const std::vector<SampleControl>& controls = {});
+
+// The slope fitted for a control (above): sum(ry rx) / sum(rx^2), r the
+// residuals from each column's ratio to the weights; 0 when x does not vary,
+// and never negative.
+double control_slope(const std::vector<std::vector<double>>& per_unit, size_t y, size_t x,
+                     const std::vector<double>& weights);
 
 // The exact (Clopper-Pearson) upper bound, at (1 + confidence) / 2, on the
 // fraction of a stream's units that carry a metric when `carrying` of n

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 
 #include "sim/common/error.h"
@@ -172,6 +173,48 @@ TEST(SampleEstimate, AMetricFewUnitsCarryGetsTheOccurrenceBound) {
   const SampleEstimate t = estimate_totals({"m"}, all, w, 2000, 0.95)[0];
   EXPECT_DOUBLE_EQ(a.half_width, t.half_width);
   EXPECT_GT(a.half_width, 0.0);
+}
+
+TEST(SampleEstimate, AControlCountedExactlyLeavesOnlyTheRestSampled) {
+  // Every miss a first touch (y = x), in bursts the units saw 40 of; the
+  // stream's first touches are known: 300. The estimate is 300 whatever the
+  // sample, and the interval is what an unseen rest could add (no unit
+  // carries y - x: the occurrence bound's p_high(0, 20) x N x 1 x fpc).
+  std::vector<std::vector<double>> u(20, {0.0, 0.0});
+  u[3] = {40.0, 40.0};
+  const std::vector<double> w(20, 10.0);
+  const SampleEstimate e = estimate_totals({"misses"}, u, w, 2000, 0.95, {1.0}, {SampleControl{1, 300, 1.0}})[0];
+  EXPECT_DOUBLE_EQ(e.estimate, 300.0);
+  EXPECT_NEAR(e.half_width, 0.1684334710 * 200 * std::sqrt(0.9), 1e-5);
+  // Without the control the same units extrapolate the burst: 400.
+  EXPECT_DOUBLE_EQ(estimate_totals({"misses"}, u, w, 2000, 0.95, {1.0})[0].estimate, 400.0);
+  // A fixed slope b: b X + the ratio estimate of y - b x. y - 2x = 1, 3, 2, 2
+  // over units of 10 out of 100: 2 x 50 + 8 / 40 x 100.
+  const SampleEstimate f =
+      estimate_totals({"y"}, {{5, 2}, {9, 3}, {2, 0}, {4, 1}}, {10, 10, 10, 10}, 100, 0.95, {}, {SampleControl{1, 50, 2.0}})[0];
+  EXPECT_DOUBLE_EQ(f.estimate, 120.0);
+  // Its interval is the rest's: d = (-1, 1, 0, 0), s^2 = 2/3, N = 10.
+  EXPECT_NEAR(f.half_width, student_t_quantile(3, 0.975) * std::sqrt(2.0 / 3) / 2 * 10 * std::sqrt(0.6), 1e-9);
+}
+
+TEST(SampleEstimate, AFittedSlopeIsTheRegressionOfYOnTheControl) {
+  // y = 3x + 2w exactly: slope 3, and the rest (2w) is proportional to the
+  // weights, so the estimate is exact (3 X + 2 x total) with no width.
+  const std::vector<double> w{10, 12, 8, 10};
+  std::vector<std::vector<double>> u;
+  for (size_t i = 0; i < w.size(); ++i) {
+    const double x = double(i * i % 3) + 1;
+    u.push_back({3 * x + 2 * w[i], x});
+  }
+  EXPECT_NEAR(control_slope(u, 0, 1, w), 3.0, 1e-12);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const SampleEstimate e = estimate_totals({"y"}, u, w, 400, 0.95, {}, {SampleControl{1, 77, nan}})[0];
+  EXPECT_NEAR(e.estimate, 3 * 77 + 2 * 400.0, 1e-9);
+  EXPECT_NEAR(e.half_width, 0.0, 1e-9);
+  // A control that falls as y rises gets no slope, nor one that does not
+  // vary beyond the weights.
+  EXPECT_DOUBLE_EQ(control_slope({{1, 4}, {2, 3}, {3, 2}}, 0, 1, {1, 1, 1}), 0.0);
+  EXPECT_DOUBLE_EQ(control_slope({{1, 2}, {2, 4}, {3, 2}}, 0, 1, {1, 2, 1}), 0.0);
 }
 
 TEST(SampleSchedule, AnEventLargerThanAPhaseOvershoots) {
