@@ -134,6 +134,21 @@ xeon24 = h.write("xeon24.yaml", open(xeon).read().replace("\ncore:\n", "\ncore:\
 rc, out, err = h.run("config", "show", xeon24)
 h.check("config show: sharing and the coherence section", rc == 0 and "sharing: private" in out and
         "coherence:\n  latency: 60 cycles\n  message_bytes: 8 B" in out, out + err)
+# config show --set: the config as `run --set` runs it (the file edited by
+# hand prints the same, but for the first line), and a bad --set refused as run refuses it.
+rc2, out2, err2 = h.run("config", "show", xeon, "--set", "core.cores=24", "--set", "caches.L3.ways=16")
+h.check("config show --set: the keys changed, the rest as the file", rc2 == 0 and
+        out2.split("\n", 1)[1] == out.split("\n", 1)[1].replace("    ways: 11\n", "    ways: 16\n") and
+        "    ways: 16\n" in out2 and out2.startswith(f"# {xeon} --set core.cores=24 --set caches.L3.ways=16,"),
+        (out2[:300], err2))
+rc, out, err = h.run("config", "show", xeon, "--set", "core.cores=2", "--set", "core.nokey=1")
+rc_run, _, err_run = h.run("run", os.path.join(h.src, "workloads", "matmul_tiled.pto"), "--config", xeon,
+                           "--set", "core.nokey=1")
+h.check("config show --set: an unknown key, exit 2, nothing printed, run's message",
+        rc == 2 and out == "" and "--set core.nokey=1: core.nokey: unknown key" in err and rc_run == 2 and
+        err_run.strip() == err.strip(), (rc, out[:200], err, err_run))
+rc, out, err = h.run("config", "show", xeon, "--set", "core.cores=2", "--set", "core.cores=4")
+h.check("config show --set: a key given twice, exit 2", rc == 2 and out == "" and "given twice" in err, err)
 # --check-data with private levels of several cores: every read sees the
 # last write of any core (the shadow memory is the simple reference), on
 # random 4-core traces over a few lines (private L1 and L2, shared L3), and
