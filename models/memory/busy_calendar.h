@@ -20,6 +20,23 @@ class BusyCalendar {
  public:
   // Reserves `busy` from the first gap at or after `arrive` that holds it; returns its start.
   Fs reserve(Fs arrive, Fs busy) {
+    // Most requests come at or after the latest interval began: they start
+    // at its end or at their arrival, and extend it or follow it (what the
+    // general search below would find, without its erase and insert).
+    if (!busy_.empty()) {
+      const auto last = std::prev(busy_.end());
+      if (arrive >= last->first) {
+        const Fs start = std::max(arrive, last->second);
+        if (busy == 0) return start;
+        if (start == last->second) {
+          last->second = start + busy;
+        } else {
+          busy_.emplace_hint(busy_.end(), start, start + busy);
+          if (busy_.size() > kMaxIntervals) busy_.erase(busy_.begin());
+        }
+        return start;
+      }
+    }
     Fs start = arrive;
     auto it = busy_.upper_bound(start);
     if (it != busy_.begin() && std::prev(it)->second > start) start = std::prev(it)->second;
