@@ -6,6 +6,8 @@ rounds (the order alternates each round) on a VM whose speed drifts:
    build of main (--base BUILD_OF_MAIN, with main's source tree --base-src
    for its configs, which lack the `sharing:` keys). Median CPU time (user +
    system, all threads) per run and the ratio new / main; target <= 1.05.
+   A case whose cycles differ from the base's (a later change moved its
+   counts on purpose: conv2d_basic since the masked lanes) is left out.
 2. Eight cores against one: matmul_parallel on the Xeon and on the default
    config with core.cores=8 and 1 (this build), the simulated accesses per
    CPU second of each and their ratio; target >= 0.60.
@@ -78,6 +80,7 @@ def main():
     out = os.path.join(tmp, "r.json")
     times = {name: {"new": [], "base": []} for name, _ in programs}
     rate = {(p, c): [] for p, _ in PARALLEL for c in (1, 8)}
+    differ = {}
     for r in range(rounds):
         order = [("new", new, a.base_src if a.configs_of_base else a.src), ("base", base, a.base_src)]
         if r % 2:
@@ -88,8 +91,8 @@ def main():
                 cpu, rep = run(exe, src, args, env, out)
                 times[name][who].append(cpu)
                 cycles[who] = rep["cycles"]
-            if cycles["new"] != cycles["base"]:
-                sys.exit(f"{name}: one-core cycles differ from main's ({cycles['new']} vs {cycles['base']})")
+            if cycles["new"] != cycles["base"]:  # not the same work: no ratio (a later change moved its counts)
+                differ[name] = (cycles["new"], cycles["base"])
         for pname, pargs in PARALLEL:
             for cores in ([1, 8] if r % 2 == 0 else [8, 1]):
                 cpu, rep = run(new, a.src, pargs + ["--set", f"core.cores={cores}"], env, out)
@@ -97,6 +100,9 @@ def main():
     print(f"one core, this build / main, median CPU seconds of {rounds} interleaved round(s):")
     ratios = []
     for name, _ in programs:
+        if name in differ:
+            print(f"  {name:34s} left out: cycles {differ[name][0]} here, {differ[name][1]} in the base")
+            continue
         n, b = statistics.median(times[name]["new"]), statistics.median(times[name]["base"])
         ratios.append(n / b)
         print(f"  {name:34s} {n:7.3f} s / {b:7.3f} s = {n / b:.3f}")

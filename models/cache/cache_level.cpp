@@ -27,6 +27,10 @@ CacheLevel::CacheLevel(const CacheConfig& config)
   if (config.slices > 1) slice_busy_.assign(config.slices, 0);
 }
 
+uint64_t CacheLevel::occupy_calendar(uint64_t arrive, uint64_t addr) {
+  return calendars_[slice_busy_.empty() ? 0 : slice_of(addr >> line_shift_)].reserve(arrive, busy_fs_);
+}
+
 namespace {
 // Copies the bytes of [from_addr, from_addr + from_n) that fall inside
 // [to_addr, to_addr + to_n) to their place in `to`.

@@ -26,6 +26,7 @@
 
 #include "sim/report/level_stats.h"
 #include "models/cache/mem_port.h"
+#include "models/memory/busy_calendar.h"
 #include "models/cache/prefetch/prefetcher.h"
 #include "models/core/core_clock.h"
 #include "sim/config/hw_config.h"
@@ -109,6 +110,17 @@ class CacheLevel : public MemPort {
   // coherent by `c` (coherence.h): its demand writes ask c for write
   // permission, its fills say whether they are for a write, and its
   // evictions tell c when the core lets a line go.
+  // Several cores on a shared level: a core whose clock lags reaches a port
+  // that a core far ahead already took, so each port (each slice's) keeps
+  // its recent busy intervals and serves the late request in a free gap of
+  // its own time (busy_calendar.h). Not with one core: its requests arrive
+  // in time order, where the calendar would give the same starts slower.
+  // Likewise a line whose fill a core far ahead asked for: a request from
+  // before that (in time) waits as long as the fill took, not until it ends.
+  void keep_port_calendar() {
+    calendars_.resize(slice_busy_.empty() ? 1 : slice_busy_.size());
+    fill_from_.assign(sets_ * config_.ways, 0);
+  }
   void attach_coherence(Coherence* c, CoreId core) {
     coherence_ = c;
     core_ = core;
@@ -171,15 +183,31 @@ class CacheLevel : public MemPort {
   // starts. A sliced level (`slices:`) has one port per slice, the slice
   // chosen by the line of `addr` (slice_of).
   uint64_t occupy_port(uint64_t arrive, uint64_t bytes, uint64_t addr) {
-    uint64_t& busy_until = slice_busy_.empty() ? busy_until_ : slice_busy_[slice_of(addr >> line_shift_)];
-    const uint64_t start = arrive > busy_until ? arrive : busy_until;
     if (bytes != busy_bytes_) {  // sizes repeat: keep the last answer
       busy_bytes_ = bytes;
       busy_fs_ = uint64_t(double(bytes) * fs_per_byte_);
     }
-    busy_until = start + busy_fs_;
     timing_.busy_fs += busy_fs_;
+    if (!calendars_.empty()) [[unlikely]] return occupy_calendar(arrive, addr);
+    uint64_t& busy_until = slice_busy_.empty() ? busy_until_ : slice_busy_[slice_of(addr >> line_shift_)];
+    const uint64_t start = arrive > busy_until ? arrive : busy_until;
+    busy_until = start + busy_fs_;
     return start;
+  }
+  // occupy_port() with keep_port_calendar(), out of line: the one-core
+  // path inlined into the core's loop stays as small as it was.
+  uint64_t occupy_calendar(uint64_t arrive, uint64_t addr);
+  // keep_port_calendar(): the fill of `slot` asked for at `from`.
+  void fill_asked(uint64_t slot, uint64_t from) {
+    if (!fill_from_.empty()) [[unlikely]] fill_from_[slot] = from;
+  }
+  // When a request at `issue` has the data of `slot`, whose fill is here at
+  // `ready` (> issue): then, a merge; or, on a shared level of several
+  // cores where the fill was asked for after `issue`, as long after `issue`
+  // as the fill took (the request came first: it would have fetched it).
+  uint64_t merged(uint64_t slot, uint64_t issue, uint64_t ready) const {
+    if (fill_from_.empty() || fill_from_[slot] <= issue) return ready;
+    return issue + (ready - fill_from_[slot]);
   }
   // A fill holds an MSHR while it is on its way; returns when it is here.
   // With set_fill_cycles, a set takes one fill every that many cycles: a
@@ -236,6 +264,8 @@ class CacheLevel : public MemPort {
   double fs_per_byte_ = 0;
   uint64_t busy_until_ = 0;
   std::vector<uint64_t> slice_busy_;  // a sliced level: each slice's "busy until"; empty: one port (busy_until_)
+  std::vector<BusyCalendar> calendars_;  // keep_port_calendar(): per port, its busy intervals; empty: busy until
+  std::vector<uint64_t> fill_from_;       // keep_port_calendar(): per slot, when its latest fill was asked for
   uint64_t busy_bytes_ = ~0ull, busy_fs_ = 0;  // occupy_port()'s last answer (none yet)
   CompletionWindow mshrs_;
   uint64_t sets_ = 1;

@@ -355,7 +355,7 @@ class CacheLevelImpl final : public CacheLevel {
     uint64_t done = issue;
     if (s.ready > issue) {  // its fill is still on its way: merge
       ++timing_.merges;
-      done = s.ready;
+      done = merged(slot, issue, s.ready);
     }
     if (coherence_) [[unlikely]]  // several cores: a write needs permission (S -> M)
       if (r.write && !r.writeback && !modified)
@@ -432,6 +432,7 @@ class CacheLevelImpl final : public CacheLevel {
     // left while that line waited in the writeback buffer above).
     if (coherence_ && r.writeback && whole) [[unlikely]] coherence_->kept(core_, addr);
     array_.extra(v.slot).ready = filled;
+    fill_asked(v.slot, issue);
     if constexpr (Data) move_bytes(v.slot, line, addr, bytes, r);
     if (write && !config_.write_back) post_below(addr, bytes, r.tensor, r.region, issue, false, at_data(r, addr));
     if (v.evicted) evict(v, issue);  // then, as Dinero IV, the prefetch
@@ -492,6 +493,7 @@ class CacheLevelImpl final : public CacheLevel {
     array_.install(f, v.slot, line, false, LineOwner{r.tensor, r.region}, true);
     mirror_filling(~0ull, 0);
     array_.extra(v.slot).ready = filled;
+    fill_asked(v.slot, at);
     if (v.evicted) evict(v, at);  // the fill first, as for a demand miss
     ++prefetch_.issued;
     prefetch_.bytes += config_.line;

@@ -42,7 +42,7 @@ Coherence::Coherence(uint32_t cores, uint32_t line_bytes, uint64_t latency_fs, u
       message_bytes_(message_bytes),
       levels_(cores),
       counters_(cores),
-      port_(Fs(fs_per_byte)) {
+      port_(Fs(fs_per_byte), true) {  // the cores reach it out of time order (busy_calendar.h)
   while ((1u << line_shift_) < line_bytes) ++line_shift_;
   for (uint32_t c = 0; c < cores; ++c) ports_.push_back(std::make_unique<Port>(*this, CoreId(c)));
 }

@@ -15,11 +15,16 @@ void add_config(CLI::App& app, Action& action) {
   config->require_subcommand(1);
   CLI::App* show = config->add_subcommand("show", "Print a config (default: the built-in one) with every default filled in");
   static std::string file;
+  static std::vector<std::string> sets;
   show->add_option("FILE", file, "YAML hardware config");
+  add_set_option(*show, sets);  // the config as `run --set` would run it
   show->callback([&action] {
     action = [] {
-      const std::string yaml = to_yaml(load_config_or_default(file));  // fails before printing anything
-      std::cout << "# " << (file.empty() ? "built-in default config" : file) << ", every default filled in\n" << yaml;
+      // Fails before printing anything.
+      const std::string yaml = to_yaml(load_config_or_default(file, parse_overrides(sets)));
+      std::cout << "# " << (file.empty() ? "built-in default config" : file);
+      for (const std::string& s : sets) std::cout << " --set " << s;
+      std::cout << ", every default filled in\n" << yaml;
       return 0;
     };
   });

@@ -279,10 +279,19 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
     // (docs/CACHES.md, "Several cores"). Unknown lists say nothing. Levels
     // from CPUID (a VM without sysfs caches) give a count of threads; the
     // L1D is one core's on every x86, so its count is the core's threads.
-    const unsigned sharers = cpu_list_count(c.shared_cpus) ? cpu_list_count(c.shared_cpus) : c.sharing_threads;
+    // An AMD VM whose CPUID hides TOPOEXT (leaf 0x8000001D empty, as on the
+    // Zen 5 VM of 2026-12-06) gives only the legacy leaves, no counts: its
+    // L1D and L2 are one core's own on every Zen (family 0x17 on, AMD's
+    // optimization guides), the L3 a CCX's.
+    const unsigned core_threads = std::max({1u, cpu_list_count(f.smt_siblings), f.caches[0].sharing_threads});
+    const bool zen_core_level = f.vendor.find("AMD") != std::string::npos && f.family >= 0x17 && c.level <= 2 &&
+                                c.shared_cpus.rfind("CPUID (legacy leaves)", 0) == 0;
+    const unsigned sharers = cpu_list_count(c.shared_cpus) ? cpu_list_count(c.shared_cpus)
+                             : c.sharing_threads         ? c.sharing_threads
+                             : zen_core_level            ? core_threads
+                                                         : 0;
     const char* sharing = nullptr;
     if (sharers) {
-      const unsigned core_threads = std::max({1u, cpu_list_count(f.smt_siblings), f.caches[0].sharing_threads});
       still_private = still_private && sharers <= core_threads;
       sharing = still_private ? "private" : "shared";
     }

@@ -179,6 +179,28 @@ TEST(HostConfig, CpuidThreadCountsGivePrivateAndSharedLevels) {
   EXPECT_EQ(c.caches[1].sharing, CacheSharing::Shared);
 }
 
+// An AMD VM whose CPUID has no cache-topology leaf (TOPOEXT hidden, leaf
+// 0x8000001D empty) and no sysfs cache directory: the legacy leaves give no
+// counts, and a Zen's L1D and L2 are one core's own.
+TEST(HostConfig, ZenLegacyLeavesGivePrivateL1AndL2) {
+  HostFacts f = facts("AuthenticAMD");
+  f.family = 26;  // Zen 5
+  f.smt_siblings = "0";
+  for (HostCache& c : f.caches) c.shared_cpus = "CPUID (legacy leaves)", c.sharing_threads = 0;
+  HwConfig c = written(f);
+  EXPECT_EQ(c.caches[0].sharing, CacheSharing::Private);
+  EXPECT_EQ(c.caches[1].sharing, CacheSharing::Private);
+  EXPECT_EQ(c.caches[2].sharing, CacheSharing::Shared);
+  f.family = 0x15;  // Bulldozer: a module's two cores share its L2; nothing is claimed
+  c = written(f);
+  EXPECT_EQ(c.caches[0].sharing, CacheSharing::Private);  // a first level's default
+  EXPECT_EQ(c.caches[1].sharing, CacheSharing::Shared);
+  f.family = 26;
+  f.vendor = "GenuineIntel";  // not AMD's facts
+  c = written(f);
+  EXPECT_EQ(c.caches[1].sharing, CacheSharing::Shared);
+}
+
 TEST(HostConfig, CpuinfoGivesTheFamilyAndModelNumber) {
   namespace fs = std::filesystem;
   const fs::path root = fs::temp_directory_path() / ("pto-host-facts-" + std::to_string(getpid()));

@@ -1,0 +1,71 @@
+// BusyCalendar (models/memory/busy_calendar.h): requests in time order start
+// where one "busy until" would start them; a late request takes the first
+// gap at or after its arrival; on random arrivals, in and out of order, its
+// starts are those of a plain first-fit over every interval kept.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include "models/memory/busy_calendar.h"
+
+namespace ptosim {
+namespace {
+
+TEST(BusyCalendar, InOrderRequestsStartAsWithBusyUntil) {
+  BusyCalendar cal;
+  Fs busy_until = 0;
+  std::mt19937_64 rng(3);
+  Fs t = 0;
+  for (int i = 0; i < 2000; ++i) {
+    t += rng() % 20;
+    const Fs busy = rng() % 15;
+    const Fs expect = std::max(t, busy_until);
+    ASSERT_EQ(cal.reserve(t, busy), expect) << i;
+    busy_until = expect + busy;
+  }
+}
+
+TEST(BusyCalendar, ALateRequestTakesAGapOfItsPast) {
+  BusyCalendar cal;
+  EXPECT_EQ(cal.reserve(1000, 10), 1000u);  // a core far ahead
+  EXPECT_EQ(cal.reserve(0, 10), 0u);        // a lagging one: the past is free
+  EXPECT_EQ(cal.reserve(5, 10), 10u);       // behind it
+  EXPECT_EQ(cal.reserve(995, 10), 1010u);   // [995, 1005) would overlap [1000, 1010)
+  EXPECT_EQ(cal.reserve(20, 975), 20u);     // fits [20, 995) exactly
+  EXPECT_EQ(cal.reserve(21, 1), 995u);      // the gap left before 1000
+  EXPECT_EQ(cal.reserve(21, 10), 1020u);    // too short for 10: after all
+}
+
+// First fit over every interval kept: the reference.
+Fs first_fit(std::vector<std::pair<Fs, Fs>>& taken, Fs arrive, Fs busy) {
+  Fs start = arrive;
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (const auto& [lo, hi] : taken)
+      if (lo < start + busy && start < hi && busy > 0) start = hi, moved = true;
+      else if (busy == 0 && lo <= start && start < hi) start = hi, moved = true;
+  }
+  if (busy > 0) taken.emplace_back(start, start + busy);
+  return start;
+}
+
+TEST(BusyCalendar, RandomArrivalsAgreeWithFirstFit) {
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    BusyCalendar cal;
+    std::vector<std::pair<Fs, Fs>> taken;
+    std::mt19937_64 rng(seed);
+    Fs ahead = 0;
+    for (int i = 0; i < 400; ++i) {  // fewer than the intervals it keeps
+      ahead += rng() % 30;
+      const Fs arrive = rng() % 4 ? ahead : rng() % (ahead + 1);  // a quarter arrive late
+      const Fs busy = rng() % 25;
+      ASSERT_EQ(cal.reserve(arrive, busy), first_fit(taken, arrive, busy)) << "seed " << seed << " request " << i;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ptosim
