@@ -106,10 +106,6 @@ class CacheLevel : public MemPort {
     if (read_fills_.empty()) read_fills_.assign(sets_, 0);
     return read_fills_[(addr >> line_shift_) % sets_];
   }
-  // Several cores: this level is core `core`'s private instance, kept
-  // coherent by `c` (coherence.h): its demand writes ask c for write
-  // permission, its fills say whether they are for a write, and its
-  // evictions tell c when the core lets a line go.
   // Several cores on a shared level: a core whose clock lags reaches a port
   // that a core far ahead already took, so each port (each slice's) keeps
   // its recent busy intervals and serves the late request in a free gap of
@@ -121,6 +117,10 @@ class CacheLevel : public MemPort {
     calendars_.resize(slice_busy_.empty() ? 1 : slice_busy_.size());
     fill_from_.assign(sets_ * config_.ways, 0);
   }
+  // Several cores: this level is core `core`'s private instance, kept
+  // coherent by `c` (coherence.h): its demand writes ask c for write
+  // permission, its fills say whether they are for a write, and its
+  // evictions tell c when the core lets a line go.
   void attach_coherence(Coherence* c, CoreId core) {
     coherence_ = c;
     core_ = core;
