@@ -42,9 +42,20 @@ std::string choices_markdown() {
   return o.str();
 }
 
+// A key that picks a registered choice: its meaning, then each choice's own
+// line from its registration, so that docs/CONFIG.md names no choice by hand.
+template <class Cfg>
+std::string param_doc(const Param<Cfg>& p) {
+  if (p.choices_of.empty()) return p.doc;
+  std::string s = p.doc + ".";
+  for (const Choice& c : ChoiceLists::of(p.choices_of))
+    s += (s.back() == '.' ? " `" : "; `") + c.name + "`: " + c.description;
+  return s;
+}
+
 // One row a declared key, section by section: core, memories[], caches[],
-// dram, coherence. A registered choice's range is the registry's list, read
-// now that every name has registered.
+// dram, coherence. A registered choice's range and choices are the
+// registry's, read now that every name has registered.
 template <class Cfg>
 void param_rows(nlohmann::json& rows) {
   for (const Param<Cfg>& p : Params<Cfg>::all())
@@ -55,7 +66,7 @@ void param_rows(nlohmann::json& rows) {
                     {"unit", p.unit},
                     {"default", p.default_doc.empty() ? p.default_text() : p.default_doc},
                     {"range", p.choices_of.empty() ? p.range : ChoiceLists::listing(p.choices_of)},
-                    {"doc", p.doc}});
+                    {"doc", param_doc(p)}});
 }
 
 nlohmann::json params_json() {

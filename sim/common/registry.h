@@ -132,6 +132,15 @@ class ChoiceLists {
         if (c.name == name) return c.defaults;
     return {};
   }
+  // The choice a config gets without the key: the first in listing order
+  // (each concept's default registers with rank 0), so that no layer below
+  // the models spells it. "" when nothing of `kind` is registered (a binary
+  // that links no model, or a section built before static initialisation
+  // ran); such a name fails at the registry's lookup, never silently.
+  static std::string default_name(const std::string& kind) {
+    auto it = lists().find(kind);
+    return it == lists().end() || it->second.empty() ? std::string() : it->second.front().name;
+  }
   // Every kind with a registration, in name order (`pto-sim schema --choices`).
   static std::vector<std::string> kinds() {
     std::vector<std::string> k;

@@ -84,14 +84,6 @@ class Section {
       throw std::invalid_argument("'" + s + "' is not one of " + table.listing());
     });
   }
-  // A name from a concept's registered list (sim/common/registry.h).
-  void read_choice(const std::string& key, std::string& out, const char* kind) {
-    read(key, out, [&](const std::string& s) {
-      if (!ChoiceLists::has(kind, s))
-        throw std::invalid_argument("'" + s + "' is not one of " + ChoiceLists::listing(kind));
-      return s;
-    });
-  }
   // A module's name: it names a SystemC module and a report row, and spaces
   // refer to it.
   void read_name(const std::string& key, std::string& out) {
@@ -106,18 +98,22 @@ class Section {
     });
   }
   // The keys the models declared for this section (sim/config/params.h),
-  // in their declared order.
+  // in their declared order, those marked read_first first.
   template <class Cfg>
   void read_params(Cfg& cfg, const ParamContext& ctx) {
-    for (const Param<Cfg>& p : Params<Cfg>::all()) {
-      YAML::Node n = get(p.key);
-      if (!n) continue;
-      if (!n.IsScalar()) fail(n, key_path(p.key), "expected a scalar value");
-      try {
-        p.parse(cfg, n.Scalar(), ctx);
-      } catch (const std::invalid_argument& e) {
-        fail(n, key_path(p.key), e.what());
-      }
+    for (bool first : {true, false})
+      for (const Param<Cfg>& p : Params<Cfg>::all())
+        if (p.read_first == first) read_param(cfg, ctx, p);
+  }
+  template <class Cfg>
+  void read_param(Cfg& cfg, const ParamContext& ctx, const Param<Cfg>& p) {
+    YAML::Node n = get(p.key);
+    if (!n) return;
+    if (!n.IsScalar()) fail(n, key_path(p.key), "expected a scalar value");
+    try {
+      p.parse(cfg, n.Scalar(), ctx);
+    } catch (const std::invalid_argument& e) {
+      fail(n, key_path(p.key), e.what());
     }
   }
 
@@ -281,8 +277,7 @@ void parse_pipes(Section& sec, NpuConfig& npu, const std::string& file, double c
 }
 
 void parse_core(Section& sec, CoreConfig& core, const std::string& file, double clock_hz) {
-  sec.read_choice("model", core.model, concepts::kCoreModel);
-  // The keys every core model shares (shared_keys.h) and the model's own.
+  // model:, the keys every core model shares (shared_keys.h) and the model's own.
   sec.read_params(core, ParamContext{clock_hz});
   parse_flops_per_cycle(sec, core, file);
   try {
@@ -317,20 +312,6 @@ MemoryConfig parse_memory(Section& sec, double clock_hz) {
 
 bool is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
 
-// `prefetcher:` is checked against the prefetcher registry, so a new
-// prefetcher needs no change here. Distance and degree default to the
-// prefetcher's own defaults, declared in its registration (a stream runs far
-// ahead, Dinero IV's policies fetch the next line).
-void read_prefetch(Section& sec, PrefetchConfig& p) {
-  sec.read_choice("prefetcher", p.name, concepts::kPrefetcher);
-  for (const KeyDefault& d : ChoiceLists::defaults(concepts::kPrefetcher, p.name)) {
-    if (d.key == "prefetch_distance") p.distance = uint32_t(d.value);
-    else if (d.key == "prefetch_degree") p.degree = uint32_t(d.value);
-    else throw std::logic_error("prefetcher '" + p.name + "' declares a default for '" + d.key + "', not its key");
-  }
-  sec.read_params(p, ParamContext{});  // the prefetchers' keys (models/cache/prefetch/prefetcher_params.cpp)
-}
-
 // Dinero IV's limits on -lN-Tsbsize (a power of two, at most the block, at
 // most 32 sub-blocks: one bit each in a 32-bit mask) and on the prefetchers
 // that act within a block (-lN-Tpfdist at most the sub-blocks per block).
@@ -363,7 +344,7 @@ CacheConfig parse_cache(Section& sec, double clock_hz, size_t index) {
   if (sec.has("set_writeback_cycles") && !c.set_fill_cycles)
     sec.fail(sec.get("set_writeback_cycles"), sec.key_path("set_writeback_cycles"),
              "needs set_fill_cycles (the spacing a dirty victim adds to)");
-  read_prefetch(sec, c.prefetch);
+  sec.read_params(c.prefetch, ParamContext{});  // prefetcher: and its keys (models/cache/prefetch/prefetcher_params.cpp)
   sec.reject_unknown();
   if (!is_pow2(c.line)) sec.fail(sec.get("line"), sec.key_path("line"), "line size " + std::to_string(c.line) + " B is not a power of two");
   if (sec.has("subblock")) check_subblock(sec, c);
@@ -387,8 +368,7 @@ CacheConfig parse_cache(Section& sec, double clock_hz, size_t index) {
 void parse_dram(Section& sec, DramConfig& d, double clock_hz) {
   d.pos = sec.pos();
   sec.read_name("name", d.name);
-  sec.read_choice("timing", d.timing, concepts::kDramTiming);
-  sec.read_params(d, ParamContext{clock_hz});  // the DRAM models' keys (models/dram/)
+  sec.read_params(d, ParamContext{clock_hz});  // timing: (shared_keys.h) and the DRAM models' keys (models/dram/)
   sec.reject_unknown();
   if (!is_pow2(d.row_size)) sec.fail(sec.get("row_size"), "dram.row_size", "must be a power of two");
   if (d.row_size > (1u << 20)) sec.fail(sec.get("row_size"), "dram.row_size", "at most 1 MiB");

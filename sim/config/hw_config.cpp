@@ -108,9 +108,8 @@ namespace {
 std::string bw_cycle(double v) { return units::format_number(v) + " B/cycle"; }
 // The keys declared for this section (sim/config/params.h,
 // shared_keys.h) whose rank is in [lo, hi), in their order: the ranks place
-// them around the keys still written by hand (dram's latency and bandwidth,
-// rank < 0, before `timing:`; the core's issue_width before its
-// flops_per_cycle table).
+// them around the keys still written by hand (the core's model, issue_width
+// and max_outstanding before its flops_per_cycle table).
 constexpr int kFirst = std::numeric_limits<int>::min(), kLast = std::numeric_limits<int>::max();
 template <class Cfg>
 void write_params(std::ostringstream& o, const char* indent, const Cfg& cfg, int lo = kFirst, int hi = kLast) {
@@ -126,9 +125,8 @@ std::string to_yaml(const HwConfig& c) {
   o << "name: " << c.name << "\n";
   o << "clock: " << units::format_frequency(c.clock_hz) << "\n";
   const CoreConfig& k = c.core;
-  o << "core:\n"
-    << "  model: " << k.model << "\n";
-  write_params(o, "  ", k, kFirst, -100);  // issue_width, max_outstanding
+  o << "core:\n";
+  write_params(o, "  ", k, kFirst, -100);  // model, issue_width, max_outstanding
   if (k.flops_per_cycle_by_dtype.empty()) {
     o << "  flops_per_cycle: " << format_number(k.flops_per_cycle) << "\n";
   } else {
@@ -175,15 +173,12 @@ std::string to_yaml(const HwConfig& c) {
     o << "  - name: " << k.name << "\n"
       << "    sharing: " << kCacheSharing.name(k.sharing) << "\n";
     write_params(o, "    ", k);  // a level's keys, then the replacement policies'
-    o << "    prefetcher: " << k.prefetch.name << "\n";
-    write_params(o, "    ", k.prefetch);
+    write_params(o, "    ", k.prefetch);  // prefetcher, then the prefetchers' keys
   }
   const DramConfig& d = c.dram;
   o << "dram:\n"
     << "  name: " << d.name << "\n";
-  write_params(o, "  ", d, kFirst, 0);
-  o << "  timing: " << d.timing << "\n";
-  write_params(o, "  ", d, 0);
+  write_params(o, "  ", d);  // the simple model's latency and bandwidth, timing, the detailed model's keys
   if (c.private_levels()) {
     CoherenceConfig shown = c.coherence;
     shown.latency = c.coherence_latency();  // its default, resolved

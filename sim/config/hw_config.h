@@ -9,6 +9,7 @@
 
 #include "sim/common/error.h"
 #include "sim/common/name_table.h"
+#include "sim/common/registry.h"
 #include "sim/common/ids.h"
 #include "sim/config/npu_config.h"
 #include "sim/config/op_timing.h"
@@ -25,8 +26,9 @@ inline constexpr NameTable<StoreRequest, 3> kStoreRequests{{{
 }}};
 
 struct CoreConfig {
-  // A registered core model (models/core/core_timing.h, docs/TIMING.md "The core").
-  std::string model = "simple";
+  // A registered core model (models/core/core_timing.h, docs/TIMING.md "The core");
+  // the default is the registry's (sim/common/registry.h), as for every key that picks a model.
+  std::string model = ChoiceLists::default_name(concepts::kCoreModel);
   uint32_t issue_width = 4;        // simple: accesses per cycle; cpu: instructions dispatched per cycle
   uint32_t max_outstanding = 16;   // misses in flight (memory-level parallelism)
   double flops_per_cycle = 32;     // peak compute throughput (float32's with a per-dtype table)
@@ -98,7 +100,7 @@ struct MemoryConfig {
 // A cache level's prefetcher (models/cache/prefetch/, docs/CACHES.md).
 struct PrefetchConfig {
   static constexpr uint32_t kMaxDegree = 64;
-  std::string name = "none";  // prefetcher: a registered name
+  std::string name = ChoiceLists::default_name(concepts::kPrefetcher);  // prefetcher: a registered name
   uint32_t distance = 1;      // prefetch_distance: lines (stride: strides) ahead
   uint32_t degree = 1;        // prefetch_degree: lines proposed per trigger (next_line, stride, stream)
   uint32_t table = 16;        // prefetch_table: streams tracked (stride, stream)
@@ -128,7 +130,7 @@ struct CacheConfig {
   uint32_t line = 0;
   uint32_t latency = 4;             // hit latency, cycles
   double bandwidth = 64;            // bytes / cycle at its port
-  std::string replacement = "lru";  // a registered name (pto-sim schema --choices)
+  std::string replacement = ChoiceLists::default_name(concepts::kReplacement);  // a registered name
   bool write_back = true;           // write_policy: write_back | write_through
   bool write_allocate = true;
   // write_allocate: nofetch (Dinero IV's -walloc f): a write miss allocates
@@ -189,7 +191,7 @@ struct DramConfig {
   std::string name = "DRAM";
   double latency_ns = 80;          // flat latency used when timing: simple
   double bandwidth = 25.6e9;       // bytes / s, flat model peak
-  std::string timing = "simple";   // a registered name (pto-sim schema --choices)
+  std::string timing = ChoiceLists::default_name(concepts::kDramTiming);  // a registered name
   uint32_t channels = 1;
   uint32_t ranks = 1;
   uint32_t banks = 8;

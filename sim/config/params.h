@@ -15,11 +15,10 @@
 //
 // The keys that belong to no one model (a memory's, a cache level's, the
 // core's issue_width, coherence's) are declared the same way, once, in
-// sim/config/shared_keys.h. What stays hand-written in the loader and
+// sim/config/shared_keys.h, and so are the keys that pick a concept's
+// model (param::registered). What stays hand-written in the loader and
 // to_yaml: a section's identity and position-dependent keys (`name`, a
-// level's `sharing`), the key that picks a concept's model (`core.model`,
-// `dram.timing`, `prefetcher`: read before that model's keys, which it
-// selects), the nested tables (core.op_timing, core.pipes,
+// level's `sharing`), the nested tables (core.op_timing, core.pipes,
 // core.flops_per_cycle), the top level (clock, spaces, ops, alignment) and
 // the checks that span keys (a within-line prefetcher's distance against
 // the sub-blocks).
@@ -61,6 +60,9 @@ struct Param {
   std::string doc;
   std::string example;  // a valid value other than the default: the round-trip test sets it
   int rank = 0;         // order in its section, read and written (a key another depends on first)
+  // Read before the section's other keys though written at its rank (the
+  // key that picks the section's model, where config show always had it).
+  bool read_first = false;
   // A concept whose registered names are the key's values: the schema lists
   // them when it prints (they register at static initialisation, in no
   // order relative to this declaration).
@@ -88,12 +90,25 @@ struct Param {
     shown = std::move(s);
     return std::move(*this);
   }
+  Param&& read_before_the_rest() && {
+    read_first = true;
+    return std::move(*this);
+  }
   Param&& default_said(std::string d) && {
     default_doc = std::move(d);
     return std::move(*this);
   }
   // The default: what a section holds before any key is read.
   std::string default_text() const { return format(Cfg{}); }
+  // The value the round-trip test sets. A key that picks a registered
+  // choice declares none: its example is the first choice after the
+  // default, read once every name has registered, so that no layer below
+  // the models spells a registered name.
+  std::string example_text() const {
+    if (!example.empty() || choices_of.empty()) return example;
+    const std::vector<Choice>& l = ChoiceLists::of(choices_of);
+    return l[l.size() > 1 ? 1 : 0].name;
+  }
 };
 
 // Every key declared for one section, in rank order.
@@ -105,7 +120,7 @@ class Params {
     for (Param<Cfg>& p : ps) {
       for (const Param<Cfg>& e : l)
         if (e.key == p.key) throw std::logic_error("config key '" + p.key + "' is declared twice");
-      if (!p.parse || !p.format || p.doc.empty() || p.example.empty())
+      if (!p.parse || !p.format || p.doc.empty() || (p.example.empty() && p.choices_of.empty()))
         throw std::logic_error("config key '" + p.key + "' is declared without its parse, format, doc or example");
       l.push_back(std::move(p));
     }
@@ -315,8 +330,10 @@ Param<Cfg> two_names(std::string key, bool Cfg::*field, std::string first, std::
   return p;
 }
 
-// A name registered for `kind` (sim/common/registry.h): the config's
-// choice of replacement policy.
+// A name registered for `kind` (sim/common/registry.h): a key that picks a
+// model (core.model, dram.timing, a level's replacement and prefetcher).
+// Its range, its default (the registry's, hw_config.h) and its example
+// (example_text) come from the registry; the schema lists the choices.
 template <class Cfg>
 Param<Cfg> registered(std::string key, std::string Cfg::*field, const char* kind) {
   Param<Cfg> p;

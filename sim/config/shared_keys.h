@@ -10,9 +10,11 @@
 // include it) because the config library is linked as a static library: a
 // .cpp no one refers to would be dropped, and with it the keys.
 //
+// The keys that pick a model (core.model, dram.timing; a level's
+// replacement here, its prefetcher in models/cache/prefetch/) are
+// param::registered: their range, default and example are the registry's.
 // Kept by hand in the loader (params.h says why): `name`, a level's
-// `sharing`, the choice keys `core.model`, `dram.timing`, `prefetcher`, the
-// nested tables and the checks that span keys.
+// `sharing`, the nested tables and the checks that span keys.
 #include "sim/config/hw_config.h"
 #include "sim/config/params.h"
 
@@ -87,7 +89,7 @@ PTOSIM_PARAMS(CacheConfig, CacheLevels,
              "32 B/cycle", 60),
   param::registered("replacement", &CacheConfig::replacement, concepts::kReplacement)
       .about("", "every level", "a registered replacement policy (models/cache/replacement/; the error lists them, as "
-             "`pto-sim schema --choices` does)", "fifo", 70),
+             "`pto-sim schema --choices` does)", "", 70),
   param::two_names("write_policy", &CacheConfig::write_back, "write_back", "write_through")
       .about("", "every level", "whether a write hit marks the line dirty or goes below at once", "write_through", 80),
   param::custom<CacheConfig>(
@@ -157,6 +159,9 @@ inline Param<CoreConfig> cores() {
 // Ranks below -100 are written before core.flops_per_cycle, those from -100
 // to 0 after it, before the NPU's tables (hw_config.cpp's to_yaml).
 PTOSIM_PARAMS(CoreConfig, CoreShared,
+  param::registered("model", &CoreConfig::model, concepts::kCoreModel)
+      .about("", "the core", "the core model: what times the events (models/core/; docs/TIMING.md, \"The core\")", "",
+             -1000),
   issue_width()
       .about("", "every core model", "`simple`: accesses issued per cycle; `cpu`: instructions dispatched (and "
              "retired) per cycle", "2", -190),
@@ -168,6 +173,14 @@ PTOSIM_PARAMS(CoreConfig, CoreShared,
       .about("", "every core model", "cores for `pto.parallel`: each has its own issue slots, miss window and clock, "
              "and its own instance of every `sharing: private` cache level; they share the rest (docs/TIMING.md, "
              "docs/CACHES.md \"Several cores\")", "2", -80));
+
+// Written between the simple model's latency and bandwidth (negative ranks)
+// and the detailed model's keys, where config show always wrote it; read
+// first, as the loader always did.
+PTOSIM_PARAMS(DramConfig, DramShared,
+  param::registered("timing", &DramConfig::timing, concepts::kDramTiming)
+      .about("", "the DRAM", "the DRAM timing model (models/dram/; docs/TIMING.md)", "", -5)
+      .read_before_the_rest());
 
 PTOSIM_PARAMS(CoherenceConfig, Coherence,
   param::latency("latency", &CoherenceConfig::latency)

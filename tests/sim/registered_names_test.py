@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Fails when a file outside a concept's folder compares a string against a
-name registered for that concept (`model == "cpu"`, `"lru" != x`).
+name registered for that concept (`model == "cpu"`, `"lru" != x`), or when a
+file of the bottom layers (BOTTOM: common, config, trace, report) spells one
+at all (`std::string replacement = "lru"`: a default the registry declares,
+ChoiceLists::default_name).
 
 Why: a layer that switches on a registered name is the place a new choice
 is silently skipped (a new prefetcher without the stream's defaults, a new
@@ -31,6 +34,30 @@ UNRELATED = {
     ("sim/frontend/pto_bindings.cpp", "random"): "a tensor's init, not the replacement policy",
 }
 
+# The layers below every model: they may not spell a registered name, even
+# as a default or an example (param::registered takes both from the registry).
+BOTTOM = ("sim/common/", "sim/config/", "sim/trace/", "sim/report/")
+
+# Spellings in BOTTOM that name something else, by file and name.
+OTHER_THINGS = {
+    ("sim/config/config_loader.cpp", "subblock"): "the config key, not the prefetcher",
+    ("sim/config/shared_keys.h", "subblock"): "the config key, not the prefetcher",
+    ("sim/config/npu_config.h", "none"): "a buffer's role, not the prefetcher",
+    ("sim/config/config_override.cpp", "none"): "an empty list in a message",
+    ("sim/report/sampling.cpp", "none"): "a sampled run's warming",
+}
+
+
+def spellings(text, names):
+    """The (line, name) of each "name" literal in text, comments left out."""
+    alt = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    pattern = re.compile(r'"(%s)"' % alt)
+    found = []
+    for i, line in enumerate(text.split("\n"), 1):
+        for m in pattern.finditer(line.split("//")[0]):
+            found.append((i, m.group(1)))
+    return found
+
 
 def comparisons(text, names):
     """The (line, name) of each `== "name"` / `"name" !=` in text."""
@@ -48,6 +75,8 @@ def self_check():
     good = 'const char* d = "lru";  // the default\nif (name == "lrux") y();\nf("cpu");\n'
     assert comparisons(bad, names) == [(1, "lru"), (2, "cpu")], comparisons(bad, names)
     assert comparisons(good, names) == [], comparisons(good, names)
+    assert spellings(good, names) == [(1, "lru"), (3, "cpu")], spellings(good, names)
+    assert spellings('x = f();  // "lru" is the default\n', names) == []
 
 
 def main(pto_sim, root):
@@ -70,11 +99,18 @@ def main(pto_sim, root):
                     if rel.startswith(FOLDERS[kind]):
                         continue
                     with open(os.path.join(dirpath, name), encoding="utf-8") as f:
-                        for line, n in comparisons(f.read(), names):
-                            if (rel, n) in UNRELATED:
-                                continue
-                            errors.append('%s:%d: compares against the %s name "%s"; ask the registry '
-                                          "(a trait or a declared default)" % (rel, line, kind, n))
+                        text = f.read()
+                    for line, n in comparisons(text, names):
+                        if (rel, n) in UNRELATED:
+                            continue
+                        errors.append('%s:%d: compares against the %s name "%s"; ask the registry '
+                                      "(a trait or a declared default)" % (rel, line, kind, n))
+                    if rel.startswith(BOTTOM):
+                        for line, n in spellings(text, names):
+                            if (rel, n) not in OTHER_THINGS:
+                                errors.append('%s:%d: spells the %s name "%s" below the models; take it from the '
+                                              "registry (ChoiceLists::default_name, param::registered)"
+                                              % (rel, line, kind, n))
     for e in errors:
         print(e)
     return 1 if errors else 0

@@ -11,7 +11,8 @@ bool same_line(uint64_t from, uint64_t* target, uint32_t per_line) { return *tar
 }  // namespace
 
 PTOSIM_REGISTER(PrefetcherConcept, LoadForward, "load_forward", 4,
-                "Dinero IV -lN-Tfetch l: sub-block + distance on every read, within the read's line only",
+                "Dinero IV -lN-Tfetch l: sub-block + distance on every read, within the read's line only "
+                "(never, without sub-blocks)",
                 (make_dinero_fetch<every_read, same_line>), traits::kWithinLine);
 
 }  // namespace ptosim::prefetch

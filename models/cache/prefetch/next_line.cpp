@@ -21,6 +21,8 @@ class NextLine final : public Prefetcher {
 
 }  // namespace
 
-PTOSIM_REGISTER(PrefetcherConcept, NextLine, "next_line", 6, "the degree lines from line + distance on every read", make_from_config<NextLine>);
+PTOSIM_REGISTER(PrefetcherConcept, NextLine, "next_line", 6,
+                "ChampSim's next_line: the degree lines from line + distance on every read (degree 1 = always)",
+                make_from_config<NextLine>);
 
 }  // namespace ptosim::prefetch

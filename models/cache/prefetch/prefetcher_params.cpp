@@ -1,8 +1,10 @@
-// The keys every prefetcher shares (sim/config/params.h): how far ahead,
-// how many lines per trigger, how many streams, and the page bound. Which
-// prefetchers read which is said in each declaration; a prefetcher's own
-// default distance or degree is declared in its registration line
-// (defaults_to), since the loader applies it before the key.
+// The keys every prefetcher shares (sim/config/params.h): which one, how far
+// ahead, how many lines per trigger, how many streams, and the page bound.
+// Which prefetchers read which is said in each declaration; a prefetcher's
+// own default distance or degree is declared in its registration line
+// (defaults_to) and applied as `prefetcher:` is read, before those keys.
+#include <stdexcept>
+
 #include "models/cache/prefetch/prefetcher.h"
 #include "sim/config/params.h"
 
@@ -22,7 +24,27 @@ Param<PrefetchConfig> page_param() {
   return p;
 }
 
+// `prefetcher:`, then the chosen one's own defaults for the keys below (the
+// default, `none`, declares none: a level without the key keeps the keys'
+// own defaults).
+Param<PrefetchConfig> which_param() {
+  Param<PrefetchConfig> p = param::registered("prefetcher", &PrefetchConfig::name, concepts::kPrefetcher);
+  auto read_name = p.parse;
+  p.parse = [read_name](PrefetchConfig& c, const std::string& s, const ParamContext& ctx) {
+    read_name(c, s, ctx);
+    for (const KeyDefault& d : ChoiceLists::defaults(concepts::kPrefetcher, c.name)) {
+      if (d.key == "prefetch_distance") c.distance = uint32_t(d.value);
+      else if (d.key == "prefetch_degree") c.degree = uint32_t(d.value);
+      else throw std::logic_error("prefetcher '" + c.name + "' declares a default for '" + d.key + "', not its key");
+    }
+  };
+  return p;
+}
+
 PTOSIM_PARAMS(PrefetchConfig, Prefetchers,
+  which_param()
+      .about("", "every level", "a registered prefetcher (models/cache/prefetch/; docs/CACHES.md, \"Prefetchers\")", "",
+             0),
   param::count("prefetch_distance", &PrefetchConfig::distance, 1, 4096)
       .about(concepts::kPrefetcher, "every but none",
              "lines ahead (for `stride` strides ahead; for Dinero IV's policies at a level with `subblock`, "

@@ -79,7 +79,8 @@ class Stream final : public Prefetcher {
 
 }  // namespace
 
-PTOSIM_REGISTER(PrefetcherConcept, Stream, "stream", 8, "ascending/descending streams, distance ahead, degree per read",
+PTOSIM_REGISTER(PrefetcherConcept, Stream, "stream", 8, "up to degree new lines a read, keeping distance lines ahead, ascending or "
+                "descending (a CPU L2 streamer)",
                 make_from_config<Stream>, defaults_to("prefetch_distance", 16), defaults_to("prefetch_degree", 4));
 
 }  // namespace ptosim::prefetch

@@ -131,7 +131,8 @@ class Stride final : public Prefetcher {
 
 }  // namespace
 
-PTOSIM_REGISTER(PrefetcherConcept, Stride, "stride", 7, "per-stream stride detection on the address stream",
+PTOSIM_REGISTER(PrefetcherConcept, Stride, "stride", 7, "line + stride x (distance + i), i < degree, once a stream's stride has repeated "
+                "twice (a CPU stride table, per stream instead of per PC)",
                 make_from_config<Stride>, defaults_to("prefetch_distance", 4));
 
 }  // namespace ptosim::prefetch

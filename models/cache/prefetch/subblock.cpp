@@ -14,7 +14,8 @@ bool wrap_in_line(uint64_t from, uint64_t* target, uint32_t per_line) {
 }  // namespace
 
 PTOSIM_REGISTER(PrefetcherConcept, Subblock, "subblock", 5,
-                "Dinero IV -lN-Tfetch s: sub-block + distance on every read, wrapping around within the read's line",
+                "Dinero IV -lN-Tfetch s: sub-block + distance on every read, wrapping around within the read's line "
+                "(without sub-blocks: the read's own line, a hit)",
                 (make_dinero_fetch<every_read, wrap_in_line>), traits::kWithinLine);
 
 }  // namespace ptosim::prefetch

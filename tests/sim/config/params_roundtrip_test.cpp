@@ -88,7 +88,7 @@ void expect_each_key_kept(const Frame<Cfg>& f) {
     const std::string key = std::string(param_section<Cfg>()) + "." + p.key;
     SCOPED_TRACE(key);
     std::map<std::string, std::string> keys = f.base;
-    keys[p.key] = p.example;
+    keys[p.key] = p.example_text();
     // name first: the loader reads it first and frames put it on the list item's line
     std::string lines = keys.count("name") ? f.indent + std::string("name: ") + keys["name"] + "\n" : "";
     for (const auto& [k, v] : keys)
@@ -99,7 +99,7 @@ void expect_each_key_kept(const Frame<Cfg>& f) {
     ASSERT_NO_THROW(a = parse_config(text, "example.yaml")) << text;
     const std::string yaml = to_yaml(a);
     ASSERT_NO_THROW(b = parse_config(yaml, "shown.yaml")) << "config show wrote a config that does not load:\n" << yaml;
-    EXPECT_NE(p.format(f.section(a)), p.default_text()) << "the example '" << p.example << "' is the default";
+    EXPECT_NE(p.format(f.section(a)), p.default_text()) << "the example '" << p.example_text() << "' is the default";
     EXPECT_EQ(p.format(f.section(b)), p.format(f.section(a))) << "config show lost or changed it:\n" << yaml;
   }
 }
