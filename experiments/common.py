@@ -183,6 +183,29 @@ def size_bytes(text):
     return int(float(num) * {"B": 1, "KiB": 1024, "MiB": 1 << 20, "GiB": 1 << 30}[unit])
 
 
+def register_bytes(binary, config):
+    """The bytes of a config's register file: its resolved `memories` entry of kind register (None without one: the
+    NPU's `register` space is its unified buffer, sized for tiles)."""
+    import yaml
+    p = subprocess.run([binary, "config", "show", config], capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"pto-sim config show {config} failed: {p.stderr.strip()}")
+    mems = yaml.safe_load(p.stdout).get("memories") or []
+    return max((size_bytes(m["size"]) for m in mems if m.get("kind") == "register"), default=None)
+
+
+def cached_tiles(reg_bytes, tf=8, th=8, tw=8):
+    """conv2d_cached.pto's output tile (TF x TH x TW of fp32, held in `register`) sized to a register file as an
+    engineer sizes a register block: the workload's 8x8x8 where it fits (the Xeon's 2 KiB of zmm registers), TH and
+    then TW halved while it does not (an AVX2 host's 1 KiB takes 8x4x8)."""
+    while reg_bytes is not None and tf * th * tw * 4 > reg_bytes and (th > 1 or tw > 1):
+        if th >= tw:
+            th //= 2
+        else:
+            tw //= 2
+    return dict(TF=tf, TH=th, TW=tw)
+
+
 def write_results(d, text):
     """results.md: what README's Results section is made of (scripts/gen-results.py)."""
     tmp = os.path.join(d, ".results.md.tmp")
