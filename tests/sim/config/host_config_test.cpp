@@ -353,3 +353,57 @@ TEST(HostConfig, TheLastLevelGetsTheCapacityItsDataKeeps) {
 
 }  // namespace
 }  // namespace ptosim
+
+namespace ptosim {
+namespace {
+
+// The last level's port is one core's wide-load stream from it, in bytes a
+// cycle at the measured clock (at most the L1D's two vectors), and DRAM's
+// bandwidth the same stream from far past it; not measured, a vector a
+// cycle and a typical 20 GB/s, each said so.
+TEST(HostConfig, TheStreamsSetTheLastLevelPortAndDram) {
+  HostMeasured m = measured(2.5, 0.5);  // 4 GHz, AVX2
+  m.last_level_bytes_per_s = 102e9;     // 25.5 B a cycle
+  m.last_level_footprint = 4 << 20;
+  m.stream_bytes_per_s = 52.34e9;
+  m.stream_footprint = 512ull << 20;
+  m.stream_load_bytes = 32;
+  const std::string yaml = host_config_yaml(facts("AuthenticAMD"), m);
+  const HwConfig c = parse_config(yaml, "<host>");
+  EXPECT_DOUBLE_EQ(c.caches[2].bandwidth, 25.5);
+  EXPECT_DOUBLE_EQ(c.caches[0].bandwidth, 64.0);  // the others as before
+  EXPECT_DOUBLE_EQ(c.dram.bandwidth, 52.3e9);     // to 0.1 GB/s
+  EXPECT_NE(yaml.find("bandwidth measured: one core's stream of 32-byte loads over 4 MiB, 102 GB/s, its fastest run"),
+            std::string::npos);
+  EXPECT_NE(yaml.find("bandwidth: 52.3 GB/s   # measured: one core's stream of 32-byte loads over 512 MiB"),
+            std::string::npos);
+  m.last_level_bytes_per_s = 1e12;  // 250 B a cycle: not the last level's (the L1D's 64 at most)
+  EXPECT_DOUBLE_EQ(written(facts("AuthenticAMD"), m).caches[2].bandwidth, 64.0);
+  HostFacts two = facts("AuthenticAMD");
+  two.caches.pop_back();  // no level below L2: the L2 port stays the column walk's
+  m.l2_miss_ns = 0.8;
+  EXPECT_DOUBLE_EQ(written(two, m).caches[1].bandwidth, 20.0);
+  const std::string table = host_config_yaml(facts("AuthenticAMD"), HostMeasured{});
+  EXPECT_DOUBLE_EQ(parse_config(table, "<host>").caches[2].bandwidth, 32.0);
+  EXPECT_DOUBLE_EQ(parse_config(table, "<host>").dram.bandwidth, 20e9);
+  EXPECT_NE(table.find("bandwidth a vector a cycle (not measured)"), std::string::npos);
+  EXPECT_NE(table.find("bandwidth: 20 GB/s   # a typical figure (not measured)"), std::string::npos);
+}
+
+TEST(HostConfig, TheStreamFootprintsSitBetweenTheLastTwoLevelsAndFarPastTheLast) {
+  HostFacts f = facts("AuthenticAMD");  // L2 1 MiB, L3 32 MiB
+  EXPECT_EQ(host_last_level_stream_footprint(f), 4u << 20);  // four times L2
+  f.caches[2].size = 4 << 20;
+  EXPECT_EQ(host_last_level_stream_footprint(f), 2u << 20);  // half of L3, still twice L2
+  f.caches[2].size = 3 << 20;
+  EXPECT_EQ(host_last_level_stream_footprint(f), 0u);  // no room between the two
+  f.caches.pop_back();
+  EXPECT_EQ(host_last_level_stream_footprint(f), 0u);  // no third level
+  EXPECT_EQ(host_dram_stream_footprint(facts("AuthenticAMD")), 512u << 20);
+  f = facts("AuthenticAMD");
+  f.caches[2].size = 256 << 20;  // a stacked-cache part
+  EXPECT_EQ(host_dram_stream_footprint(f), 1ull << 30);
+}
+
+}  // namespace
+}  // namespace ptosim

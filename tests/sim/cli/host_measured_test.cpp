@@ -1,0 +1,74 @@
+// `config host --measure`'s plumbing without timing anything: a made-up
+// probe's figures go through measured_from and the config writer, and each
+// lands in the yaml key it belongs to, with the value it implies exactly.
+#include "sim/cli/host_measured.h"
+
+#include <gtest/gtest.h>
+
+#include "sim/config/config_loader.h"
+
+namespace ptosim::cli {
+namespace {
+
+HostFacts zen3_like() {
+  HostFacts f;
+  f.model = "test EPYC";
+  f.vendor = "AuthenticAMD";
+  f.family = 25;
+  f.model_number = 1;
+  f.mhz = 2445;
+  f.avx2 = true;
+  f.cpus = 2;
+  auto level = [](int l, uint64_t size, uint32_t ways, const char* shared) {
+    HostCache c;
+    c.level = l;
+    c.type = l == 1 ? "Data" : "Unified";
+    c.size = size;
+    c.ways = ways;
+    c.line = 64;
+    c.shared_cpus = shared;
+    return c;
+  };
+  f.caches = {level(1, 32 << 10, 8, "0"), level(2, 512 << 10, 8, "0"), level(3, 32 << 20, 16, "0-1")};
+  return f;
+}
+
+host::HostProbe probe() {
+  host::HostProbe p;
+  p.clock_hz = 3.2e9;
+  p.latency = {{16 << 10, 1.25}, {256 << 10, 4.375}, {1 << 20, 15.625}, {256 << 20, 90.625}};
+  p.dram_stream = {41.7e9, 32, 512ull << 20};
+  p.last_level_stream = {80e9, 32, 2 << 20};  // 25 B a cycle at 3.2 GHz
+  return p;
+}
+
+TEST(HostMeasured, TheStreamsLandInTheLastLevelPortAndDramBandwidth) {
+  const HostFacts f = zen3_like();
+  const std::string yaml = host_config_yaml(f, measured_from(probe()));
+  const HwConfig c = parse_config(yaml, "<host>");
+  EXPECT_DOUBLE_EQ(c.clock_hz, 3.2e9);
+  ASSERT_EQ(c.caches.size(), 3u);
+  EXPECT_DOUBLE_EQ(c.caches[2].bandwidth, 25.0);
+  EXPECT_DOUBLE_EQ(c.dram.bandwidth, 41.7e9);
+  // Latencies are each level's chase less the one above, in cycles: 4, 10, 36; DRAM 75 ns.
+  EXPECT_EQ(c.caches[0].latency, 4u);
+  EXPECT_EQ(c.caches[1].latency, 10u);
+  EXPECT_EQ(c.caches[2].latency, 36u);
+  EXPECT_DOUBLE_EQ(c.dram.latency_ns, 75.0);
+  // Each figure says where it came from.
+  EXPECT_NE(yaml.find("bandwidth measured: one core's stream of 32-byte loads over 2 MiB, 80 GB/s, its fastest run"),
+            std::string::npos);
+  EXPECT_NE(yaml.find("bandwidth: 41.7 GB/s   # measured: one core's stream of 32-byte loads over 512 MiB, 41.7 GB/s"),
+            std::string::npos);
+}
+
+TEST(HostMeasured, ALastLevelStreamNotTakenKeepsTheTable) {
+  host::HostProbe p = probe();
+  p.last_level_stream = {};
+  const std::string yaml = host_config_yaml(zen3_like(), measured_from(p));
+  EXPECT_DOUBLE_EQ(parse_config(yaml, "<host>").caches[2].bandwidth, 32.0);  // a vector a cycle of AVX2
+  EXPECT_NE(yaml.find("bandwidth a vector a cycle (not measured)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ptosim::cli
