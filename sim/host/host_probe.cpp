@@ -252,13 +252,13 @@ HostProbe probe_host(const std::vector<uint64_t>& footprints, uint64_t stream_by
   h.adds_per_cycle = independent_adds_per_cycle();
   for (uint64_t f : footprints) h.latency.push_back({f, chase_ns(f)});
   for (uint64_t f : capacity_footprints) h.capacity.push_back({f, chase_ns(f, 64, true)});
-  // The fastest of 11 interleaved rounds (stream_probe.h says why the fastest).
+  // The fastest of 21 interleaved rounds, 0.5-1 s in all (stream_probe.h says why the fastest).
   if (last_level_stream_footprint) {
-    const StreamPair s = stream_read_pair(last_level_stream_footprint, stream_bytes, 11);
+    const StreamPair s = stream_read_pair(last_level_stream_footprint, stream_bytes, 21);
     h.last_level_stream = s.near;
     h.dram_stream = s.far;
   } else {
-    h.dram_stream = stream_read(stream_bytes, stream_bytes, 11);
+    h.dram_stream = stream_read(stream_bytes, stream_bytes, 21);
   }
   if (l1_way) {  // 512 rows: every set of one column sees many more lines than it has ways
     h.one_set_ns = column_walk_ns(512, l1_way);
