@@ -1,7 +1,7 @@
-// The wide-load stream of stream_probe.h: one sum loop per load width, each
-// compiled for its ISA with a target attribute (the binary runs on any
-// x86-64; a width is called only on a CPU that has it), eight independent
-// accumulators so that no add chain paces the loads.
+// The wide-load stream of stream_probe.h: one sum loop, instantiated per
+// load width, each compiled for its ISA with a target attribute (the binary
+// runs on any x86-64; a width is called only on a CPU that has it), eight
+// independent accumulators so that no add chain paces the loads.
 #include "sim/host/stream_probe.h"
 
 #include <algorithm>
@@ -10,65 +10,42 @@
 
 #include "sim/host/thread_clock.h"
 
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
-
 namespace ptosim::host {
 namespace {
 
-// Off x86 (and the reference every width must agree with in the tests):
-// eight 8-byte accumulators.
-uint64_t sum_w8(const uint64_t* p, uint64_t words) {
-  uint64_t a[8] = {};
-  for (uint64_t i = 0; i < words; i += 8)
-    for (int k = 0; k < 8; ++k) a[k] += p[i + k];
-  return a[0] + a[1] + a[2] + a[3] + a[4] + a[5] + a[6] + a[7];
+// Eight accumulators of V (a GCC vector of 64-bit lanes), each adding every
+// eighth vector; forced inline so that each caller compiles it for its own
+// ISA (a target attribute's caller may inline a plainer callee).
+template <class V>
+__attribute__((always_inline)) inline uint64_t sum_eight(const uint64_t* p, uint64_t words) {
+  constexpr uint64_t lanes = sizeof(V) / 8;
+  V a[8] = {};
+  for (uint64_t i = 0; i < words; i += 8 * lanes)
+    for (uint64_t k = 0; k < 8; ++k) {
+      V v;
+      __builtin_memcpy(&v, p + i + k * lanes, sizeof(V));  // aligned: the buffer's blocks are
+      a[k] += v;
+    }
+  const V s = ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));
+  uint64_t t = 0;
+  for (uint64_t l = 0; l < lanes; ++l) t += s[l];
+  return t;
 }
+
+using W8 = uint64_t __attribute__((vector_size(8)));
+using W16 = uint64_t __attribute__((vector_size(16)));
+using W32 = uint64_t __attribute__((vector_size(32)));
+using W64 = uint64_t __attribute__((vector_size(64)));
+
+// Off x86, and the reference every width must agree with in the tests.
+uint64_t sum_w8(const uint64_t* p, uint64_t words) { return sum_eight<W8>(p, words); }
 
 #if defined(__x86_64__)
-// A block of eight loads into eight accumulators: `add(acc, load(p))`.
-#define PTO_EIGHT(add, load, p, step)                                                              \
-  a0 = add(a0, load(p + 0 * step)), a1 = add(a1, load(p + 1 * step)), a2 = add(a2, load(p + 2 * step)), \
-  a3 = add(a3, load(p + 3 * step)), a4 = add(a4, load(p + 4 * step)), a5 = add(a5, load(p + 5 * step)), \
-  a6 = add(a6, load(p + 6 * step)), a7 = add(a7, load(p + 7 * step))
-
-inline __m128i load16(const uint64_t* p) { return _mm_load_si128(reinterpret_cast<const __m128i*>(p)); }
-
-uint64_t sum_w16(const uint64_t* p, uint64_t words) {
-  __m128i a0 = _mm_setzero_si128(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
-  for (uint64_t i = 0; i < words; i += 16) PTO_EIGHT(_mm_add_epi64, load16, p + i, 2);
-  a0 = _mm_add_epi64(_mm_add_epi64(_mm_add_epi64(a0, a1), _mm_add_epi64(a2, a3)),
-                     _mm_add_epi64(_mm_add_epi64(a4, a5), _mm_add_epi64(a6, a7)));
-  alignas(16) uint64_t t[2];
-  _mm_store_si128(reinterpret_cast<__m128i*>(t), a0);
-  return t[0] + t[1];
-}
-
-__attribute__((target("avx2"))) inline __m256i load32(const uint64_t* p) {
-  return _mm256_load_si256(reinterpret_cast<const __m256i*>(p));
-}
-
-__attribute__((target("avx2"))) uint64_t sum_w32(const uint64_t* p, uint64_t words) {
-  __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
-  for (uint64_t i = 0; i < words; i += 32) PTO_EIGHT(_mm256_add_epi64, load32, p + i, 4);
-  a0 = _mm256_add_epi64(_mm256_add_epi64(_mm256_add_epi64(a0, a1), _mm256_add_epi64(a2, a3)),
-                        _mm256_add_epi64(_mm256_add_epi64(a4, a5), _mm256_add_epi64(a6, a7)));
-  alignas(32) uint64_t t[4];
-  _mm256_store_si256(reinterpret_cast<__m256i*>(t), a0);
-  return t[0] + t[1] + t[2] + t[3];
-}
-
-__attribute__((target("avx512f"))) inline __m512i load64(const uint64_t* p) { return _mm512_load_si512(p); }
-
+uint64_t sum_w16(const uint64_t* p, uint64_t words) { return sum_eight<W16>(p, words); }
+__attribute__((target("avx2"))) uint64_t sum_w32(const uint64_t* p, uint64_t words) { return sum_eight<W32>(p, words); }
 __attribute__((target("avx512f"))) uint64_t sum_w64(const uint64_t* p, uint64_t words) {
-  __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
-  for (uint64_t i = 0; i < words; i += 64) PTO_EIGHT(_mm512_add_epi64, load64, p + i, 8);
-  a0 = _mm512_add_epi64(_mm512_add_epi64(_mm512_add_epi64(a0, a1), _mm512_add_epi64(a2, a3)),
-                        _mm512_add_epi64(_mm512_add_epi64(a4, a5), _mm512_add_epi64(a6, a7)));
-  return uint64_t(_mm512_reduce_add_epi64(a0));
+  return sum_eight<W64>(p, words);
 }
-#undef PTO_EIGHT
 #endif
 
 using SumFn = uint64_t (*)(const uint64_t*, uint64_t);
