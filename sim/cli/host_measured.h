@@ -21,6 +21,7 @@ inline HostMeasured measured_from(const host::HostProbe& p) {
   m.forward = p.ops.forward;
   for (const auto& l : p.latency) m.level_ns.push_back(l.ns);
   for (const auto& l : p.capacity) m.capacity.emplace_back(l.footprint, l.ns);
+  for (const auto& s : p.capacity_stream) m.capacity_stream.emplace_back(s.footprint, s.bytes_per_s);
   m.stream_bytes_per_s = p.dram_stream.bytes_per_s;
   m.stream_footprint = p.dram_stream.footprint;
   m.stream_load_bytes = p.dram_stream.load_bytes;

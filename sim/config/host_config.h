@@ -68,6 +68,9 @@ struct HostMeasured {
   // The last level's chase latency (ns) at host_capacity_footprints (empty:
   // not measured): how much of it this core's data really gets.
   std::vector<std::pair<uint64_t, double>> capacity;
+  // One core's wide-load stream at the same footprints, bytes a second
+  // (empty: not measured).
+  std::vector<std::pair<uint64_t, double>> capacity_stream;
   // exp and GELU as a vector math library runs them (sim/host/vector_math.h)
   // over data in L1: ns an element at the config's vector width (0 = not
   // measured).
@@ -94,8 +97,9 @@ std::vector<uint64_t> host_capacity_footprints(const HostFacts& f);
 // The last level's effective capacity from the ladder: at each footprint F
 // the share h of chase loads that hit (its latency between the ladder's
 // first point, all hits, and DRAM's), h x F the bytes that stayed; the
-// largest of those, to a whole MiB (0: not measured; the nominal size when
-// within 10 % of it).
+// same from the stream's time a byte (between the ladder's first point and
+// the DRAM stream's); the largest of those, to a whole MiB (0: not
+// measured; the nominal size when within 10 % of it).
 uint64_t effective_last_level_bytes(const HostFacts& f, const HostMeasured& m);
 std::string host_config_yaml(const HostFacts& f, const HostMeasured& m);
 

@@ -252,6 +252,7 @@ HostProbe probe_host(const std::vector<uint64_t>& footprints, uint64_t stream_by
   h.adds_per_cycle = independent_adds_per_cycle();
   for (uint64_t f : footprints) h.latency.push_back({f, chase_ns(f)});
   for (uint64_t f : capacity_footprints) h.capacity.push_back({f, chase_ns(f, 64, true)});
+  for (uint64_t f : capacity_footprints) h.capacity_stream.push_back(stream_read(f, 256ull << 20, 5));
   // The fastest of 21 interleaved rounds, 0.5-1 s in all (stream_probe.h says why the fastest).
   if (last_level_stream_footprint) {
     const StreamPair s = stream_read_pair(last_level_stream_footprint, stream_bytes, 21);

@@ -57,6 +57,10 @@ struct HostProbe {
   // nominal size (by page, so that no TLB step sits inside the ladder):
   // where a VM's share of a last level its neighbours also fill ends.
   std::vector<LatencyPoint> capacity;
+  // The wide-load stream at the same ladder (empty when not measured): a
+  // stream keeps more of a shared last level than the chase says (12 MiB
+  // at L3 rates on a Zen 3 VM whose chase read DRAM latency from 6 MiB).
+  std::vector<StreamRate> capacity_stream;
 };
 
 double measure_clock_hz();

@@ -39,6 +39,10 @@ host::HostProbe probe() {
   p.latency = {{16 << 10, 1.25}, {256 << 10, 4.375}, {1 << 20, 15.625}, {256 << 20, 90.625}};
   p.dram_stream = {41.7e9, 32, 512ull << 20};
   p.last_level_stream = {80e9, 32, 2 << 20};  // 25 B a cycle at 3.2 GHz
+  // The last level's ladder: the chase keeps 2 MiB, the stream 8 of 16 (time a byte half way to DRAM's).
+  p.capacity = {{1 << 20, 12.5}, {2 << 20, 12.5}, {4 << 20, 90.625}, {16 << 20, 90.625}};
+  p.capacity_stream = {{80e9, 32, 1 << 20}, {80e9, 32, 2 << 20}, {41.7e9, 32, 4 << 20},
+                       {1 / (0.5 / 80e9 + 0.5 / 41.7e9), 32, 16 << 20}};
   return p;
 }
 
@@ -50,6 +54,7 @@ TEST(HostMeasured, TheStreamsLandInTheLastLevelPortAndDramBandwidth) {
   ASSERT_EQ(c.caches.size(), 3u);
   EXPECT_DOUBLE_EQ(c.caches[2].bandwidth, 25.0);
   EXPECT_DOUBLE_EQ(c.dram.bandwidth, 41.7e9);
+  EXPECT_EQ(c.caches[2].size, 8u << 20);  // the stream ladder's, larger than the chase's 2 MiB
   // Latencies are each level's chase less the one above, in cycles: 4, 10, 36; DRAM 75 ns.
   EXPECT_EQ(c.caches[0].latency, 4u);
   EXPECT_EQ(c.caches[1].latency, 10u);

@@ -407,3 +407,31 @@ TEST(HostConfig, TheStreamFootprintsSitBetweenTheLastTwoLevelsAndFarPastTheLast)
 
 }  // namespace
 }  // namespace ptosim
+
+namespace ptosim {
+namespace {
+
+// The stream at the ladder's footprints can keep more than the chase says;
+// the larger wins. Time a byte between the first point's (all hits) and the
+// DRAM stream's gives the share that hit.
+TEST(HostConfig, TheStreamLadderCanKeepMoreOfTheLastLevelThanTheChase) {
+  const HostFacts f = facts("AuthenticAMD");  // nominal 32 MiB
+  HostMeasured m = measured(2.5, 0.5);        // DRAM chase 80 ns
+  m.capacity = {{2 << 20, 16}, {4 << 20, 16}, {8 << 20, 80}, {16 << 20, 80}};  // the chase: 4 MiB
+  m.stream_bytes_per_s = 16e9;                                                  // 1/16 ns a byte
+  m.capacity_stream = {{2 << 20, 64e9}, {4 << 20, 64e9}, {8 << 20, 64e9}, {16 << 20, 32e9}};
+  // At 16 MiB 1/32 ns a byte: (1/16 - 1/32) / (1/16 - 1/64) = 2/3 hit, 10.67 MiB; at 8 MiB all, 8.
+  EXPECT_EQ(effective_last_level_bytes(f, m), 11u << 20);
+  const std::string yaml = host_config_yaml(f, m);
+  EXPECT_EQ(parse_config(yaml, "<host>").caches[2].size, 11u << 20);
+  EXPECT_NE(yaml.find("DRAM 80) and stream GB/s at 2 MiB 64 4 MiB 64 8 MiB 64 16 MiB 32, DRAM 16: of the nominal"),
+            std::string::npos);
+  m.capacity_stream = {{2 << 20, 64e9}, {4 << 20, 16e9}, {8 << 20, 16e9}, {16 << 20, 16e9}};  // the stream: 2 MiB
+  EXPECT_EQ(effective_last_level_bytes(f, m), 4u << 20);  // the chase's
+  m.stream_bytes_per_s = 0;  // no DRAM stream: the stream ladder has no reference
+  m.capacity_stream = {{2 << 20, 64e9}, {16 << 20, 64e9}};
+  EXPECT_EQ(effective_last_level_bytes(f, m), 4u << 20);
+}
+
+}  // namespace
+}  // namespace ptosim
