@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/host_measured.h"
 #include "sim/host/host_probe.h"
 #include "sim/host/vector_math_probe.h"
 #include "sim/config/config_loader.h"
@@ -40,24 +41,9 @@ void add_config(CLI::App& app, Action& action) {
         const uint32_t ways = std::max<uint32_t>(l1.ways, 1);
         const std::vector<LinePattern> patterns = replacement_probe_patterns(ways);
         const host::HostProbe p =
-            host::probe_host(host_probe_footprints(f), 512ull << 20, l1.size / ways, l1.line, patterns,
-                            host_capacity_footprints(f));
-        m.valid = true;
-        m.clock_hz = p.clock_hz;
-        m.adds_per_cycle = p.adds_per_cycle;
-        m.add = p.ops.add;
-        m.mul = p.ops.mul;
-        m.fma = p.ops.fma;
-        m.div = p.ops.div;
-        m.sqrt = p.ops.sqrt;
-        m.forward = p.ops.forward;
-        for (auto& l : p.latency) m.level_ns.push_back(l.ns);
-        for (auto& l : p.capacity) m.capacity.emplace_back(l.footprint, l.ns);
-        m.stream_bytes_per_s = p.stream_bytes_per_s;
-        m.l2_miss_ns = p.l2_miss_ns;
-        m.one_set_ns = p.one_set_ns;
-        m.spread_ns = p.spread_ns;
-        m.one_set_store_ns = p.one_set_store_ns;
+            host::probe_host(host_probe_footprints(f), host_dram_stream_footprint(f), l1.size / ways, l1.line,
+                             patterns, host_capacity_footprints(f), host_last_level_stream_footprint(f));
+        m = measured_from(p);
         const host::VectorMathTimes vm = host::measure_vector_math(int(host_vector_bytes(f)));
         m.exp_ns = vm.exp_ns;
         m.gelu_ns = vm.gelu_ns;

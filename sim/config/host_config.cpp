@@ -47,6 +47,14 @@ void write_op_costs(std::ostream& o, const HostMeasured& m, unsigned vec) {
     o << "  gelu: " << units::format_number(cost(m.gelu_ns)) << "   # measured, "
       << units::format_number(std::round(m.gelu_ns * 1000) / 1000) << " ns an element\n";
 }
+// Where a stream figure comes from, for its comment: "one core's stream of
+// 32-byte loads over 2 MiB, 85.3 GB/s, its fastest run".
+std::string stream_note(unsigned load_bytes, uint64_t footprint, double bytes_per_s) {
+  std::string s = "one core's stream";
+  if (load_bytes) s += " of " + std::to_string(load_bytes) + "-byte loads";
+  if (footprint) s += " over " + units::format_bytes(footprint);
+  return s + ", " + units::format_number(std::round(bytes_per_s / 1e8) / 10) + " GB/s, its fastest run";
+}
 }  // namespace
 
 unsigned cpu_list_count(const std::string& list) {
@@ -130,6 +138,17 @@ std::vector<uint64_t> host_probe_footprints(const HostFacts& f) {
   return v;
 }
 
+uint64_t host_last_level_stream_footprint(const HostFacts& f) {
+  if (f.caches.size() < 3) return 0;
+  const uint64_t above = f.caches[f.caches.size() - 2].size, last = f.caches.back().size;
+  const uint64_t at = std::min(4 * above, last / 2);
+  return at >= 2 * above ? at : 0;
+}
+
+uint64_t host_dram_stream_footprint(const HostFacts& f) {
+  return std::max<uint64_t>(512ull << 20, f.caches.empty() ? 0 : 4 * f.caches.back().size);
+}
+
 std::vector<uint64_t> host_capacity_footprints(const HostFacts& f) {
   std::vector<uint64_t> v;
   if (f.caches.size() < 2) return v;
@@ -152,6 +171,19 @@ uint64_t effective_last_level_bytes(const HostFacts& f, const HostMeasured& m) {
   double kept = 0;
   for (const auto& [bytes, ns] : m.capacity)
     kept = std::max(kept, std::clamp((dram - ns) / (dram - hit), 0.0, 1.0) * double(bytes));
+  // The larger of the chase's and the stream's: neighbours only ever evict
+  // this core's data, and each probe under-reads what stays its own way. On
+  // the Zen 3 VM of 2026-12-06 at load 11, the chase by page read 40-45 ns
+  // from 6 MiB to 256 MiB (its DRAM reference flattered by the page order),
+  // while the stream read L3 rates (50-58 GB/s) to 12 MiB and DRAM's 16 GB/s
+  // only from 32 MiB; with the chase's 3 MiB the op suite scored 13 of 23,
+  // with the nominal 32 MiB 14 (docs/notes/2026-12-07-probe.md).
+  if (m.capacity_stream.size() >= 2 && m.stream_bytes_per_s > 0) {
+    const double t_hit = 1 / m.capacity_stream.front().second, t_dram = 1 / m.stream_bytes_per_s;
+    if (t_dram > t_hit)
+      for (const auto& [bytes, rate] : m.capacity_stream)
+        kept = std::max(kept, std::clamp((t_dram - 1 / rate) / (t_dram - t_hit), 0.0, 1.0) * double(bytes));
+  }
   const uint64_t nominal = f.caches.back().size, mib = 1ull << 20;
   if (kept >= 0.9 * double(nominal)) return nominal;
   return std::max<uint64_t>(mib, uint64_t(std::llround(kept / double(mib))) * mib);
@@ -179,13 +211,27 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
     l2_note = "; bandwidth measured: a column walk's L1D misses hit here " + format_number(std::round(spacing * 10) / 10) +
               " cycles apart";
   }
+  // The last level's port: what one core's wide-load stream reads from it
+  // (sim/host/stream_probe.h), bytes a cycle at the measured clock, at most
+  // the L1D's two vectors a cycle (a faster reading was not the last
+  // level's). The table's vector a cycle read 64 B/cycle on a Zen 5 VM
+  // whose L3 streamed 25.6 (docs/notes/2026-12-06-probe-clock.md).
+  const size_t last = f.caches.size() - 1;
+  double ll_bandwidth = vec;
+  std::string ll_note;
+  if (last >= 2 && m.valid && m.last_level_bytes_per_s > 0) {
+    ll_bandwidth = std::clamp(std::round(m.last_level_bytes_per_s / clock * 10) / 10, 0.1, 2.0 * vec);
+    ll_note = "; bandwidth measured: " + stream_note(m.stream_load_bytes, m.last_level_footprint, m.last_level_bytes_per_s);
+  } else if (last >= 2) {
+    ll_note = "; bandwidth a vector a cycle (not measured)";
+  }
   std::ostringstream o;
   o << "# Written by `pto-sim config host`" << (m.valid ? " --measure" : "") << " on " << f.model << " ("
     << f.vendor << ", " << f.cpus << " CPUs).\n"
     << "# Caches from /sys/devices/system/cpu/cpu0/cache; core timings are "
     << k.name << " figures\n"
     << "# (vendor optimisation guides, Agner Fog's tables); "
-    << (m.valid ? "clock, cache and DRAM latencies and\n# bandwidth measured by sim/host/host_probe (dependent add chain, pointer chase, stream).\n"
+    << (m.valid ? "clock, cache and DRAM latencies and\n# bandwidth measured by sim/host/host_probe (dependent add chain, pointer chase, wide-load stream).\n"
                 : "clock from /proc/cpuinfo, latencies are\n# typical figures (run with --measure to measure them).\n");
   // On a shared VM another tenant's thread may share the core: dependent
   // chains (the clock, latencies) measure right, throughput (the column
@@ -296,7 +342,7 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
       sharing = still_private ? "private" : "shared";
     }
     o << "  - {name: " << name << (sharing ? std::string(", sharing: ") + sharing : std::string()) << ", size: " << units::format_bytes(i + 1 == f.caches.size() && effective_ll ? effective_ll : c.size) << ", ways: " << c.ways
-      << ", line: " << c.line << " B, latency: " << format_number(lat) << " cycles, bandwidth: " << format_number(i == 0 ? 2 * vec : i == 1 ? l2_bandwidth : vec)
+      << ", line: " << c.line << " B, latency: " << format_number(lat) << " cycles, bandwidth: " << format_number(i == 0 ? 2 * vec : i == 1 ? l2_bandwidth : i == last ? ll_bandwidth : vec)
       << " B/cycle, mshrs: " << (i == 0 ? l1_mshrs : 48);
     if (i == 0) {
       // Measured: a column walk within one set at least twice as slow as
@@ -329,21 +375,35 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
     o << "}   # shared by CPUs " << c.shared_cpus;
     if (i == 0 && m.valid && !m.l1_replacement_fit.empty()) o << "; replacement " << m.l1_replacement_fit;
     if (i == 1) o << l2_note;
+    if (i == last && last >= 2) o << ll_note;
     if (i + 1 == f.caches.size() && effective_ll) {
       o << "; size measured (chase ns at";
       for (const auto& [bytes, ns] : m.capacity) o << " " << units::format_bytes(bytes) << " " << format_number(std::round(ns * 10) / 10);
-      o << ", DRAM " << format_number(std::round(m.level_ns[f.caches.size()] * 10) / 10) << "): of the nominal "
+      o << ", DRAM " << format_number(std::round(m.level_ns[f.caches.size()] * 10) / 10) << ")";
+      if (!m.capacity_stream.empty()) {
+        o << " and stream GB/s at";
+        for (const auto& [bytes, rate] : m.capacity_stream)
+          o << " " << units::format_bytes(bytes) << " " << format_number(std::round(rate / 1e8) / 10);
+        o << ", DRAM " << format_number(std::round(m.stream_bytes_per_s / 1e8) / 10);
+      }
+      o << ": of the nominal "
         << units::format_bytes(c.size) << ", what this core's data keeps";
     }
     o << "\n";
   }
   double dram_ns = 90;
   if (m.valid && m.level_ns.size() > f.caches.size()) dram_ns = std::max(1.0, m.level_ns[f.caches.size()] - above_ns);
-  const double bw = m.valid && m.stream_bytes_per_s > 0 ? m.stream_bytes_per_s : 20e9;
+  const bool bw_measured = m.valid && m.stream_bytes_per_s > 0;
+  const double bw = bw_measured ? m.stream_bytes_per_s : 20e9;
   o << "dram:\n"
     << "  timing: simple          # a VM does not show the DIMMs: latency and bandwidth only\n"
-    << "  latency: " << format_number(std::round(dram_ns * 10) / 10) << " ns\n"
-    << "  bandwidth: " << format_number(std::round(bw / 1e8) / 10) << " GB/s\n";
+    << "  latency: " << format_number(std::round(dram_ns * 10) / 10) << " ns"
+    << (m.valid && m.level_ns.size() > f.caches.size() ? "   # measured: a chase past the last level, less its latency" : "   # a typical figure (not measured)")
+    << "\n"
+    << "  bandwidth: " << format_number(std::round(bw / 1e8) / 10) << " GB/s   # "
+    << (bw_measured ? "measured: " + stream_note(m.stream_load_bytes, m.stream_footprint, m.stream_bytes_per_s)
+                    : std::string("a typical figure (not measured)"))
+    << "\n";
   return o.str();
 }
 

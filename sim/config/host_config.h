@@ -46,7 +46,13 @@ struct HostMeasured {
   double clock_hz = 0;
   double adds_per_cycle = 0;  // independent integer adds a cycle (0 = not measured)
   std::vector<double> level_ns;  // per cache level, then DRAM: dependent-load latency at a footprint in it
-  double stream_bytes_per_s = 0;
+  // One core's read stream (sim/host/stream_probe.h): from DRAM (a
+  // footprint far past the last level) and from the last level (a footprint
+  // between it and the level above), bytes a second, 0 = not measured; the
+  // load width and footprints, for the config's comments.
+  double stream_bytes_per_s = 0, last_level_bytes_per_s = 0;
+  uint64_t stream_footprint = 0, last_level_footprint = 0;
+  unsigned stream_load_bytes = 0;
   double l2_miss_ns = 0;  // independent L1D misses that hit L2: ns apart (0 = not measured)
   // A column walk at an L1D way's stride (one set) and a line more (a new
   // set each row), ns a load; 0 = not measured.
@@ -62,6 +68,9 @@ struct HostMeasured {
   // The last level's chase latency (ns) at host_capacity_footprints (empty:
   // not measured): how much of it this core's data really gets.
   std::vector<std::pair<uint64_t, double>> capacity;
+  // One core's wide-load stream at the same footprints, bytes a second
+  // (empty: not measured).
+  std::vector<std::pair<uint64_t, double>> capacity_stream;
   // exp and GELU as a vector math library runs them (sim/host/vector_math.h)
   // over data in L1: ns an element at the config's vector width (0 = not
   // measured).
@@ -74,6 +83,13 @@ unsigned host_vector_bytes(const HostFacts& f);
 // The footprints `--measure` chases at: half of each cache level (past L2 at
 // most twice the level above), then 8x the last level (DRAM).
 std::vector<uint64_t> host_probe_footprints(const HostFacts& f);
+// Where `--measure` streams from the last level: four times the level above,
+// at most half the last (a VM's neighbours fill the rest), at least twice
+// the level above; 0 (not measured) with fewer than three levels or no room
+// between the last two.
+uint64_t host_last_level_stream_footprint(const HostFacts& f);
+// Where it streams from DRAM: 512 MiB, or four times a larger last level.
+uint64_t host_dram_stream_footprint(const HostFacts& f);
 // A ladder of footprints from twice the level above the last to the last
 // level's nominal size (steps of 1.5x and 4/3x); empty with fewer than two
 // levels or a last level no bigger than twice the one above.
@@ -81,8 +97,9 @@ std::vector<uint64_t> host_capacity_footprints(const HostFacts& f);
 // The last level's effective capacity from the ladder: at each footprint F
 // the share h of chase loads that hit (its latency between the ladder's
 // first point, all hits, and DRAM's), h x F the bytes that stayed; the
-// largest of those, to a whole MiB (0: not measured; the nominal size when
-// within 10 % of it).
+// same from the stream's time a byte (between the ladder's first point and
+// the DRAM stream's); the largest of those, to a whole MiB (0: not
+// measured; the nominal size when within 10 % of it).
 uint64_t effective_last_level_bytes(const HostFacts& f, const HostMeasured& m);
 std::string host_config_yaml(const HostFacts& f, const HostMeasured& m);
 

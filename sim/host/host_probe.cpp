@@ -4,21 +4,10 @@
 #include <cstdlib>
 #include <numeric>
 #include <random>
-#include <time.h>
+
+#include "sim/host/thread_clock.h"
 
 namespace ptosim::host {
-namespace {
-// The thread's CPU time, not the wall clock: on a shared machine a run the
-// scheduler preempts would otherwise count the other tenants' time slices
-// (a 2 ms kernel measured at load 8 took 3-110 cycles an iteration by the
-// wall clock, 4.8 +- 0.3 by this one).
-double now_s() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
-}
-}  // namespace
-
 namespace {
 // n 1-cycle dependent adds the compiler cannot fold (the asm hides the
 // value), seconds. Register + register adds: Intel's Golden Cove and later
@@ -28,7 +17,7 @@ namespace {
 // xor chain alike).
 double add_chain_s(uint64_t n) {
   uint64_t x = 0, one = 1;
-  const double t0 = now_s();
+  const double t0 = thread_cpu_s();
   for (uint64_t i = 0; i < n; i += 8) {
 #if defined(__x86_64__)
     // One statement: the eight adds stay back to back whatever the compiler does around them.
@@ -40,7 +29,7 @@ double add_chain_s(uint64_t n) {
     for (int k = 0; k < 8; ++k) asm volatile("" : "+r"(x)), x += one;
 #endif
   }
-  const double s = now_s() - t0;
+  const double s = thread_cpu_s() - t0;
   asm volatile("" ::"r"(x));
   return s;
 }
@@ -63,9 +52,9 @@ template <class Step>
 double best_per_step(Step step, uint64_t n) {
   double best = 1e30;
   for (int r = 0; r < 20; ++r) {
-    const double t0 = now_s();
+    const double t0 = thread_cpu_s();
     step(n);
-    best = std::min(best, now_s() - t0);
+    best = std::min(best, thread_cpu_s() - t0);
   }
   return best / double(n);
 }
@@ -129,7 +118,7 @@ double independent_adds_per_cycle() {
   for (int r = 0; r < 20; ++r) {
     chain = std::min(chain, add_chain_s(n));
     uint64_t a = 0, b = 0, c = 0, d = 0, one = 1;
-    const double t0 = now_s();
+    const double t0 = thread_cpu_s();
     for (uint64_t i = 0; i < n; i += 8) {
 #if defined(__x86_64__)
       asm volatile("add %4, %0\n\tadd %4, %1\n\tadd %4, %2\n\tadd %4, %3\n\t"
@@ -140,7 +129,7 @@ double independent_adds_per_cycle() {
       for (int k = 0; k < 2; ++k) asm volatile("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d)), a += one, b += one, c += one, d += one;
 #endif
     }
-    spread = std::min(spread, now_s() - t0);
+    spread = std::min(spread, thread_cpu_s() - t0);
     asm volatile("" ::"r"(a), "r"(b), "r"(c), "r"(d));
   }
   return chain / spread;
@@ -175,36 +164,13 @@ double chase_ns(uint64_t footprint, uint64_t line, bool by_page) {
   for (uint64_t i = 0; i < lines; ++i) p = static_cast<void**>(*p);  // warm (and TLB)
   double best = 1e30;
   for (int r = 0; r < 9; ++r) {
-    const double t0 = now_s();
+    const double t0 = thread_cpu_s();
     for (uint64_t i = 0; i < steps; ++i) p = static_cast<void**>(*p);
-    best = std::min(best, now_s() - t0);
+    best = std::min(best, thread_cpu_s() - t0);
   }
   asm volatile("" ::"r"(p));
   std::free(buf);
   return best / double(steps) * 1e9;
-}
-
-double stream_bytes_per_s(uint64_t bytes) {
-  const uint64_t n = bytes / sizeof(uint64_t);
-  uint64_t* buf = static_cast<uint64_t*>(std::aligned_alloc(4096, n * sizeof(uint64_t)));
-  for (uint64_t i = 0; i < n; ++i) buf[i] = i;
-  double best = 1e30;
-  uint64_t sum = 0;
-  for (int r = 0; r < 3; ++r) {
-    const double t0 = now_s();
-    uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    for (uint64_t i = 0; i + 3 < n; i += 4) {
-      s0 += buf[i];
-      s1 += buf[i + 1];
-      s2 += buf[i + 2];
-      s3 += buf[i + 3];
-    }
-    sum += s0 + s1 + s2 + s3;
-    best = std::min(best, now_s() - t0);
-  }
-  asm volatile("" ::"r"(sum));
-  std::free(buf);
-  return double(n * sizeof(uint64_t)) / best;
 }
 
 // Each timed run walks the columns `passes` times: one walk is 2,048-8,192
@@ -220,7 +186,7 @@ double column_walk_ns(uint64_t rows, uint64_t stride, bool store) {
   double best = 1e30;
   uint32_t sum = 0;
   for (int r = 0; r < 9; ++r) {
-    const double t0 = now_s();
+    const double t0 = thread_cpu_s();
     for (uint64_t pass = 0; pass < passes; ++pass) {
       if (store) {
         for (uint64_t j = 0; j < columns; ++j)
@@ -239,7 +205,7 @@ double column_walk_ns(uint64_t rows, uint64_t stride, bool store) {
         asm volatile("" ::"r"(sum) : "memory");  // every pass loads again
       }
     }
-    best = std::min(best, now_s() - t0);
+    best = std::min(best, thread_cpu_s() - t0);
   }
   asm volatile("" ::"r"(sum));
   std::free(buf);
@@ -268,9 +234,9 @@ double set_pattern_cycles(const std::vector<uint32_t>& pattern, uint64_t way_byt
   for (uint64_t i = 0; i < steps; ++i) q = static_cast<void**>(*q);  // warm: the steady state
   double best = 1e30;
   for (int r = 0; r < 9; ++r) {
-    const double t0 = now_s();
+    const double t0 = thread_cpu_s();
     for (uint64_t i = 0; i < steps; ++i) q = static_cast<void**>(*q);
-    best = std::min(best, now_s() - t0);
+    best = std::min(best, thread_cpu_s() - t0);
   }
   asm volatile("" ::"r"(q));
   std::free(buf);
@@ -279,14 +245,22 @@ double set_pattern_cycles(const std::vector<uint32_t>& pattern, uint64_t way_byt
 
 HostProbe probe_host(const std::vector<uint64_t>& footprints, uint64_t stream_bytes, uint64_t l1_way,
                      uint64_t l1_line, const std::vector<std::vector<uint32_t>>& l1_patterns,
-                     const std::vector<uint64_t>& capacity_footprints) {
+                     const std::vector<uint64_t>& capacity_footprints, uint64_t last_level_stream_footprint) {
   HostProbe h;
   h.clock_hz = measure_clock_hz();
   h.ops = measure_op_latencies(h.clock_hz);
   h.adds_per_cycle = independent_adds_per_cycle();
   for (uint64_t f : footprints) h.latency.push_back({f, chase_ns(f)});
   for (uint64_t f : capacity_footprints) h.capacity.push_back({f, chase_ns(f, 64, true)});
-  h.stream_bytes_per_s = stream_bytes_per_s(stream_bytes);
+  for (uint64_t f : capacity_footprints) h.capacity_stream.push_back(stream_read(f, 256ull << 20, 5));
+  // The fastest of 21 interleaved rounds, 0.5-1 s in all (stream_probe.h says why the fastest).
+  if (last_level_stream_footprint) {
+    const StreamPair s = stream_read_pair(last_level_stream_footprint, stream_bytes, 21);
+    h.last_level_stream = s.near;
+    h.dram_stream = s.far;
+  } else {
+    h.dram_stream = stream_read(stream_bytes, stream_bytes, 21);
+  }
   if (l1_way) {  // 512 rows: every set of one column sees many more lines than it has ways
     h.one_set_ns = column_walk_ns(512, l1_way);
     h.spread_ns = column_walk_ns(512, l1_way + l1_line);

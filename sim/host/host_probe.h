@@ -3,9 +3,13 @@
 // --measure`: the core clock (a chain of dependent integer adds, one cycle
 // each), float op latencies (chains of each), load-to-use latency at a set of footprints (a dependent chase
 // through randomly permuted cache lines) and read bandwidth (a streaming
-// sum over a buffer much larger than the last cache). A few seconds in all.
+// sum of the widest loads, stream_probe.h, over a buffer much larger than
+// the last cache and over one between the last two levels). A few seconds
+// in all.
 #include <cstdint>
 #include <vector>
+
+#include "sim/host/stream_probe.h"
 
 namespace ptosim::host {
 
@@ -36,7 +40,10 @@ struct HostProbe {
   double adds_per_cycle = 0;
   OpLatencies ops;
   std::vector<LatencyPoint> latency;
-  double stream_bytes_per_s = 0;
+  // Read bandwidth from DRAM (a footprint much larger than the last level)
+  // and from the last level (one between it and the level above; zero
+  // when not measured).
+  StreamRate dram_stream, last_level_stream;
   // A column walk whose every load misses L1D and hits L2 (16 sets, a row
   // pitch of a power of two), ns a load: how many misses the L1D keeps in
   // flight, with the L2's latency. 0: not measured.
@@ -50,6 +57,10 @@ struct HostProbe {
   // nominal size (by page, so that no TLB step sits inside the ladder):
   // where a VM's share of a last level its neighbours also fill ends.
   std::vector<LatencyPoint> capacity;
+  // The wide-load stream at the same ladder (empty when not measured): a
+  // stream keeps more of a shared last level than the chase says (12 MiB
+  // at L3 rates on a Zen 3 VM whose chase read DRAM latency from 6 MiB).
+  std::vector<StreamRate> capacity_stream;
 };
 
 double measure_clock_hz();
@@ -60,7 +71,6 @@ double chase_ns(uint64_t footprint, uint64_t line = 64);
 // else all lines in one random order (a TLB miss on most loads once the
 // footprint's pages overflow the TLB). The default: by page past 8 MiB.
 double chase_ns(uint64_t footprint, uint64_t line, bool by_page);
-double stream_bytes_per_s(uint64_t bytes);
 // Independent loads down 16 columns of `rows` rows `stride` bytes apart (a
 // matrix walked by columns): ns a load, the best of several runs. With the
 // stride a multiple of an L1D way (size / ways) every line of a column
@@ -74,11 +84,13 @@ double column_walk_ns(uint64_t rows, uint64_t stride, bool store = false);
 // random order, so that no stride prefetcher learns the walk.
 double set_pattern_cycles(const std::vector<uint32_t>& pattern, uint64_t way_bytes, double clock_hz);
 // Everything above; latencies at `footprints`, the capacity ladder at
-// `capacity_footprints`.
+// `capacity_footprints`, DRAM's stream over `stream_bytes` and the last
+// level's over `last_level_stream_footprint` (0: not measured).
 // l1_way: the L1D's size / ways, l1_line its line (0: no column walk, no
 // set patterns); l1_patterns: the set patterns to time (replacement_fit.h).
 HostProbe probe_host(const std::vector<uint64_t>& footprints, uint64_t stream_bytes, uint64_t l1_way = 0,
                      uint64_t l1_line = 64, const std::vector<std::vector<uint32_t>>& l1_patterns = {},
-                     const std::vector<uint64_t>& capacity_footprints = {});
+                     const std::vector<uint64_t>& capacity_footprints = {},
+                     uint64_t last_level_stream_footprint = 0);
 
 }  // namespace ptosim::host

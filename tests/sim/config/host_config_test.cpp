@@ -353,3 +353,85 @@ TEST(HostConfig, TheLastLevelGetsTheCapacityItsDataKeeps) {
 
 }  // namespace
 }  // namespace ptosim
+
+namespace ptosim {
+namespace {
+
+// The last level's port is one core's wide-load stream from it, in bytes a
+// cycle at the measured clock (at most the L1D's two vectors), and DRAM's
+// bandwidth the same stream from far past it; not measured, a vector a
+// cycle and a typical 20 GB/s, each said so.
+TEST(HostConfig, TheStreamsSetTheLastLevelPortAndDram) {
+  HostMeasured m = measured(2.5, 0.5);  // 4 GHz, AVX2
+  m.last_level_bytes_per_s = 102e9;     // 25.5 B a cycle
+  m.last_level_footprint = 4 << 20;
+  m.stream_bytes_per_s = 52.34e9;
+  m.stream_footprint = 512ull << 20;
+  m.stream_load_bytes = 32;
+  const std::string yaml = host_config_yaml(facts("AuthenticAMD"), m);
+  const HwConfig c = parse_config(yaml, "<host>");
+  EXPECT_DOUBLE_EQ(c.caches[2].bandwidth, 25.5);
+  EXPECT_DOUBLE_EQ(c.caches[0].bandwidth, 64.0);  // the others as before
+  EXPECT_DOUBLE_EQ(c.dram.bandwidth, 52.3e9);     // to 0.1 GB/s
+  EXPECT_NE(yaml.find("bandwidth measured: one core's stream of 32-byte loads over 4 MiB, 102 GB/s, its fastest run"),
+            std::string::npos);
+  EXPECT_NE(yaml.find("bandwidth: 52.3 GB/s   # measured: one core's stream of 32-byte loads over 512 MiB"),
+            std::string::npos);
+  m.last_level_bytes_per_s = 1e12;  // 250 B a cycle: not the last level's (the L1D's 64 at most)
+  EXPECT_DOUBLE_EQ(written(facts("AuthenticAMD"), m).caches[2].bandwidth, 64.0);
+  HostFacts two = facts("AuthenticAMD");
+  two.caches.pop_back();  // no level below L2: the L2 port stays the column walk's
+  m.l2_miss_ns = 0.8;
+  EXPECT_DOUBLE_EQ(written(two, m).caches[1].bandwidth, 20.0);
+  const std::string table = host_config_yaml(facts("AuthenticAMD"), HostMeasured{});
+  EXPECT_DOUBLE_EQ(parse_config(table, "<host>").caches[2].bandwidth, 32.0);
+  EXPECT_DOUBLE_EQ(parse_config(table, "<host>").dram.bandwidth, 20e9);
+  EXPECT_NE(table.find("bandwidth a vector a cycle (not measured)"), std::string::npos);
+  EXPECT_NE(table.find("bandwidth: 20 GB/s   # a typical figure (not measured)"), std::string::npos);
+}
+
+TEST(HostConfig, TheStreamFootprintsSitBetweenTheLastTwoLevelsAndFarPastTheLast) {
+  HostFacts f = facts("AuthenticAMD");  // L2 1 MiB, L3 32 MiB
+  EXPECT_EQ(host_last_level_stream_footprint(f), 4u << 20);  // four times L2
+  f.caches[2].size = 4 << 20;
+  EXPECT_EQ(host_last_level_stream_footprint(f), 2u << 20);  // half of L3, still twice L2
+  f.caches[2].size = 3 << 20;
+  EXPECT_EQ(host_last_level_stream_footprint(f), 0u);  // no room between the two
+  f.caches.pop_back();
+  EXPECT_EQ(host_last_level_stream_footprint(f), 0u);  // no third level
+  EXPECT_EQ(host_dram_stream_footprint(facts("AuthenticAMD")), 512u << 20);
+  f = facts("AuthenticAMD");
+  f.caches[2].size = 256 << 20;  // a stacked-cache part
+  EXPECT_EQ(host_dram_stream_footprint(f), 1ull << 30);
+}
+
+}  // namespace
+}  // namespace ptosim
+
+namespace ptosim {
+namespace {
+
+// The stream at the ladder's footprints can keep more than the chase says;
+// the larger wins. Time a byte between the first point's (all hits) and the
+// DRAM stream's gives the share that hit.
+TEST(HostConfig, TheStreamLadderCanKeepMoreOfTheLastLevelThanTheChase) {
+  const HostFacts f = facts("AuthenticAMD");  // nominal 32 MiB
+  HostMeasured m = measured(2.5, 0.5);        // DRAM chase 80 ns
+  m.capacity = {{2 << 20, 16}, {4 << 20, 16}, {8 << 20, 80}, {16 << 20, 80}};  // the chase: 4 MiB
+  m.stream_bytes_per_s = 16e9;                                                  // 1/16 ns a byte
+  m.capacity_stream = {{2 << 20, 64e9}, {4 << 20, 64e9}, {8 << 20, 64e9}, {16 << 20, 32e9}};
+  // At 16 MiB 1/32 ns a byte: (1/16 - 1/32) / (1/16 - 1/64) = 2/3 hit, 10.67 MiB; at 8 MiB all, 8.
+  EXPECT_EQ(effective_last_level_bytes(f, m), 11u << 20);
+  const std::string yaml = host_config_yaml(f, m);
+  EXPECT_EQ(parse_config(yaml, "<host>").caches[2].size, 11u << 20);
+  EXPECT_NE(yaml.find("DRAM 80) and stream GB/s at 2 MiB 64 4 MiB 64 8 MiB 64 16 MiB 32, DRAM 16: of the nominal"),
+            std::string::npos);
+  m.capacity_stream = {{2 << 20, 64e9}, {4 << 20, 16e9}, {8 << 20, 16e9}, {16 << 20, 16e9}};  // the stream: 2 MiB
+  EXPECT_EQ(effective_last_level_bytes(f, m), 4u << 20);  // the chase's
+  m.stream_bytes_per_s = 0;  // no DRAM stream: the stream ladder has no reference
+  m.capacity_stream = {{2 << 20, 64e9}, {16 << 20, 64e9}};
+  EXPECT_EQ(effective_last_level_bytes(f, m), 4u << 20);
+}
+
+}  // namespace
+}  // namespace ptosim

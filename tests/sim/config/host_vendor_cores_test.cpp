@@ -19,7 +19,7 @@ HostFacts host(const std::string& vendor, int family, int model) {
 
 TEST(HostVendorCores, EveryRowLoadsWithItsSource) {
   const auto& rows = vendor_cores();
-  ASSERT_EQ(rows.size(), 3u);
+  ASSERT_EQ(rows.size(), 4u);
   for (const VendorCore& c : rows) {
     SCOPED_TRACE(c.name);
     EXPECT_GT(c.source.size(), 40u);  // a citation, not a word
@@ -30,7 +30,11 @@ TEST(HostVendorCores, EveryRowLoadsWithItsSource) {
 }
 
 TEST(HostVendorCores, AHostFindsItsRow) {
-  EXPECT_EQ(vendor_core(host("AuthenticAMD", 25, 17)).name, "AMD Zen 3/4");
+  EXPECT_EQ(vendor_core(host("AuthenticAMD", 25, 17)).name, "AMD Zen 4-class");  // Genoa
+  EXPECT_EQ(vendor_core(host("AuthenticAMD", 26, 2)).name, "AMD Zen 4-class");   // Zen 5: no row of its own
+  EXPECT_EQ(vendor_core(host("AuthenticAMD", 25, 1)).name, "AMD Zen 3");          // Milan
+  EXPECT_EQ(vendor_core(host("AuthenticAMD", 25, 1)).rob, 256u);
+  EXPECT_EQ(vendor_core(host("AuthenticAMD", 25, 1)).cache_latency[1], 12u);
   EXPECT_EQ(vendor_core(host("GenuineIntel", 6, 0xCF)).name, "Intel Golden Cove-class");  // Emerald Rapids
   EXPECT_EQ(vendor_core(host("GenuineIntel", 6, 0x55)).name, "Intel Skylake-class");      // Skylake-SP
   EXPECT_EQ(vendor_core(host("HygonGenuine", 24, 0)).name, "Intel Skylake-class");        // no row: the last
