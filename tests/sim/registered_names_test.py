@@ -19,19 +19,21 @@ import re
 import subprocess
 import sys
 
-# Each concept's folder: the one place its names may be compared.
+# Each concept's folder (or folders): the one place its names may be compared.
 FOLDERS = {
     "replacement": "models/cache/replacement/",
     "prefetcher": "models/cache/prefetch/",
     "dram timing": "models/dram/",
     "core model": "models/core/",
-    "pto op": "sim/frontend/",
+    # an op registers in its executor family's file, and the language binds it
+    "pto op": ("sim/exec/", "sim/frontend/"),
 }
 
 # Comparisons that name something else spelled the same, by file and name.
 UNRELATED = {
     ("sim/exec/exec_context.cpp", "random"): "a tensor's init, not the replacement policy",
     ("sim/frontend/pto_bindings.cpp", "random"): "a tensor's init, not the replacement policy",
+    ("bench/fidelity/probes.cpp", "copy"): "a probe's mode, not the pto op",
 }
 
 # The layers below every model: they may not spell a registered name, even
