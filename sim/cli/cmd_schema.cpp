@@ -145,8 +145,8 @@ void add_schema(CLI::App& app, Action& action) {
   schema->add_option("--format", format, "markdown (docs/REPORTS.md's table) or json")
       ->check(CLI::IsMember({"markdown", "json"}));
   schema->add_flag("--choices", choices,
-                   "the registered choices of every open concept (replacement, prefetcher, dram timing, core model) "
-                   "instead of the report keys");
+                   "the registered choices of every open concept (replacement, prefetcher, dram timing, core model, "
+                   "pto op) instead of the report keys");
   schema->add_flag("--params", params,
                    "the config keys the models declare (type, unit, default, range, meaning) instead of the report "
                    "keys; docs/CONFIG.md's table of model keys");
