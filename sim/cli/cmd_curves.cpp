@@ -175,6 +175,9 @@ std::string render_json(const Result& r) {
   j["config"] = r.config_name;
   j["level"] = r.level;
   j["line"] = r.line;
+  // The algorithm, not a config's choice: the one pass keeps LRU stacks
+  // (models/cache/curves/fa_stack.h, set_stacks.h), so the curves are LRU's
+  // whatever policies are registered; readers of the JSON key it so.
   j["replacement"] = "lru";
   j["config_size"] = r.config_size;
   j["config_ways"] = r.config_ways;

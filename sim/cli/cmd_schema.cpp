@@ -5,6 +5,10 @@
 // so that the tests and scripts derive their choice lists from the build.
 // `--params`: the config keys the models declare (sim/config/params.h);
 // docs/CONFIG.md's table of model keys is its markdown (scripts/gen-config-doc.sh).
+// `--pto-ops`: every callable `pto.` and `pto.ref.` name (the built-ins and
+// the ops registered from sim/exec, sim/exec/pto_op.h) with its parameters
+// and its line; docs/LANGUAGE.md's table of ops is its markdown
+// (scripts/gen-language-doc.sh), so a new op edits no list.
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -14,6 +18,7 @@
 #include "sim/config/hw_config.h"
 #include "sim/config/params.h"
 #include "sim/config/shared_keys.h"
+#include "sim/frontend/nodes.h"
 #include "sim/report/report_keys.h"
 
 namespace ptosim::cli {
@@ -99,24 +104,61 @@ std::string params_markdown() {
   return o.str();
 }
 
+// `pto.conv2d(input, weight[, stride, padding])`: the optional parameters
+// bracketed, keyword-only ones with `=`, `...` where extra positionals go.
+std::string pto_signature(const frontend::BuiltinDef& d) {
+  std::vector<std::string> tok;
+  for (size_t i = 0; i < d.params.size(); ++i) {
+    if (d.variadic && int(i) == d.positional) tok.push_back("...");
+    tok.push_back(d.params[i] + (d.positional >= 0 && int(i) >= d.positional ? "=" : ""));
+  }
+  std::string s = d.name + "(";
+  for (size_t i = 0; i < tok.size(); ++i) {
+    if (int(i) == d.required) s += i == 0 ? "[" : "[, ";
+    else if (i > 0) s += ", ";
+    s += tok[i];
+  }
+  return s + (int(tok.size()) > d.required ? "])" : ")");
+}
+
+nlohmann::json pto_ops_json() {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const frontend::BuiltinDef* d : frontend::pto_callables())
+    rows.push_back({{"name", d->name}, {"params", d->params}, {"required", d->required},
+                    {"signature", pto_signature(*d)}, {"description", d->about}, {"registered", d->run != nullptr}});
+  return rows;
+}
+
+std::string pto_ops_markdown() {
+  std::ostringstream o;
+  o << "| call | what it does |\n|---|---|\n";
+  for (const auto& r : pto_ops_json()) o << "| `" << cell(r["signature"]) << "` | " << cell(r["description"]) << " |\n";
+  return o.str();
+}
+
 }  // namespace
 
 void add_schema(CLI::App& app, Action& action) {
   static std::string format = "markdown";
-  static bool choices = false, params = false;
+  static bool choices = false, params = false, pto_ops = false;
   CLI::App* schema = app.add_subcommand("schema", "Print the report keys (type, unit, meaning)");
   schema->add_option("--format", format, "markdown (docs/REPORTS.md's table) or json")
       ->check(CLI::IsMember({"markdown", "json"}));
   schema->add_flag("--choices", choices,
-                   "the registered choices of every open concept (replacement, prefetcher, dram timing, core model) "
-                   "instead of the report keys");
+                   "the registered choices of every open concept (replacement, prefetcher, dram timing, core model, "
+                   "pto op) instead of the report keys");
   schema->add_flag("--params", params,
                    "the config keys the models declare (type, unit, default, range, meaning) instead of the report "
                    "keys; docs/CONFIG.md's table of model keys");
+  schema->add_flag("--pto-ops", pto_ops,
+                   "every pto. and pto.ref. call (parameters, what it does) instead of the report keys; "
+                   "docs/LANGUAGE.md's table of ops");
   schema->callback([&action] {
     action = [] {
-      if (choices && params) throw InputError({"pto-sim schema", 0, 0}, "", "--choices or --params, not both");
-      if (choices) std::cout << (format == "json" ? choices_json() : choices_markdown());
+      if (int(choices) + int(params) + int(pto_ops) > 1)
+        throw InputError({"pto-sim schema", 0, 0}, "", "one of --choices, --params and --pto-ops, not two");
+      if (pto_ops) std::cout << (format == "json" ? pto_ops_json().dump(2) + "\n" : pto_ops_markdown());
+      else if (choices) std::cout << (format == "json" ? choices_json() : choices_markdown());
       else if (params) std::cout << (format == "json" ? params_json().dump(2) + "\n" : params_markdown());
       else std::cout << (format == "json" ? report_keys_json() : report_keys_markdown());
       return 0;

@@ -126,8 +126,13 @@ void refuse_inexact(const HwConfig& config, const CacheConfig& c) {
                      why + " (" + key + "): one pass is exact only for LRU, write-allocate, no prefetcher, no "
                      "sub-blocks; override it with --set, e.g. --set " + key + "=...");
   };
-  if (!ChoiceLists::has_trait(concepts::kReplacement, c.replacement, traits::kStackDistance))
-    refuse(at + "replacement", "replacement is '" + c.replacement + "', not lru");
+  if (!ChoiceLists::has_trait(concepts::kReplacement, c.replacement, traits::kStackDistance)) {
+    std::string stack;  // the policies the registry says one pass is exact for
+    for (const Choice& p : ChoiceLists::of(concepts::kReplacement))
+      if (ChoiceLists::has_trait(concepts::kReplacement, p.name, traits::kStackDistance))
+        stack += (stack.empty() ? "" : " | ") + p.name;
+    refuse(at + "replacement", "replacement is '" + c.replacement + "', not " + stack);
+  }
   if (!ChoiceLists::has_trait(concepts::kPrefetcher, c.prefetch.name, traits::kNoProposals))
     refuse(at + "prefetcher", "the level has a prefetcher ('" + c.prefetch.name + "')");
   if (!c.write_allocate || c.allocate_nofetch)

@@ -6,6 +6,7 @@
 #include "sim/exec/register_block.h"
 #include "sim/exec/tiling.h"
 #include "sim/exec/matmul_internal.h"
+#include "sim/exec/pto_op.h"
 
 namespace ptosim::exec {
 
@@ -247,5 +248,23 @@ Tensor im2col(ExecContext& c, const Tensor& in, int64_t kh, int64_t kw, int64_t 
   if (!eo) emit_bulk(c, out, AccessKind::Write, 1);
   return out;
 }
+
+namespace {
+Tensor run_conv2d(ExecContext& c, const OpArgs& a) {
+  return conv2d(c, a.tensor(0, "conv2d input"), a.tensor(1, "conv2d weight"), a.integer_or(2, 1, "stride"),
+                a.integer_or(3, 0, "padding"));
+}
+Tensor run_im2col(ExecContext& c, const OpArgs& a) {
+  return im2col(c, a.tensor(0, "im2col input"), a.integer(1, "kh"), a.integer(2, "kw"), a.integer_or(3, 1, "stride"),
+                a.integer_or(4, 0, "padding"));
+}
+}  // namespace
+
+PTOSIM_REGISTER(PtoOpConcept, Conv2d, "conv2d", 0,
+                "input [N, C, H, W] * weight [F, C, KH, KW] -> [N, F, OH, OW], zero padding (stride=1, padding=0)",
+                pto_op({"input", "weight", "stride", "padding"}, 2, run_conv2d));
+PTOSIM_REGISTER(PtoOpConcept, Im2col, "im2col", 0,
+                "input [N, C, H, W] -> [N, C*KH*KW, OH*OW], the columns conv2d multiplies (stride=1, padding=0)",
+                pto_op({"input", "kh", "kw", "stride", "padding"}, 3, run_im2col));
 
 }  // namespace ptosim::exec

@@ -4,6 +4,7 @@
 #include "sim/exec/emit.h"
 #include "sim/exec/matmul_internal.h"
 #include "sim/exec/matmul_vector.h"
+#include "sim/exec/pto_op.h"
 
 namespace ptosim::exec {
 
@@ -199,5 +200,20 @@ void matmul_acc(ExecContext& c, const Tensor& acc, const Tensor& a, const Tensor
   if (tiled_matmul(c)) matmul_tiled_events(c, p, accf, true);
   else matmul_events(c, p, accf, true);
 }
+
+namespace {
+Tensor run_matmul(ExecContext& c, const OpArgs& a) { return matmul(c, a.tensor(0, "matmul a"), a.tensor(1, "matmul b")); }
+Tensor run_matmul_acc(ExecContext& c, const OpArgs& a) {
+  matmul_acc(c, a.tensor(0, "matmul_acc acc"), a.tensor(1, "matmul_acc a"), a.tensor(2, "matmul_acc b"));
+  return Tensor();
+}
+}  // namespace
+
+PTOSIM_REGISTER(PtoOpConcept, Matmul, "matmul", 0,
+                "a @ b, batched over leading dimensions (1-D operands as NumPy); lowered per target (docs/EXEC.md)",
+                pto_op({"a", "b"}, 2, run_matmul));
+PTOSIM_REGISTER(PtoOpConcept, MatmulAcc, "matmul_acc", 0,
+                "acc += a @ b in place (acc of the product's shape); no result",
+                pto_op({"acc", "a", "b"}, 3, run_matmul_acc));
 
 }  // namespace ptosim::exec

@@ -2,6 +2,7 @@
 #include <cctype>
 
 #include "sim/exec/emit.h"
+#include "sim/exec/pto_op.h"
 #include "sim/exec/tiling.h"
 #include "sim/exec/scope_states.h"
 
@@ -175,5 +176,30 @@ void write_element(ExecContext& c, const Tensor& t, const std::vector<int64_t>& 
   t.storage()->values[size_t(p)] = round_to(t.dtype(), value);
   c.access(t.base_addr() + uint64_t(p) * t.elem_size(), t.elem_size(), AccessKind::Write, t.space(), t.tag());
 }
+
+namespace {
+std::string memory_of(const OpArgs& a, int k) { return a.text_or(k, "", "memory"); }
+Tensor run_load(ExecContext& c, const OpArgs& a) { return load(c, a.tensor(0, "load source"), memory_of(a, 1)); }
+Tensor run_copy(ExecContext& c, const OpArgs& a) { return copy(c, a.tensor(0, "copy source"), memory_of(a, 1)); }
+Tensor run_store(ExecContext& c, const OpArgs& a) {
+  store(c, a.tensor(0, "store source"), a.tensor(1, "store destination"));
+  return Tensor();
+}
+Tensor run_layout_transform(ExecContext& c, const OpArgs& a) {
+  const std::vector<int64_t> block = a.has(3) ? a.shape(3, "block_shape") : std::vector<int64_t>();
+  return layout_transform(c, a.tensor(0, "layout_transform input"), a.text(1, "from_layout"),
+                          a.text(2, "to_layout"), block, a.integer_or(4, 0, "vector_width"));
+}
+}  // namespace
+
+PTOSIM_REGISTER(PtoOpConcept, Load, "load", 0, "a copy of a view in a space: its reads, then the copy's writes",
+                pto_op({"view", "memory"}, 1, run_load));
+PTOSIM_REGISTER(PtoOpConcept, Copy, "copy", 0, "a copy of a tensor (in its space, or `memory`)",
+                pto_op({"x", "memory"}, 1, run_copy));
+PTOSIM_REGISTER(PtoOpConcept, Store, "store", 0, "dst = src (src broadcast to dst's shape); no result",
+                pto_op({"src", "dst"}, 2, run_store));
+PTOSIM_REGISTER(PtoOpConcept, LayoutTransform, "layout_transform", 0,
+                "x in another layout (NCHW, NHWC, blocked, vectorized, row_major, col_major): one read, one write",
+                pto_op({"x", "from_layout", "to_layout", "block_shape", "vector_width"}, 3, run_layout_transform));
 
 }  // namespace ptosim::exec

@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "sim/exec/emit.h"
+#include "sim/exec/pto_op.h"
 #include "sim/exec/register_block.h"
 #include "sim/exec/tiling.h"
 
@@ -155,5 +156,28 @@ Tensor softmax(ExecContext& c, const Tensor& x, int axis_in) {
   if (flops > 0) c.compute(OpKind::Softmax, flops);
   return out;
 }
+
+namespace {
+std::optional<int> axis_of(const OpArgs& a, int k) {
+  if (!a.has(k)) return std::nullopt;
+  return int(a.integer(k, "axis"));
+}
+template <OpKind K>
+Tensor run_reduce(ExecContext& c, const OpArgs& a) {
+  return reduce(c, K, a.tensor(0, "reduction input"), axis_of(a, 1), a.flag(2));
+}
+Tensor run_softmax(ExecContext& c, const OpArgs& a) {
+  return softmax(c, a.tensor(0, "softmax input"), axis_of(a, 1).value_or(-1));
+}
+}  // namespace
+
+PTOSIM_REGISTER(PtoOpConcept, ReduceSum, "reduce_sum", 0, "the sum over one axis, or over all when axis is None",
+                pto_op({"x", "axis", "keepdims"}, 1, run_reduce<OpKind::ReduceSum>));
+PTOSIM_REGISTER(PtoOpConcept, ReduceMean, "reduce_mean", 0, "the mean over one axis, or over all when axis is None",
+                pto_op({"x", "axis", "keepdims"}, 1, run_reduce<OpKind::ReduceMean>));
+PTOSIM_REGISTER(PtoOpConcept, ReduceMax, "reduce_max", 0, "the maximum over one axis, or over all when axis is None",
+                pto_op({"x", "axis", "keepdims"}, 1, run_reduce<OpKind::ReduceMax>));
+PTOSIM_REGISTER(PtoOpConcept, Softmax, "softmax", 0, "softmax along an axis (the last by default)",
+                pto_op({"x", "axis"}, 1, run_softmax));
 
 }  // namespace ptosim::exec

@@ -40,7 +40,7 @@ Value CallBuiltinNode::eval(Frame& f) {
   }
   try {
     exec::ExecContext::OpCall call(f.in->ctx, def->op ? &def->name : nullptr);
-    return def->fn(*f.in, a);
+    return call_builtin(*def, *f.in, a);
   } catch (const exec::OpError& e) {
     fail(pos, e.what());
   }
@@ -133,7 +133,7 @@ Value call_value(Interp& in, const Value& callee, std::vector<Value>& pos_args,
   // an op of the timeline, as CallBuiltinNode makes it.
   return at_pos(call_pos, [&] {
     exec::ExecContext::OpCall call(in.ctx, def.op ? &def.name : nullptr);
-    return def.fn(in, a);
+    return call_builtin(def, in, a);
   });
 }
 

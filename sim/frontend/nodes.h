@@ -11,6 +11,7 @@
 
 #include "sim/common/run_control.h"
 #include "sim/exec/exec_context.h"
+#include "sim/exec/pto_op.h"
 #include "sim/exec/run_figures.h"
 #include "sim/frontend/ast.h"
 #include "sim/frontend/errors.h"
@@ -104,6 +105,10 @@ struct BuiltinDef {
   bool any_kwargs = false;  // unknown keywords go to Args::extra_kw
   int positional = -1;      // params fillable by position (-1 = all); the rest are keyword-only
   BuiltinFn fn = nullptr;
+  // A registered op (sim/exec/pto_op.h), called instead of fn with the
+  // arguments as exec::OpArgs.
+  exec::PtoOpFn run = nullptr;
+  std::string about;  // one line for docs/LANGUAGE.md's table (`pto-sim schema --pto-ops`)
   const struct ScopeDef* scope = nullptr;  // set: only valid as a `with` item (scopes.h)
   // Checking, not kernel work (pto.check, pto.output, pto.ref.*): scalar
   // arithmetic in its arguments (an `atol=1e-5 * K`) costs no flops.
@@ -120,6 +125,11 @@ const BuiltinDef* find_pto(const std::string& name);
 const BuiltinDef* find_pto_ref(const std::string& name);
 // Names of everything under pto. (for "did you mean" style messages).
 std::vector<std::string> pto_names();
+// Every callable under pto. and pto.ref. (not the scopes), in name order:
+// the source of docs/LANGUAGE.md's table of ops.
+std::vector<const BuiltinDef*> pto_callables();
+// Calls a builtin: its fn, or a registered op's run through exec::OpArgs.
+Value call_builtin(const BuiltinDef& def, Interp& in, Args& a);
 
 // Maps call-site arguments to parameter slots. Throws ProgramError with the
 // position of the offending argument.

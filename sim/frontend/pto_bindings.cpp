@@ -1,6 +1,8 @@
-// The `pto.` namespace: every name a program can call, bound to the executor
-// (sim/exec/ops.h). Argument conversion and its error messages live here;
-// the semantics live in the executor.
+// The `pto.` namespace: every name a program can call. The built-ins that
+// take the language's own values are bound here to the executor
+// (sim/exec/ops.h), with their argument conversion and its error messages;
+// the ops registered from sim/exec (pto_op.h) join the same table, their
+// arguments through ValueArgs below. The semantics live in the executor.
 #include <cmath>
 #include <map>
 #include <stdexcept>
@@ -8,7 +10,6 @@
 #include "sim/exec/ops.h"
 #include "sim/frontend/scopes.h"
 #include "sim/frontend/nodes.h"
-#include "sim/frontend/pto_op.h"
 #include "sim/frontend/tools.h"
 
 namespace ptosim::frontend {
@@ -106,21 +107,7 @@ Value p_full(Interp& in, Args& a) {
   return tensor(exec::full(in.ctx, shape_arg(a, 0, "shape"), v, dtype_arg(a, 2), mem(a, 3)));
 }
 
-// ---- data movement -------------------------------------------------------
-Value p_load(Interp& in, Args& a) { return tensor(exec::load(in.ctx, T(a, 0, "load source"), mem(a, 1))); }
-Value p_copy(Interp& in, Args& a) { return tensor(exec::copy(in.ctx, T(a, 0, "copy source"), mem(a, 1))); }
-Value p_store(Interp& in, Args& a) {
-  exec::store(in.ctx, T(a, 0, "store source"), T(a, 1, "store destination"));
-  return Value::none();
-}
-Value p_layout_transform(Interp& in, Args& a) {
-  std::vector<int64_t> block;
-  if (a.has(3)) block = to_shape(a[3], a.at(3), "block_shape");
-  int64_t width = a.has(4) ? to_int(a[4], a.at(4), "vector_width") : 0;
-  return tensor(exec::layout_transform(in.ctx, T(a, 0, "layout_transform input"),
-                                       to_string_arg(a[1], a.at(1), "from_layout"),
-                                       to_string_arg(a[2], a.at(2), "to_layout"), block, width));
-}
+// ---- shape and views ------------------------------------------------------
 Value p_reshape(Interp& in, Args& a) {
   exec::Shape s;
   const Value& v = a[1];
@@ -182,28 +169,6 @@ Value p_unary(Interp& in, Args& a) {
   }
   return tensor(exec::unary(in.ctx, K, operand_arg(a, 0)));
 }
-template <OpKind K>
-Value p_reduce(Interp& in, Args& a) {
-  bool keep = a.has(2) && truthy(a[2], a.at(2));
-  return tensor(exec::reduce(in.ctx, K, T(a, 0, "reduction input"), axis_arg(a, 1), keep));
-}
-Value p_softmax(Interp& in, Args& a) {
-  return tensor(exec::softmax(in.ctx, T(a, 0, "softmax input"), axis_arg(a, 1).value_or(-1)));
-}
-Value p_matmul(Interp& in, Args& a) { return tensor(exec::matmul(in.ctx, T(a, 0, "matmul a"), T(a, 1, "matmul b"))); }
-Value p_matmul_acc(Interp& in, Args& a) {
-  exec::matmul_acc(in.ctx, T(a, 0, "matmul_acc acc"), T(a, 1, "matmul_acc a"), T(a, 2, "matmul_acc b"));
-  return Value::none();
-}
-int64_t int_arg(Args& a, int k, int64_t dflt, const char* what) { return a.has(k) ? to_int(a[k], a.at(k), what) : dflt; }
-Value p_conv2d(Interp& in, Args& a) {
-  return tensor(exec::conv2d(in.ctx, T(a, 0, "conv2d input"), T(a, 1, "conv2d weight"), int_arg(a, 2, 1, "stride"),
-                             int_arg(a, 3, 0, "padding")));
-}
-Value p_im2col(Interp& in, Args& a) {
-  return tensor(exec::im2col(in.ctx, T(a, 0, "im2col input"), to_int(a[1], a.at(1), "kh"), to_int(a[2], a.at(2), "kw"),
-                             int_arg(a, 3, 1, "stride"), int_arg(a, 4, 0, "padding")));
-}
 
 // ---- checking ------------------------------------------------------------
 Value p_check(Interp& in, Args& a) {
@@ -232,6 +197,7 @@ Value p_output(Interp& in, Args& a) {
 }
 
 // ---- references ----------------------------------------------------------
+int64_t int_arg(Args& a, int k, int64_t dflt, const char* what) { return a.has(k) ? to_int(a[k], a.at(k), what) : dflt; }
 Value r_matmul(Interp& in, Args& a) { return tensor(exec::ref::matmul(in.ctx, T(a, 0, "a"), T(a, 1, "b"))); }
 Value r_conv2d(Interp& in, Args& a) {
   return tensor(exec::ref::conv2d(in.ctx, T(a, 0, "input"), T(a, 1, "weight"), int_arg(a, 2, 1, "stride"),
@@ -251,96 +217,127 @@ Value r_attention(Interp& in, Args& a) {
   return tensor(exec::ref::attention(in.ctx, T(a, 0, "q"), T(a, 1, "k"), T(a, 2, "v"), scale));
 }
 
+// A registered op's arguments (sim/exec/pto_op.h) over the interpreter's
+// values: the same conversions, and the same errors at the same positions, as
+// the bindings above.
+class ValueArgs final : public exec::OpArgs {
+ public:
+  explicit ValueArgs(Args& a) : a_(a) {}
+  bool has(int k) const override { return a_.has(k); }
+  const exec::Tensor& tensor(int k, const char* what) const override { return to_tensor(a_[k], a_.at(k), what); }
+  double number(int k, const char* what) const override { return to_double(a_[k], a_.at(k), what); }
+  int64_t integer(int k, const char* what) const override { return to_int(a_[k], a_.at(k), what); }
+  std::string text(int k, const char* what) const override { return to_string_arg(a_[k], a_.at(k), what); }
+  exec::Shape shape(int k, const char* what) const override { return to_shape(a_[k], a_.at(k), what); }
+  bool flag(int k) const override { return has(k) && truthy(a_[k], a_.at(k)); }
+  [[noreturn]] void fail(int k, const std::string& message) const override { frontend::fail(a_.at(k), message); }
+
+ private:
+  Args& a_;
+};
+
 struct Tables {
   std::map<std::string, BuiltinDef> pto, ref;
 };
 
-Tables make_tables() {
-  Tables t;
-  auto add = [](std::map<std::string, BuiltinDef>& m, const std::string& prefix, const std::string& name,
-                std::vector<std::string> params, int required, BuiltinFn fn) {
-    BuiltinDef d;
-    d.name = prefix + name;
-    d.params = std::move(params);
-    d.required = required;
-    d.fn = fn;
-    m[name] = d;
-  };
-  auto& p = t.pto;
+void add(std::map<std::string, BuiltinDef>& m, const std::string& prefix, const std::string& name,
+         std::vector<std::string> params, int required, BuiltinFn fn, std::string about) {
+  BuiltinDef d;
+  d.name = prefix + name;
+  d.params = std::move(params);
+  d.required = required;
+  d.fn = fn;
+  d.about = std::move(about);
+  m[name] = d;
+}
+
+// The `pto.` names bound here rather than registered from sim/exec: they
+// take the language's own values (dtypes, layouts, scalars that keep their
+// dataflow token, lists of mixed meaning, variadic tensors, the call's
+// source line), or are the article's tools. A new op registers beside its
+// implementation instead (sim/exec/pto_op.h).
+void add_builtins(std::map<std::string, BuiltinDef>& p) {
   const std::string P = "pto.";
-  add(p, P, "tensor", {"shape", "dtype", "memory", "layout", "init", "seed", "name"}, 1, p_tensor);
+  add(p, P, "tensor", {"shape", "dtype", "memory", "layout", "init", "seed", "name"}, 1, p_tensor,
+      "a new tensor: init \"zeros\", \"ones\", \"random\" (seeded), \"arange\" or a number; no events until touched");
   // The article's tools (tools.h).
-  add(p, P, "MemoryProfiler", {}, 0, p_memory_profiler);
-  add(p, P, "MemoryVisualizer", {}, 0, p_memory_visualizer);
-  add(p, P, "MemoryLeakDetector", {}, 0, p_memory_leak_detector);
+  add(p, P, "MemoryProfiler", {}, 0, p_memory_profiler, "the article's profiler: figures of the run so far");
+  add(p, P, "MemoryVisualizer", {}, 0, p_memory_visualizer, "the article's visualizer: a picture of the spaces");
+  add(p, P, "MemoryLeakDetector", {}, 0, p_memory_leak_detector, "the article's leak detector");
   add(p, P, "CacheSimulator", {"l1_size", "l2_size", "l3_size", "line_size", "associativity", "replacement"}, 1,
-      p_cache_simulator);
-  add(p, P, "blocked", {"block"}, 1, p_blocked);
-  add(p, P, "vectorized", {"width"}, 1, p_vectorized);
-  add(p, P, "zeros", {"shape", "dtype", "memory"}, 1, p_zeros);
-  add(p, P, "ones", {"shape", "dtype", "memory"}, 1, p_ones);
-  add(p, P, "full", {"shape", "value", "dtype", "memory"}, 2, p_full);
-  add(p, P, "load", {"view", "memory"}, 1, p_load);
-  add(p, P, "copy", {"x", "memory"}, 1, p_copy);
-  add(p, P, "store", {"src", "dst"}, 2, p_store);
-  add(p, P, "layout_transform", {"x", "from_layout", "to_layout", "block_shape", "vector_width"}, 3,
-      p_layout_transform);
-  add(p, P, "reshape", {"x", "shape"}, 2, p_reshape);
-  add(p, P, "transpose", {"x", "perm"}, 1, p_transpose);
-  add(p, P, "add", {"a", "b"}, 2, p_binary<OpKind::Add>);
-  add(p, P, "subtract", {"a", "b"}, 2, p_binary<OpKind::Subtract>);
-  add(p, P, "multiply", {"a", "b"}, 2, p_binary<OpKind::Multiply>);
-  add(p, P, "divide", {"a", "b"}, 2, p_binary<OpKind::Divide>);
-  add(p, P, "maximum", {"a", "b"}, 2, p_binary<OpKind::Maximum>);
-  add(p, P, "minimum", {"a", "b"}, 2, p_binary<OpKind::Minimum>);
-  add(p, P, "exp", {"x"}, 1, p_unary<OpKind::Exp>);
-  add(p, P, "log", {"x"}, 1, p_unary<OpKind::Log>);
-  add(p, P, "sqrt", {"x"}, 1, p_unary<OpKind::Sqrt>);
-  add(p, P, "rsqrt", {"x"}, 1, p_unary<OpKind::Rsqrt>);
-  add(p, P, "tanh", {"x"}, 1, p_unary<OpKind::Tanh>);
-  add(p, P, "sigmoid", {"x"}, 1, p_unary<OpKind::Sigmoid>);
-  add(p, P, "relu", {"x"}, 1, p_unary<OpKind::Relu>);
-  add(p, P, "gelu", {"x"}, 1, p_unary<OpKind::Gelu>);
-  add(p, P, "square", {"x"}, 1, p_unary<OpKind::Square>);
-  add(p, P, "neg", {"x"}, 1, p_unary<OpKind::Neg>);
-  add(p, P, "abs", {"x"}, 1, p_unary<OpKind::Abs>);
-  add(p, P, "reduce_sum", {"x", "axis", "keepdims"}, 1, p_reduce<OpKind::ReduceSum>);
-  add(p, P, "reduce_mean", {"x", "axis", "keepdims"}, 1, p_reduce<OpKind::ReduceMean>);
-  add(p, P, "reduce_max", {"x", "axis", "keepdims"}, 1, p_reduce<OpKind::ReduceMax>);
-  add(p, P, "softmax", {"x", "axis"}, 1, p_softmax);
-  add(p, P, "matmul", {"a", "b"}, 2, p_matmul);
-  add(p, P, "matmul_acc", {"acc", "a", "b"}, 3, p_matmul_acc);
-  add(p, P, "conv2d", {"input", "weight", "stride", "padding"}, 2, p_conv2d);
-  add(p, P, "im2col", {"input", "kh", "kw", "stride", "padding"}, 3, p_im2col);
-  add(p, P, "check", {"actual", "expected", "rtol", "atol"}, 2, p_check);
-  add(p, P, "output", {"x", "name"}, 1, p_output);
+      p_cache_simulator, "a side hierarchy of write-back levels a function's accesses also run through");
+  add(p, P, "blocked", {"block"}, 1, p_blocked, "a blocked layout of the given block shape (for layout=)");
+  add(p, P, "vectorized", {"width"}, 1, p_vectorized, "a vectorized layout of the given width (for layout=)");
+  add(p, P, "zeros", {"shape", "dtype", "memory"}, 1, p_zeros, "a new tensor of zeros: its writes");
+  add(p, P, "ones", {"shape", "dtype", "memory"}, 1, p_ones, "a new tensor of ones: its writes");
+  add(p, P, "full", {"shape", "value", "dtype", "memory"}, 2, p_full, "a new tensor of one value: its writes");
+  add(p, P, "reshape", {"x", "shape"}, 2, p_reshape, "a view of another shape when possible, else a copy");
+  add(p, P, "transpose", {"x", "perm"}, 1, p_transpose, "a view with the axes permuted (reversed by default); no events");
+  const char* binary = "elementwise, NumPy broadcasting; on two numbers, a number";
+  add(p, P, "add", {"a", "b"}, 2, p_binary<OpKind::Add>, std::string("a + b, ") + binary);
+  add(p, P, "subtract", {"a", "b"}, 2, p_binary<OpKind::Subtract>, std::string("a - b, ") + binary);
+  add(p, P, "multiply", {"a", "b"}, 2, p_binary<OpKind::Multiply>, std::string("a * b, ") + binary);
+  add(p, P, "divide", {"a", "b"}, 2, p_binary<OpKind::Divide>, std::string("a / b, ") + binary);
+  add(p, P, "maximum", {"a", "b"}, 2, p_binary<OpKind::Maximum>, std::string("the larger of a and b, ") + binary);
+  add(p, P, "minimum", {"a", "b"}, 2, p_binary<OpKind::Minimum>, std::string("the smaller of a and b, ") + binary);
+  const char* unary = ", elementwise; on a number, a number";
+  add(p, P, "exp", {"x"}, 1, p_unary<OpKind::Exp>, std::string("e^x") + unary);
+  add(p, P, "log", {"x"}, 1, p_unary<OpKind::Log>, std::string("the natural logarithm") + unary);
+  add(p, P, "sqrt", {"x"}, 1, p_unary<OpKind::Sqrt>, std::string("the square root") + unary);
+  add(p, P, "rsqrt", {"x"}, 1, p_unary<OpKind::Rsqrt>, std::string("1 / the square root") + unary);
+  add(p, P, "tanh", {"x"}, 1, p_unary<OpKind::Tanh>, std::string("the hyperbolic tangent") + unary);
+  add(p, P, "sigmoid", {"x"}, 1, p_unary<OpKind::Sigmoid>, std::string("1 / (1 + e^-x)") + unary);
+  add(p, P, "relu", {"x"}, 1, p_unary<OpKind::Relu>, std::string("max(x, 0)") + unary);
+  add(p, P, "gelu", {"x"}, 1, p_unary<OpKind::Gelu>, std::string("GELU (the erf form, as pto.ref.gelu)") + unary);
+  add(p, P, "square", {"x"}, 1, p_unary<OpKind::Square>, std::string("x * x") + unary);
+  add(p, P, "neg", {"x"}, 1, p_unary<OpKind::Neg>, std::string("-x") + unary);
+  add(p, P, "abs", {"x"}, 1, p_unary<OpKind::Abs>, std::string("|x|") + unary);
+  add(p, P, "check", {"actual", "expected", "rtol", "atol"}, 2, p_check,
+      "|actual - expected| <= atol + rtol * |expected| everywhere: recorded, True or False; no events");
+  add(p, P, "output", {"x", "name"}, 1, p_output, "records the checksums of its tensors; no events");
   p["check"].free_of_cost = p["output"].free_of_cost = true;
-  for (auto& [name, def] : p) def.op = !def.free_of_cost;  // (the scopes below are not ops)
+  for (auto& [name, def] : p) def.op = !def.free_of_cost;  // (the scopes added later are not ops)
   p["output"].variadic = true;
   p["output"].positional = 1;
+}
+
+Tables make_tables() {
+  Tables t;
+  auto& p = t.pto;
+  add_builtins(p);
+  const std::string P = "pto.";
   for (const ScopeDef& sc : scope_table()) {
-    add(p, P, sc.name, sc.params, sc.required, nullptr);
+    add(p, P, sc.name, sc.params, sc.required, nullptr, "");
     BuiltinDef& d = p[sc.name];
     d.scope = &sc;
     d.any_kwargs = sc.any_kwargs;
     d.positional = sc.positional;
   }
-  // The ops registered beside their implementations (pto_op.h), after every
-  // built-in and scope so that a name taken twice is refused, not shadowed.
-  for (const auto& [name, b] : Registry<PtoOpBinding>::instance().all()) {
-    if (p.count(name)) throw std::logic_error("pto op '" + name + "' is registered twice");
-    add(p, P, name, b.params, b.required, b.fn);
-    p[name].op = true;
+  // The ops registered beside their implementations (sim/exec/pto_op.h),
+  // after every built-in and scope so that a name taken twice is refused,
+  // not shadowed.
+  const auto& registered = Registry<exec::PtoOp>::instance().all();
+  if (!registered.empty()) {
+    for (const Choice& c : ChoiceLists::of(concepts::kPtoOp)) {
+      if (p.count(c.name)) throw std::logic_error("pto op '" + c.name + "' is registered twice");
+      const exec::PtoOp& op = registered.at(c.name);
+      add(p, P, c.name, op.params, op.required, nullptr, c.description);
+      p[c.name].run = op.run;
+      p[c.name].op = true;
+    }
   }
 
   auto& r = t.ref;
   const std::string R = "pto.ref.";
-  add(r, R, "matmul", {"a", "b"}, 2, r_matmul);
-  add(r, R, "conv2d", {"input", "weight", "stride", "padding"}, 2, r_conv2d);
-  add(r, R, "softmax", {"x", "axis"}, 1, r_softmax);
-  add(r, R, "gelu", {"x"}, 1, r_gelu);
-  add(r, R, "layer_norm", {"x", "gamma", "beta", "eps"}, 3, r_layer_norm);
-  add(r, R, "attention", {"q", "k", "v", "scale"}, 3, r_attention);
+  const char* ref = ", double precision, no events";
+  add(r, R, "matmul", {"a", "b"}, 2, r_matmul, std::string("a @ b") + ref);
+  add(r, R, "conv2d", {"input", "weight", "stride", "padding"}, 2, r_conv2d, std::string("pto.conv2d's result") + ref);
+  add(r, R, "softmax", {"x", "axis"}, 1, r_softmax, std::string("softmax along an axis") + ref);
+  add(r, R, "gelu", {"x"}, 1, r_gelu, std::string("GELU") + ref);
+  add(r, R, "layer_norm", {"x", "gamma", "beta", "eps"}, 3, r_layer_norm,
+      std::string("layer normalisation over the last axis") + ref);
+  add(r, R, "attention", {"q", "k", "v", "scale"}, 3, r_attention,
+      std::string("softmax(q @ k^T * scale) @ v, scale 1/sqrt(d) by default") + ref);
   for (auto& [name, def] : r) def.free_of_cost = true;
   return t;
 }
@@ -351,6 +348,12 @@ const Tables& tables() {
 }
 
 }  // namespace
+
+Value call_builtin(const BuiltinDef& def, Interp& in, Args& a) {
+  if (!def.run) return def.fn(in, a);
+  exec::Tensor t = def.run(in.ctx, ValueArgs(a));
+  return t.valid() ? Value::tensor(std::move(t)) : Value::none();
+}
 
 const BuiltinDef* find_pto(const std::string& name) {
   auto it = tables().pto.find(name);
@@ -363,6 +366,13 @@ const BuiltinDef* find_pto_ref(const std::string& name) {
 std::vector<std::string> pto_names() {
   std::vector<std::string> out;
   for (auto& [n, d] : tables().pto) out.push_back(n);
+  return out;
+}
+std::vector<const BuiltinDef*> pto_callables() {
+  std::vector<const BuiltinDef*> out;
+  for (const auto* table : {&tables().pto, &tables().ref})
+    for (const auto& [n, d] : *table)
+      if (!d.scope) out.push_back(&d);
   return out;
 }
 

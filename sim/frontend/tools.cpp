@@ -351,13 +351,15 @@ Value p_memory_visualizer(Interp&, Args&) { return object(new Visualizer); }
 Value p_memory_leak_detector(Interp&, Args&) { return object(new LeakDetector); }
 
 // pto.CacheSimulator(l1_size, l2_size=None, l3_size=None, line_size=64,
-// associativity=8, replacement="lru"): LRU write-back levels by default.
+// associativity=8, replacement=the default policy): write-back levels.
 Value p_cache_simulator(Interp&, Args& a) {
   auto* s = new CacheSimulator;
   Value v = object(s);
   const int64_t line = a.has(3) ? to_int(a[3], a.at(3), "line_size") : 64;
   const int64_t ways = a.has(4) ? to_int(a[4], a.at(4), "associativity") : 8;
-  const std::string repl = a.has(5) ? to_string_arg(a[5], a.at(5), "replacement") : "lru";
+  // The default policy is the registry's (rank 0), as a config's is.
+  const std::string repl = a.has(5) ? to_string_arg(a[5], a.at(5), "replacement")
+                                    : ChoiceLists::default_name(concepts::kReplacement);
   auto pow2 = [](int64_t x) { return x > 0 && (x & (x - 1)) == 0; };
   if (!pow2(line) || line > (1 << 20)) fail(a.at(3), "line_size must be a power of two (bytes), got " + std::to_string(line));
   if (ways <= 0 || ways > 65536) fail(a.at(4), "associativity must be 1..65536, got " + std::to_string(ways));

@@ -1,16 +1,20 @@
 // The recipe "add a PTO op" of docs/ARCHITECTURE.md, followed to the letter:
-// the executor function below is what a contributor writes in
-// sim/exec/<family>.cpp (values and events, with the emission helpers of
-// sim/exec/emit.h), and the binding under it is the one registration line
-// beside it (sim/frontend/pto_op.h); nothing else in the tree knows about
-// `pto.axpy`. A program can call it, its values are right, its events are
-// exactly its operands' bytes and its flops, and a bad call fails at the
-// call's position. Its own binary, so that the extra op stays out of every
-// other test's `pto.` namespace.
+// the first part of this file is what a contributor writes at the end of
+// sim/exec/<family>.cpp — the executor function (values and events, with the
+// emission helpers of sim/exec/emit.h) and its one registration line, which
+// names the op, its parameters and what it does (sim/exec/pto_op.h). It
+// includes nothing from sim/frontend, as a file of sim/exec may not; no
+// declaration in ops.h, no binding in the frontend, no list of ops edited.
+// The second part checks that a program can call it, that its values are
+// right, that its events are exactly its operands' bytes and its flops, that
+// a bad call fails at the call's (or the argument's) position, and that it
+// joins the generated table of `pto.` calls with its parameters and line.
+// Its own binary, so that the extra op stays out of every other test's
+// `pto.` namespace.
 #include <gtest/gtest.h>
 
 #include "sim/exec/emit.h"
-#include "sim/frontend/pto_op.h"
+#include "sim/exec/pto_op.h"
 
 namespace ptosim::exec {
 namespace {
@@ -18,7 +22,10 @@ namespace {
 // alpha * x + y, elementwise, x and y of one shape; timed as a multiply
 // and an add per element (an op with its own cost would add one row to
 // op_table.h's PTOSIM_COMPUTE_OPS).
-Tensor axpy(ExecContext& c, double alpha, const Tensor& x, const Tensor& y) {
+Tensor run_axpy(ExecContext& c, const OpArgs& a) {
+  const double alpha = a.number(0, "alpha");
+  const Tensor& x = a.tensor(1, "x");
+  const Tensor& y = a.tensor(2, "y");
   x.check_live();
   y.check_live();
   if (x.shape() != y.shape())
@@ -37,24 +44,14 @@ Tensor axpy(ExecContext& c, double alpha, const Tensor& x, const Tensor& y) {
 }
 
 }  // namespace
+
+PTOSIM_REGISTER(PtoOpConcept, Axpy, "axpy", 0,
+                "alpha * x + y, x and y of one shape: reads x and y whole, writes the result",
+                pto_op({"alpha", "x", "y"}, 3, run_axpy));
+
 }  // namespace ptosim::exec
 
-namespace ptosim::frontend {
-namespace {
-
-Value p_axpy(Interp& in, Args& a) {
-  return Value::tensor(exec::axpy(in.ctx, to_double(a[0], a.at(0), "alpha"), to_tensor(a[1], a.at(1), "x"),
-                                  to_tensor(a[2], a.at(2), "y")));
-}
-
-const PtoOpBinding kAxpy{{"alpha", "x", "y"}, 3, p_axpy};
-
-}  // namespace
-
-PTOSIM_REGISTER(PtoOpConcept, Axpy, "axpy", 0, "alpha * x + y", kAxpy);
-
-}  // namespace ptosim::frontend
-
+#include "sim/frontend/nodes.h"
 #include "tests/sim/frontend/frontend_test_util.h"
 
 namespace ptosim::test {
@@ -70,6 +67,9 @@ TEST(NewPtoOpRecipe, ValuesAreAlphaXPlusY) {
   EXPECT_TRUE(right.result.all_checks_passed());
   ProgramRun wrong = run_text(kOperands + "z = pto.axpy(2.0, x, y)\npto.check(z, pto.add(x, y))\n");
   EXPECT_FALSE(wrong.result.all_checks_passed());
+  ProgramRun by_keyword = run_text(kOperands + "z = pto.axpy(y=y, x=x, alpha=2.0)\n"
+                                               "pto.check(z, pto.add(pto.multiply(x, 2.0), y))\n");
+  EXPECT_TRUE(by_keyword.result.all_checks_passed());
 }
 
 TEST(NewPtoOpRecipe, EventsAreItsOperandsAndItsFlops) {
@@ -82,12 +82,26 @@ TEST(NewPtoOpRecipe, EventsAreItsOperandsAndItsFlops) {
 }
 
 TEST(NewPtoOpRecipe, ABadCallFailsAtItsPosition) {
-  EXPECT_NE(error_of(kOperands + "z = pto.axpy(2.0, x, pto.ones((4, 4)))\n")
-                .find("t.pto:3:"),
-            std::string::npos);
-  EXPECT_NE(error_of(kOperands + "z = pto.axpy(2.0, x, pto.ones((4, 4)))\n").find("differ in shape"),
-            std::string::npos);
+  // A bad combination (OpError) at the call; a bad argument at the argument.
+  const std::string shapes = error_of(kOperands + "z = pto.axpy(2.0, x, pto.ones((4, 4)))\n");
+  EXPECT_NE(shapes.find("t.pto:3:"), std::string::npos) << shapes;
+  EXPECT_NE(shapes.find("differ in shape"), std::string::npos) << shapes;
   EXPECT_NE(error_of(kOperands + "z = pto.axpy(2.0, x)\n").find("t.pto:3:"), std::string::npos);
+  const std::string type = error_of(kOperands + "z = pto.axpy(2.0, x,\n    3)\n");
+  EXPECT_NE(type.find("t.pto:4:"), std::string::npos) << type;
+  EXPECT_NE(type.find("y must be a tensor, not int"), std::string::npos) << type;
+}
+
+TEST(NewPtoOpRecipe, JoinsTheGeneratedTableOfCalls) {
+  const frontend::BuiltinDef* d = frontend::find_pto("axpy");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->params, (std::vector<std::string>{"alpha", "x", "y"}));
+  EXPECT_EQ(d->required, 3);
+  EXPECT_TRUE(d->op);
+  EXPECT_EQ(d->about, "alpha * x + y, x and y of one shape: reads x and y whole, writes the result");
+  int listed = 0;
+  for (const frontend::BuiltinDef* c : frontend::pto_callables()) listed += c->name == "pto.axpy";
+  EXPECT_EQ(listed, 1);
 }
 
 }  // namespace
