@@ -15,6 +15,12 @@ struct ConstNode : Node {
   Value eval(Frame&) override { return v; }
   int64_t eval_int(Frame& f) override { return v.tag == VT::Int ? v.i : Node::eval_int(f); }
   const Value* peek(Frame&) override { return &v; }
+  bool pure_int(Frame&, int64_t* x, uint32_t* tok) override {
+    if (v.tag != VT::Int) return false;
+    *x = v.i;
+    *tok = v.tok;
+    return true;
+  }
 };
 
 [[noreturn]] void undefined_name(Pos pos, const std::string& name, bool local);
@@ -35,12 +41,68 @@ struct NameNode : Node {
     return v.tag == VT::Int ? v.i : Node::eval_int(f);
   }
   const Value* peek(Frame& f) override { return &get(f); }
+  // Undefined reads as "not an int": eval() then reports it.
+  bool pure_int(Frame& f, int64_t* x, uint32_t* tok) override {
+    const Value& v = Local ? f.locals[slot] : f.globals[slot];
+    if (v.tag != VT::Int) return false;
+    *x = v.i;
+    *tok = v.tok;
+    return true;
+  }
 };
+
+// An int operand of index arithmetic or a comparison, read without a
+// virtual call when it is a name or an int constant (resolved when its node
+// is built: a name node's slot, a constant's value), else through the
+// operand's pure_int. Same answer as the operand's pure_int.
+struct IntArg {
+  enum Kind : uint8_t { Other, Const, Global, Local } kind = Other;
+  int slot = 0;
+  int64_t c = 0;
+  Node* n = nullptr;
+  static IntArg of(Node* n);
+  bool get(Frame& f, int64_t* x, uint32_t* tok) const {
+    const Value* v;
+    switch (kind) {
+      case Const:
+        *x = c;
+        *tok = 0;
+        return true;
+      case Global: v = &f.globals[slot]; break;
+      case Local: v = &f.locals[slot]; break;
+      default: return n->pure_int(f, x, tok);
+    }
+    if (v->tag != VT::Int) return false;
+    *x = v->i;
+    *tok = v->tok;
+    return true;
+  }
+};
+
+inline IntArg IntArg::of(Node* n) {
+  IntArg a;
+  a.n = n;
+  if (auto* c = dynamic_cast<ConstNode*>(n)) {
+    if (c->v.tag == VT::Int && c->v.tok == 0) {
+      a.kind = Const;
+      a.c = c->v.i;
+    }
+  } else if (auto* g = dynamic_cast<NameNode<false>*>(n)) {
+    a.kind = Global;
+    a.slot = g->slot;
+  } else if (auto* l = dynamic_cast<NameNode<true>*>(n)) {
+    a.kind = Local;
+    a.slot = l->slot;
+  }
+  return a;
+}
 
 struct BinaryNode : Node {
   BinOp op;
   NodeP l, r;
-  BinaryNode(Pos p, BinOp o, NodeP a, NodeP b) : Node(p), op(o), l(std::move(a)), r(std::move(b)) {}
+  IntArg li, ri;  // l and r for pure_int
+  BinaryNode(Pos p, BinOp o, NodeP a, NodeP b)
+      : Node(p), op(o), l(std::move(a)), r(std::move(b)), li(IntArg::of(l.get())), ri(IntArg::of(r.get())) {}
   Value eval(Frame& f) override {
     Value a = l->eval(f);
     Value b = r->eval(f);
@@ -73,6 +135,28 @@ struct BinaryNode : Node {
     }
     return binary_op(*f.in, op, a, b, pos);
   }
+  // eval()'s int path: the same value and token, false where eval() would
+  // go elsewhere (an operand not an int, another operator, an overflow).
+  bool pure_int(Frame& f, int64_t* x, uint32_t* tok) override {
+    if (op != BinOp::Add && op != BinOp::Sub && op != BinOp::Mul) return false;
+    int64_t a, b;
+    uint32_t ta, tb;
+    if (!li.get(f, &a, &ta) || !ri.get(f, &b, &tb)) return false;
+    bool overflow;
+    switch (op) {
+      case BinOp::Add: overflow = __builtin_add_overflow(a, b, x); break;
+      case BinOp::Sub: overflow = __builtin_sub_overflow(a, b, x); break;
+      default: overflow = __builtin_mul_overflow(a, b, x); break;
+    }
+    if (overflow) return false;
+    *tok = ta > tb ? ta : tb;
+    return true;
+  }
+  int64_t eval_int(Frame& f) override {
+    int64_t x;
+    uint32_t tok;
+    return pure_int(f, &x, &tok) ? x : Node::eval_int(f);
+  }
 };
 
 struct UnaryNode : Node {
@@ -90,22 +174,43 @@ struct CompareNode : Node {
   std::vector<CmpOp> ops;
   std::vector<NodeP> items;
   std::vector<Pos> op_pos;
+  std::vector<IntArg> int_items;  // items for the int path (resolve(); empty: general path only)
   CompareNode(Pos p) : Node(p) {}
+  void resolve() {
+    int_items.clear();
+    for (auto& n : items) int_items.push_back(IntArg::of(n.get()));
+  }
+  static bool int_compare(CmpOp op, int64_t a, int64_t b) {
+    switch (op) {
+      case CmpOp::Eq: return a == b;
+      case CmpOp::Ne: return a != b;
+      case CmpOp::Lt: return a < b;
+      case CmpOp::Le: return a <= b;
+      case CmpOp::Gt: return a > b;
+      default: return a >= b;
+    }
+  }
   bool eval_bool(Frame& f) override {
-    Value a = items[0]->eval(f);
-    for (size_t k = 0; k < ops.size(); ++k) {
+    // Ints first (pure_int): a guard like `0 <= h_in < H` without a Value;
+    // the first operand that is not an int goes on below from where this
+    // stopped (pure_int has no side effects, so evaluating it again is safe).
+    size_t k = 0;
+    int64_t x, y;
+    uint32_t tok;
+    if (int_items.empty() || !int_items[0].get(f, &x, &tok)) return eval_from(f, 0, items[0]->eval(f));
+    for (; k < ops.size(); ++k) {
+      if (ops[k] > CmpOp::Ge || !int_items[k + 1].get(f, &y, &tok)) return eval_from(f, k, Value::integer(x));
+      if (!int_compare(ops[k], x, y)) return false;
+      x = y;
+    }
+    return true;
+  }
+  // The chain from comparison k on, its left operand a already evaluated.
+  bool eval_from(Frame& f, size_t k, Value a) {
+    for (; k < ops.size(); ++k) {
       Value b = items[k + 1]->eval(f);
       if (a.is_int() && b.is_int() && ops[k] <= CmpOp::Ge) {
-        bool r;
-        switch (ops[k]) {
-          case CmpOp::Eq: r = a.i == b.i; break;
-          case CmpOp::Ne: r = a.i != b.i; break;
-          case CmpOp::Lt: r = a.i < b.i; break;
-          case CmpOp::Le: r = a.i <= b.i; break;
-          case CmpOp::Gt: r = a.i > b.i; break;
-          default: r = a.i >= b.i; break;
-        }
-        if (!r) return false;
+        if (!int_compare(ops[k], a.i, b.i)) return false;
       } else if (!compare_op(ops[k], a, b, op_pos[k])) {
         return false;
       }
