@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "sim/exec/ops.h"
+#include "sim/frontend/int_expr.h"
 #include "sim/frontend/nodes.h"
 
 namespace ptosim::frontend {
@@ -51,58 +52,14 @@ struct NameNode : Node {
   }
 };
 
-// An int operand of index arithmetic or a comparison, read without a
-// virtual call when it is a name or an int constant (resolved when its node
-// is built: a name node's slot, a constant's value), else through the
-// operand's pure_int. Same answer as the operand's pure_int.
-struct IntArg {
-  enum Kind : uint8_t { Other, Const, Global, Local } kind = Other;
-  int slot = 0;
-  int64_t c = 0;
-  Node* n = nullptr;
-  static IntArg of(Node* n);
-  bool get(Frame& f, int64_t* x, uint32_t* tok) const {
-    const Value* v;
-    switch (kind) {
-      case Const:
-        *x = c;
-        *tok = 0;
-        return true;
-      case Global: v = &f.globals[slot]; break;
-      case Local: v = &f.locals[slot]; break;
-      default: return n->pure_int(f, x, tok);
-    }
-    if (v->tag != VT::Int) return false;
-    *x = v->i;
-    *tok = v->tok;
-    return true;
-  }
-};
-
-inline IntArg IntArg::of(Node* n) {
-  IntArg a;
-  a.n = n;
-  if (auto* c = dynamic_cast<ConstNode*>(n)) {
-    if (c->v.tag == VT::Int && c->v.tok == 0) {
-      a.kind = Const;
-      a.c = c->v.i;
-    }
-  } else if (auto* g = dynamic_cast<NameNode<false>*>(n)) {
-    a.kind = Global;
-    a.slot = g->slot;
-  } else if (auto* l = dynamic_cast<NameNode<true>*>(n)) {
-    a.kind = Local;
-    a.slot = l->slot;
-  }
-  return a;
-}
-
 struct BinaryNode : Node {
   BinOp op;
   NodeP l, r;
-  IntArg li, ri;  // l and r for pure_int
+  IntArg li, ri;    // l and r for pure_int
+  IntChain flat;    // the whole tree for pure_int, when it is a left-deep chain of + - * over names and int constants
   BinaryNode(Pos p, BinOp o, NodeP a, NodeP b)
-      : Node(p), op(o), l(std::move(a)), r(std::move(b)), li(IntArg::of(l.get())), ri(IntArg::of(r.get())) {}
+      : Node(p), op(o), l(std::move(a)), r(std::move(b)), li(IntArg::of(l.get())), ri(IntArg::of(r.get())),
+        flat(IntChain::of(op, l.get(), r.get())) {}
   Value eval(Frame& f) override {
     Value a = l->eval(f);
     Value b = r->eval(f);
@@ -138,6 +95,10 @@ struct BinaryNode : Node {
   // eval()'s int path: the same value and token, false where eval() would
   // go elsewhere (an operand not an int, another operator, an overflow).
   bool pure_int(Frame& f, int64_t* x, uint32_t* tok) override {
+    return flat.flat() ? flat.run(f, x, tok) : walk_int(f, x, tok);
+  }
+  // Out of line, so that the chain's path sets up no frame for it.
+  [[gnu::noinline]] bool walk_int(Frame& f, int64_t* x, uint32_t* tok) {
     if (op != BinOp::Add && op != BinOp::Sub && op != BinOp::Mul) return false;
     int64_t a, b;
     uint32_t ta, tb;
@@ -206,7 +167,8 @@ struct CompareNode : Node {
     return true;
   }
   // The chain from comparison k on, its left operand a already evaluated.
-  bool eval_from(Frame& f, size_t k, Value a) {
+  // Out of line: its Values would give the int path a frame to set up.
+  [[gnu::noinline]] bool eval_from(Frame& f, size_t k, Value a) {
     for (; k < ops.size(); ++k) {
       Value b = items[k + 1]->eval(f);
       if (a.is_int() && b.is_int() && ops[k] <= CmpOp::Ge) {
