@@ -106,6 +106,7 @@ class Compiler {
       case StmtKind::If: {
         auto n = std::make_unique<IfStmt>(s.pos);
         n->cond = expr(*s.value);
+        n->guard = IntGuard::of(n->cond.get());
         n->body = block(s.body, &s);
         n->orelse = block(s.orelse, &s);
         return n;

@@ -1,5 +1,6 @@
 // Building the int forms of int_expr.h when a node is compiled: which
-// operands are plain names or int constants, and a tree's chain.
+// operands are plain names or int constants, a tree's chain, an `if`'s
+// comparisons.
 #include "sim/frontend/int_expr.h"
 
 #include "sim/frontend/expr_nodes.h"
@@ -42,6 +43,23 @@ IntChain IntChain::of(BinOp op, const Node* l, const Node* r) {
   IntChain c;
   if (!c.append(op, l, r)) return {};
   return c;
+}
+
+bool IntGuard::append(Node* cond) {
+  if (auto* l = dynamic_cast<LogicNode*>(cond)) return l->is_and && append(l->l.get()) && append(l->r.get());
+  auto* c = dynamic_cast<CompareNode*>(cond);
+  if (!c) return false;
+  for (CmpOp op : c->ops)
+    if (op > CmpOp::Ge) return false;
+  for (size_t k = 0; k < c->items.size(); ++k)
+    items_.push_back({IntArg::of(c->items[k].get()), k ? c->ops[k - 1] : CmpOp::Eq, k == 0});
+  return true;
+}
+
+IntGuard IntGuard::of(Node* cond) {
+  IntGuard g;
+  if (!g.append(cond)) return {};
+  return g;
 }
 
 }  // namespace ptosim::frontend

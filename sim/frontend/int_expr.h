@@ -89,4 +89,46 @@ class IntChain {
   std::vector<Step> steps_;
 };
 
+// An `if` condition that is a comparison chain of ints or an `and` of such
+// chains (conv2d's `0 <= h_in < H and 0 <= w_in < W`), flattened when the
+// statement is compiled: one pass over the operands with no virtual call for
+// a name or a constant, stopping where `and` and the chain stop.
+class IntGuard {
+ public:
+  // Empty (usable() false) unless cond is such a condition.
+  static IntGuard of(Node* cond);
+  bool usable() const { return !items_.empty(); }
+  // 1 / 0: the condition's truth; -1: an operand is not an int (evaluate the
+  // condition as a tree; nothing evaluated here had side effects).
+  int run(Frame& f) const {
+    int64_t a = 0, b;
+    uint32_t tok;
+    for (const Item& it : items_) {
+      if (!it.arg.get(f, &b, &tok)) return -1;
+      if (!it.first && !holds(it.op, a, b)) return 0;
+      a = b;
+    }
+    return 1;
+  }
+
+ private:
+  struct Item {
+    IntArg arg;
+    CmpOp op = CmpOp::Eq;  // between the operand before and this one
+    bool first = false;    // the first operand of a chain
+  };
+  static bool holds(CmpOp op, int64_t a, int64_t b) {
+    switch (op) {
+      case CmpOp::Eq: return a == b;
+      case CmpOp::Ne: return a != b;
+      case CmpOp::Lt: return a < b;
+      case CmpOp::Le: return a <= b;
+      case CmpOp::Gt: return a > b;
+      default: return a >= b;
+    }
+  }
+  bool append(Node* cond);
+  std::vector<Item> items_;
+};
+
 }  // namespace ptosim::frontend

@@ -183,10 +183,12 @@ struct ForIterStmt : SNode {
 
 struct IfStmt : SNode {
   NodeP cond;
+  IntGuard guard;  // cond, when it is int comparisons (int_expr.h)
   BlockNode body, orelse;
   IfStmt(Pos p) : SNode(p) {}
   Flow exec(Frame& f) override {
-    if (cond->eval_bool(f)) return body.exec(f);
+    const int g = guard.usable() ? guard.run(f) : -1;
+    if (g >= 0 ? g != 0 : cond->eval_bool(f)) return body.exec(f);
     return orelse.exec(f);
   }
 };
