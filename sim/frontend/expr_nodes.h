@@ -141,16 +141,6 @@ struct CompareNode : Node {
     int_items.clear();
     for (auto& n : items) int_items.push_back(IntArg::of(n.get()));
   }
-  static bool int_compare(CmpOp op, int64_t a, int64_t b) {
-    switch (op) {
-      case CmpOp::Eq: return a == b;
-      case CmpOp::Ne: return a != b;
-      case CmpOp::Lt: return a < b;
-      case CmpOp::Le: return a <= b;
-      case CmpOp::Gt: return a > b;
-      default: return a >= b;
-    }
-  }
   bool eval_bool(Frame& f) override {
     // Ints first (pure_int): a guard like `0 <= h_in < H` without a Value;
     // the first operand that is not an int goes on below from where this
@@ -161,7 +151,7 @@ struct CompareNode : Node {
     if (int_items.empty() || !int_items[0].get(f, &x, &tok)) return eval_from(f, 0, items[0]->eval(f));
     for (; k < ops.size(); ++k) {
       if (ops[k] > CmpOp::Ge || !int_items[k + 1].get(f, &y, &tok)) return eval_from(f, k, Value::integer(x));
-      if (!int_compare(ops[k], x, y)) return false;
+      if (!int_holds(ops[k], x, y)) return false;
       x = y;
     }
     return true;
@@ -172,7 +162,7 @@ struct CompareNode : Node {
     for (; k < ops.size(); ++k) {
       Value b = items[k + 1]->eval(f);
       if (a.is_int() && b.is_int() && ops[k] <= CmpOp::Ge) {
-        if (!int_compare(ops[k], a.i, b.i)) return false;
+        if (!int_holds(ops[k], a.i, b.i)) return false;
       } else if (!compare_op(ops[k], a, b, op_pos[k])) {
         return false;
       }

@@ -13,6 +13,18 @@
 
 namespace ptosim::frontend {
 
+// `a op b` for ints, op one of Eq .. Ge.
+inline bool int_holds(CmpOp op, int64_t a, int64_t b) {
+  switch (op) {
+    case CmpOp::Eq: return a == b;
+    case CmpOp::Ne: return a != b;
+    case CmpOp::Lt: return a < b;
+    case CmpOp::Le: return a <= b;
+    case CmpOp::Gt: return a > b;
+    default: return a >= b;
+  }
+}
+
 // One operand, read without a virtual call when it is a name or an int
 // constant (resolved when its node is built), else through its pure_int.
 struct IntArg {
@@ -105,7 +117,7 @@ class IntGuard {
     uint32_t tok;
     for (const Item& it : items_) {
       if (!it.arg.get(f, &b, &tok)) return -1;
-      if (!it.first && !holds(it.op, a, b)) return 0;
+      if (!it.first && !int_holds(it.op, a, b)) return 0;
       a = b;
     }
     return 1;
@@ -117,16 +129,6 @@ class IntGuard {
     CmpOp op = CmpOp::Eq;  // between the operand before and this one
     bool first = false;    // the first operand of a chain
   };
-  static bool holds(CmpOp op, int64_t a, int64_t b) {
-    switch (op) {
-      case CmpOp::Eq: return a == b;
-      case CmpOp::Ne: return a != b;
-      case CmpOp::Lt: return a < b;
-      case CmpOp::Le: return a <= b;
-      case CmpOp::Gt: return a > b;
-      default: return a >= b;
-    }
-  }
   bool append(Node* cond);
   std::vector<Item> items_;
 };
