@@ -106,6 +106,7 @@ class Compiler {
       case StmtKind::If: {
         auto n = std::make_unique<IfStmt>(s.pos);
         n->cond = expr(*s.value);
+        n->guard = IntGuard::of(n->cond.get());
         n->body = block(s.body, &s);
         n->orelse = block(s.orelse, &s);
         return n;
@@ -156,6 +157,10 @@ class Compiler {
     for (auto& t : s.targets) n->targets.push_back(target(*t));
     n->targets.push_back(target(*s.target));
     if (s.target->kind == ExprKind::Name && may_allocate(*s.value)) n->result_name = s.target->name;
+    if (s.targets.empty() && s.target->kind == ExprKind::Name) {
+      n->one_name = true;
+      n->name_ref = slot_of(s.target->name, s.target->pos);
+    }
     return n;
   }
 
@@ -429,6 +434,7 @@ class Compiler {
         n->ops = e.cmps;
         for (auto& i : e.items) n->items.push_back(expr(*i));
         for (size_t k = 0; k < e.cmps.size(); ++k) n->op_pos.push_back(e.items[k]->pos);
+        n->resolve();
         return n;
       }
       case ExprKind::And: case ExprKind::Or:

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "sim/exec/ops.h"
+#include "sim/frontend/int_expr.h"
 #include "sim/frontend/nodes.h"
 
 namespace ptosim::frontend {
@@ -15,6 +16,12 @@ struct ConstNode : Node {
   Value eval(Frame&) override { return v; }
   int64_t eval_int(Frame& f) override { return v.tag == VT::Int ? v.i : Node::eval_int(f); }
   const Value* peek(Frame&) override { return &v; }
+  bool pure_int(Frame&, int64_t* x, uint32_t* tok) override {
+    if (v.tag != VT::Int) return false;
+    *x = v.i;
+    *tok = v.tok;
+    return true;
+  }
 };
 
 [[noreturn]] void undefined_name(Pos pos, const std::string& name, bool local);
@@ -35,12 +42,24 @@ struct NameNode : Node {
     return v.tag == VT::Int ? v.i : Node::eval_int(f);
   }
   const Value* peek(Frame& f) override { return &get(f); }
+  // Undefined reads as "not an int": eval() then reports it.
+  bool pure_int(Frame& f, int64_t* x, uint32_t* tok) override {
+    const Value& v = Local ? f.locals[slot] : f.globals[slot];
+    if (v.tag != VT::Int) return false;
+    *x = v.i;
+    *tok = v.tok;
+    return true;
+  }
 };
 
 struct BinaryNode : Node {
   BinOp op;
   NodeP l, r;
-  BinaryNode(Pos p, BinOp o, NodeP a, NodeP b) : Node(p), op(o), l(std::move(a)), r(std::move(b)) {}
+  IntArg li, ri;    // l and r for pure_int
+  IntChain flat;    // the whole tree for pure_int, when it is a left-deep chain of + - * over names and int constants
+  BinaryNode(Pos p, BinOp o, NodeP a, NodeP b)
+      : Node(p), op(o), l(std::move(a)), r(std::move(b)), li(IntArg::of(l.get())), ri(IntArg::of(r.get())),
+        flat(IntChain::of(op, l.get(), r.get())) {}
   Value eval(Frame& f) override {
     Value a = l->eval(f);
     Value b = r->eval(f);
@@ -73,6 +92,32 @@ struct BinaryNode : Node {
     }
     return binary_op(*f.in, op, a, b, pos);
   }
+  // eval()'s int path: the same value and token, false where eval() would
+  // go elsewhere (an operand not an int, another operator, an overflow).
+  bool pure_int(Frame& f, int64_t* x, uint32_t* tok) override {
+    return flat.flat() ? flat.run(f, x, tok) : walk_int(f, x, tok);
+  }
+  // Out of line, so that the chain's path sets up no frame for it.
+  [[gnu::noinline]] bool walk_int(Frame& f, int64_t* x, uint32_t* tok) {
+    if (op != BinOp::Add && op != BinOp::Sub && op != BinOp::Mul) return false;
+    int64_t a, b;
+    uint32_t ta, tb;
+    if (!li.get(f, &a, &ta) || !ri.get(f, &b, &tb)) return false;
+    bool overflow;
+    switch (op) {
+      case BinOp::Add: overflow = __builtin_add_overflow(a, b, x); break;
+      case BinOp::Sub: overflow = __builtin_sub_overflow(a, b, x); break;
+      default: overflow = __builtin_mul_overflow(a, b, x); break;
+    }
+    if (overflow) return false;
+    *tok = ta > tb ? ta : tb;
+    return true;
+  }
+  int64_t eval_int(Frame& f) override {
+    int64_t x;
+    uint32_t tok;
+    return pure_int(f, &x, &tok) ? x : Node::eval_int(f);
+  }
 };
 
 struct UnaryNode : Node {
@@ -90,22 +135,34 @@ struct CompareNode : Node {
   std::vector<CmpOp> ops;
   std::vector<NodeP> items;
   std::vector<Pos> op_pos;
+  std::vector<IntArg> int_items;  // items for the int path (resolve(); empty: general path only)
   CompareNode(Pos p) : Node(p) {}
+  void resolve() {
+    int_items.clear();
+    for (auto& n : items) int_items.push_back(IntArg::of(n.get()));
+  }
   bool eval_bool(Frame& f) override {
-    Value a = items[0]->eval(f);
-    for (size_t k = 0; k < ops.size(); ++k) {
+    // Ints first (pure_int): a guard like `0 <= h_in < H` without a Value;
+    // the first operand that is not an int goes on below from where this
+    // stopped (pure_int has no side effects, so evaluating it again is safe).
+    size_t k = 0;
+    int64_t x, y;
+    uint32_t tok;
+    if (int_items.empty() || !int_items[0].get(f, &x, &tok)) return eval_from(f, 0, items[0]->eval(f));
+    for (; k < ops.size(); ++k) {
+      if (ops[k] > CmpOp::Ge || !int_items[k + 1].get(f, &y, &tok)) return eval_from(f, k, Value::integer(x));
+      if (!int_holds(ops[k], x, y)) return false;
+      x = y;
+    }
+    return true;
+  }
+  // The chain from comparison k on, its left operand a already evaluated.
+  // Out of line: its Values would give the int path a frame to set up.
+  [[gnu::noinline]] bool eval_from(Frame& f, size_t k, Value a) {
+    for (; k < ops.size(); ++k) {
       Value b = items[k + 1]->eval(f);
       if (a.is_int() && b.is_int() && ops[k] <= CmpOp::Ge) {
-        bool r;
-        switch (ops[k]) {
-          case CmpOp::Eq: r = a.i == b.i; break;
-          case CmpOp::Ne: r = a.i != b.i; break;
-          case CmpOp::Lt: r = a.i < b.i; break;
-          case CmpOp::Le: r = a.i <= b.i; break;
-          case CmpOp::Gt: r = a.i > b.i; break;
-          default: r = a.i >= b.i; break;
-        }
-        if (!r) return false;
+        if (!int_holds(ops[k], a.i, b.i)) return false;
       } else if (!compare_op(ops[k], a, b, op_pos[k])) {
         return false;
       }

@@ -25,14 +25,12 @@ InductionProbe::InductionProbe(Interp& in) : in_(in) {
   learning_ = 0;
 }
 
-void InductionProbe::before_iteration() {
-  if (learning_ < 0) return;
+void InductionProbe::capture() {
   in_.ctx.capture_addresses(&in_.capture[learning_]);
   loops_before_ = in_.ctx.loop_iterations();
 }
 
-void InductionProbe::after_iteration() {
-  if (learning_ < 0) return;
+void InductionProbe::learn() {
   // More than this loop's own iteration event: a loop ran inside (and
   // ended this one's learning already; the count says so for certain).
   if (in_.ctx.loop_iterations() != loops_before_ + 1) return finish();

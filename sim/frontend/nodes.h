@@ -39,6 +39,12 @@ struct Node {
   // produce an int override this to skip building a Value.
   virtual int64_t eval_int(Frame& f);
   virtual bool eval_bool(Frame& f);
+  // An int without building a Value (conv2d's `h_in = h_out * STRIDE - PAD +
+  // hh` and `0 <= h_in < H` per multiply-add): true with the value and its
+  // token when the node is an int, false when it is not (then eval() gives
+  // the value or the error). Only nodes free of side effects override it,
+  // so a caller may evaluate the node again after a false.
+  virtual bool pure_int(Frame&, int64_t*, uint32_t*) { return false; }
   // Name nodes hand out their slot, so reading a tensor costs no refcount.
   virtual const Value* peek(Frame&) { return nullptr; }
 };

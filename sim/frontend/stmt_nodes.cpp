@@ -90,8 +90,24 @@ struct RebindScope {
 
 Flow AssignStmt::exec(Frame& f) {
   exec::ExecContext& ctx = f.in->ctx;
-  if (!result_name.empty()) ctx.set_result_name(result_name);
   Value v;
+  int64_t x;
+  uint32_t tok;
+  // An int allocates nothing: no result name, no buffer to take over.
+  if (value->pure_int(f, &x, &tok)) {
+    if (one_name) {
+      Value& var = name_ref.get(f);
+      var.set_int(x);
+      var.tok = tok;
+      return Flow::Normal;
+    }
+    v.set_int(x);
+    v.tok = tok;
+    for (size_t k = 0; k + 1 < targets.size(); ++k) targets[k]->assign(f, v);
+    targets.back()->assign(f, std::move(v));
+    return Flow::Normal;
+  }
+  if (!result_name.empty()) ctx.set_result_name(result_name);
   {
     RebindScope rebind(ctx, targets.size() == 1 ? targets[0]->variable(f) : nullptr);
     v = value->eval(f);

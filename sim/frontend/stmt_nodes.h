@@ -8,6 +8,13 @@
 
 namespace ptosim::frontend {
 
+// A slot reference that may be global or local.
+struct SlotRef {
+  bool local = false;
+  int slot = 0;
+  Value& get(Frame& f) const { return (local ? f.locals : f.globals)[slot]; }
+};
+
 struct Target {
   Pos pos;
   explicit Target(Pos p) : pos(p) {}
@@ -38,13 +45,6 @@ struct TupleTarget : Target {
   void assign(Frame& f, Value v) override;
 };
 
-// A slot reference that may be global or local.
-struct SlotRef {
-  bool local = false;
-  int slot = 0;
-  Value& get(Frame& f) const { return (local ? f.locals : f.globals)[slot]; }
-};
-
 struct ExprStmt : SNode {
   NodeP e;
   ExprStmt(Pos p, NodeP x) : SNode(p), e(std::move(x)) {}
@@ -58,6 +58,10 @@ struct AssignStmt : SNode {
   std::vector<TargetP> targets;
   NodeP value;
   std::string result_name;  // names tensors the right-hand side allocates
+  // The one target is a plain name (`h_in = h_out * STRIDE - PAD + hh`):
+  // an int result goes straight into its slot.
+  bool one_name = false;
+  SlotRef name_ref;
   AssignStmt(Pos p) : SNode(p) {}
   Flow exec(Frame& f) override;
 };
@@ -68,7 +72,15 @@ struct AssignNameStmt : SNode {
   NodeP value;
   AssignNameStmt(Pos p, int s, NodeP v) : SNode(p), slot(s), value(std::move(v)) {}
   Flow exec(Frame& f) override {
-    (Local ? f.locals : f.globals)[slot] = value->eval(f);
+    Value& v = (Local ? f.locals : f.globals)[slot];
+    int64_t x;
+    uint32_t tok;
+    if (value->pure_int(f, &x, &tok)) {
+      v.set_int(x);
+      v.tok = tok;
+    } else {
+      v = value->eval(f);
+    }
     return Flow::Normal;
   }
 };
@@ -171,10 +183,12 @@ struct ForIterStmt : SNode {
 
 struct IfStmt : SNode {
   NodeP cond;
+  IntGuard guard;  // cond, when it is int comparisons (int_expr.h)
   BlockNode body, orelse;
   IfStmt(Pos p) : SNode(p) {}
   Flow exec(Frame& f) override {
-    if (cond->eval_bool(f)) return body.exec(f);
+    const int g = guard.usable() ? guard.run(f) : -1;
+    if (g >= 0 ? g != 0 : cond->eval_bool(f)) return body.exec(f);
     return orelse.exec(f);
   }
 };

@@ -97,6 +97,13 @@ const Bad kBad[] = {
     {"div_zero", "x = 0\ny = 1 / x\n", "t.pto:2:7", "division by zero"},
     {"mod_zero", "x = 0\ny = 5 % x\n", "t.pto:2:7", "modulo by zero"},
     {"int_overflow", "x = 2 ** 62\ny = x * 4\n", "t.pto:2:7", "integer overflow"},
+    // The same errors from the int paths of a chain and a comparison (int_expr.h).
+    {"int_overflow_in_chain", "x = 2 ** 62\ny = x * 4 - x\n", "t.pto:2:7", "integer overflow"},
+    {"int_overflow_in_compare", "x = 2 ** 62\nprint(0 <= x * 4 - 1 < 3)\n", "t.pto:2:14", "integer overflow"},
+    {"undefined_in_chain", "y = qq * 2 + 1\n", "t.pto:1:5", "name 'qq' is not defined"},
+    {"undefined_in_compare", "print(0 <= zz < 3)\n", "t.pto:1:12", "name 'zz' is not defined"},
+    {"unbound_in_guard", "x = 2\nif x < 5 and zz < 1:\n    pass\nzz = 0\n", "t.pto:2:14",
+     "name 'zz' is not defined (used before it is assigned)"},
     {"round_overflow", "x = 1e300\ny = round(x)\n", "t.pto:2:11", "integer overflow"},
     {"bad_operands", "x = \"a\" - 1\n", "t.pto:1:9", "unsupported operand types for -"},
     {"assert_fails", "x = 3\nassert x == 4, \"x must be 4\"\n", "t.pto:2:1", "assertion failed: x must be 4"},

@@ -34,6 +34,26 @@ TEST(Expressions, ComparisonsAndLogic) {
   EXPECT_EQ(out_of("x = None\nprint(x is None, x is not None, 3 if x is None else 4)\n"), "True False 3\n");
 }
 
+// Int index arithmetic and comparison chains take a path without Values
+// (int_expr.h); an operand that is not an int (a float, a bool) must land on
+// the general path with Python's answer, in globals and in a function's locals.
+TEST(Expressions, IntPathsFallBackOnOtherTypes) {
+  EXPECT_EQ(out_of("H = 3\nx = 2\nb = True\ny = x * 3 - 1.5 + 1\nz = b + 2 - x * 3\n"
+                   "print(y, z, 0 <= x < 3.5, 0 <= x < H, 1 < x == 2.0, -1 < x * 2 - 5 < 0, 0 <= x <= b)\n"),
+            "5.5 -3 True True True False False\n");
+  EXPECT_EQ(out_of("def f(a, c):\n    d = a * 4 - c + 1\n    return 0 <= d < 10, d\nprint(f(2, 1), f(3, 1), f(2.0, 1))\n"),
+            "(True, 8) (False, 12) (True, 8.0)\n");
+  // An `if` on int comparisons (IntGuard): a float or bool operand, `and`'s
+  // short circuit past a name not yet bound, an index expression inside.
+  EXPECT_EQ(out_of("x = 2\nb = True\nif 0 <= x < 2.5 and x == 2:\n    print(\"a\")\n"
+                   "if x > 5 and zz < 1:\n    print(\"no\")\nelse:\n    print(\"short\")\n"
+                   "if 0 <= x <= b:\n    print(\"no\")\nelse:\n    print(\"bool\")\n"
+                   "if 1 < x * 2 - 1 < 4 and x != 3:\n    print(\"b\")\n"
+                   "def g(i, n):\n    if 0 <= i < n and i * 2 >= n:\n        return 1\n    return 0\n"
+                   "print(g(3, 4), g(1, 4), g(5, 4), g(3.0, 4))\nzz = 0\n"),
+            "a\nshort\nbool\nb\n1 0 0 1\n");
+}
+
 TEST(Expressions, ListsTuplesStrings) {
   EXPECT_EQ(out_of("a = [1, 2, 3]\na[1] = 7\nprint(a, a[-1], a[0:2], (1,), (1, 2) + (3,))\n"),
             "[1, 7, 3] 3 [1, 7] (1,) (1, 2, 3)\n");
