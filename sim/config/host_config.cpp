@@ -164,6 +164,8 @@ std::vector<uint64_t> host_capacity_footprints(const HostFacts& f) {
 
 unsigned host_vector_bytes(const HostFacts& f) { return f.avx512 ? 64 : f.avx2 ? 32 : 16; }
 
+unsigned host_vector_registers(const HostFacts& f) { return f.avx512 ? 32 : 16; }
+
 uint64_t effective_last_level_bytes(const HostFacts& f, const HostMeasured& m) {
   if (!m.valid || m.capacity.size() < 2 || m.level_ns.size() <= f.caches.size()) return 0;
   const double hit = m.capacity.front().second, dram = m.level_ns[f.caches.size()];
@@ -296,9 +298,12 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
   op("div", k.div, m.div);
   op("sqrt", k.sqrt, m.sqrt);
   write_op_costs(o, m, vec);
+  // The architectural vector registers (32 zmm with AVX-512, 16 ymm or xmm without): the lowering sizes its
+  // micro-kernel from them (docs/EXEC.md), as a compiled kernel's register allocation is bounded by them.
   o << "memories:\n"
-    << "  - {name: register, size: " << units::format_bytes(32ull * vec) << ", latency: 0 cycles, bandwidth: "
-    << 3 * vec << " B/cycle}\n";
+    << "  - {name: register, size: " << units::format_bytes(uint64_t(host_vector_registers(f)) * vec)
+    << ", latency: 0 cycles, bandwidth: " << 3 * vec << " B/cycle}   # " << host_vector_registers(f)
+    << " vector registers of " << vec << " B\n";
   o << "spaces: {shared: L1D, constant: L1D}   # a CPU has no scratchpad: tiles live in the caches\n";
   o << "# core.cores stays 1 (one core's view); --set core.cores=N runs pto.parallel on N cores, each with\n"
     << "# its own private levels, kept coherent (docs/CACHES.md, \"Several cores\").\n";

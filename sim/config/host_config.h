@@ -79,6 +79,8 @@ struct HostMeasured {
 
 // The vector width config host writes: AVX-512 64 B, AVX2 32, else 16.
 unsigned host_vector_bytes(const HostFacts& f);
+// Its architectural vector registers, the register file config host writes: 32 with AVX-512, else 16.
+unsigned host_vector_registers(const HostFacts& f);
 
 // The footprints `--measure` chases at: half of each cache level (past L2 at
 // most twice the level above), then 8x the last level (DRAM).

@@ -62,6 +62,24 @@ TEST(HostConfig, AmdGetsL1StrideL2StreamAndTheL1FillSpacing) {
   EXPECT_EQ(c.core.store_lines_per_cycle, 1u);  // measured on a Zen 4 (host_config.cpp)
 }
 
+// The register file is the ISA's architectural vector registers, which bound
+// the lowering's micro-kernel as they bound a compiled one's: 16 ymm on an
+// AVX2 host (a 6 x 2 block: 12 accumulators, 2 of B, 1 broadcast), 32 zmm
+// with AVX-512, 16 xmm with SSE only.
+TEST(HostConfig, TheRegisterFileIsTheArchitecturalVectorRegisters) {
+  auto reg_bytes = [](const HwConfig& c) {
+    for (const auto& m : c.memories)
+      if (m.kind == MemoryKind::Register) return m.size;
+    return uint64_t(0);
+  };
+  HostFacts f = facts("AuthenticAMD");
+  EXPECT_EQ(reg_bytes(written(f)), 16u * 32u);
+  f.avx512 = true;
+  EXPECT_EQ(reg_bytes(written(f)), 32u * 64u);
+  f.avx512 = f.avx2 = false;
+  EXPECT_EQ(reg_bytes(written(f)), 16u * 16u);
+}
+
 TEST(HostConfig, IntelGetsTheStreamerAndNoFillSpacing) {
   const HwConfig c = written(facts("GenuineIntel"));
   EXPECT_EQ(c.caches[0].prefetch.name, "stride");
