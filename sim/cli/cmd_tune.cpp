@@ -37,9 +37,9 @@ struct TuneArgs {
   std::vector<std::string> defines, sets;
   unsigned jobs = 0;
   uint64_t probe_events = 4000;
-  size_t keep = 2;
+  size_t keep = 1;
   double margin = 0.03;
-  bool warm_prefix = true;
+  bool warm_prefix = true, finalist_values = false;
 };
 
 struct Candidate {
@@ -152,8 +152,12 @@ int run(const TuneArgs& a) {
     // otherwise compute the whole product before its first event (most of a
     // short probe's CPU: docs/PERFORMANCE.md "Tuning"). Finalists run with values.
     probe.run_args = {"--stop-after-compute", std::to_string(events), "--epoch-accesses",
-                      std::to_string(std::max<uint64_t>(1, events / 4)), "--no-values"};
+                      std::to_string(std::max<uint64_t>(1, events / 4)), "--no-values",
+                      // Attention's block has phases (q.K^T, softmax, .V): a probe covers
+                      // whole periods of them, several when they are short.
+                      "--probe-period", std::to_string(10 * events)};
     if (warm) probe.run_args.push_back("--warm-before-compute");
+    probe.rows_status_only = true;  // tune reads each report below
     probe.select = [&unprobed](const SweepPoint& p) { return unprobed.count(p.key) > 0; };
     std::cerr << "pto-sim tune: probing " << unprobed.size() << " points (" << events << " events each)\n";
     if (run_sweep(probe) == 130) return 130;
@@ -175,6 +179,13 @@ int run(const TuneArgs& a) {
     }
     unprobed = again;
   }
+
+  // A first period pays the program's cold start; where some probes
+  // measured it (two periods or more), it comes off the others' one.
+  std::vector<ProbeEstimate*> estimates;
+  for (Candidate& c : cands)
+    if (c.status == "ok" && !c.simulated) estimates.push_back(&c.estimate);
+  const double cold = correct_cold(estimates);
 
   // 2. The promising points: within --margin of the best estimate, at most --keep.
   std::vector<Candidate*> ranked;
@@ -210,7 +221,11 @@ int run(const TuneArgs& a) {
     SweepSpec full = spec;
     full.output = templ + "/full.csv";
     full.json_dir = templ + "/full";
+    full.rows_status_only = true;
     full.select = [&finalists](const SweepPoint& p) { return finalists.count(p.key) > 0; };
+    // The counts do not depend on values (cli_tune checks it, as for the
+    // probes), and pto.matmul's products are a fifth of a point's CPU.
+    if (!a.finalist_values) full.run_args = {"--no-values"};
     std::cerr << "pto-sim tune: simulating " << finalists.size() << " of " << cands.size() << " points in full\n";
     if (run_sweep(full) == 130) return 130;
     const auto full_rows = rows_by_key(full.output);
@@ -235,6 +250,12 @@ int run(const TuneArgs& a) {
   for (const Candidate& c : cands) simulated += c.simulated && !c.estimate.exact;
   out << "# pto-sim tune " << a.program << " --objective " << a.objective << ": " << cands.size() << " points, "
       << simulated << " simulated in full, the others probed (" << a.probe_events << " events)\n";
+  size_t periodic = 0;
+  for (const Candidate& c : cands) periodic += c.estimate.periods > 0;
+  if (periodic)
+    out << "# probes over whole periods of the program (one iteration of every phase) on " << periodic
+        << " points; a first period's cold start " << fmt(cold) << " " << (objective == TuneObjective::Seconds ? "s" : "B")
+        << " (median over the probes that covered two) taken off the probes that covered one\n";
   for (const Candidate& c : cands) {
     out << (&c == best ? "* " : "  ") << params_of(*c.point) << ": ";
     if (c.simulated)
@@ -269,13 +290,16 @@ void add_tune(CLI::App& app, Action& action) {
   t->add_option("-j,--jobs", a.jobs, "Points run at once (default: the core count)")->check(CLI::Range(1u, 4096u));
   t->add_option("--probe-events", a.probe_events, "Events each probe simulates at first (default 4000; 4 times as many again for a probe that did no flops)")
       ->check(CLI::Range(uint64_t(16), uint64_t(1) << 40));
-  t->add_option("--keep", a.keep, "At most this many points simulated in full (default 2)")
+  t->add_option("--keep", a.keep, "At most this many points simulated in full (default 1)")
       ->check(CLI::Range(size_t(1), size_t(1) << 20));
   t->add_option("--margin", a.margin, "Simulate points whose estimate is within this fraction of the best (default 0.03)")
       ->check(CLI::Range(0.0, 100.0));
   t->add_flag("--simulate-prefix{false}", a.warm_prefix,
               "Probes simulate the phase before the first compute in detail (default: its accesses only warm the "
               "caches, run --warm-before-compute, where the config allows: one core, no sub-blocks)");
+  t->add_flag("--finalist-values", a.finalist_values,
+              "Finalists compute tensor values (default: events only, run --no-values, as the probes; the counts "
+              "are the same unless the program's loops or addresses depend on values)");
   add_output_option(*t, a.output, "Write the table here instead of stdout");
   t->callback([&action] { action = [] { return run(a); }; });
 }
