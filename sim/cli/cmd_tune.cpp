@@ -33,10 +33,10 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 struct TuneArgs {
-  std::string program, config, objective = "seconds", output;
+  std::string program, config, objective = "seconds", output, search = "axes";
   std::vector<std::string> defines, sets;
   unsigned jobs = 0;
-  uint64_t probe_events = 4000;
+  uint64_t probe_events = 16000;
   size_t keep = 1;
   double margin = 0.03;
   bool warm_prefix = true, finalist_values = false;
@@ -50,6 +50,7 @@ struct Candidate {
   bool simulated = false;   // full objective known (a finished probe, or a finalist)
   double objective = 0;     // the full run's, when simulated
   std::string pruned;       // why it was not simulated in full
+  bool probed = false;
 };
 
 std::string params_of(const SweepPoint& p) {
@@ -127,9 +128,8 @@ int run(const TuneArgs& a) {
   const SweepTable table = plan_table(spec, points);  // bad -D names, a config that does not load: exit 2 here
   name_points(table, points);
 
-  // 1. Probes: every point, its first --probe-events events, in 4 epochs.
-  // A probe whose second half did no flops (a phase before the tiled work:
-  // conv2d's im2col) is probed again, 4 times as long, up to 4 times.
+  // Every point's probe: its first --probe-events events of compute, in 4
+  // epochs (and whole periods of a phased program).
   std::vector<Candidate> cands;
   std::map<std::string, size_t> index;  // key -> cands
   for (const SweepPoint& p : points)
@@ -137,47 +137,97 @@ int run(const TuneArgs& a) {
       cands.emplace_back();
       cands.back().point = &p;
     }
-  std::set<std::string> unprobed;
-  for (const Candidate& c : cands) unprobed.insert(c.point->key);
-  uint64_t events = a.probe_events;
   // The phase before the first compute (conv2d's im2col) is the same for
   // every tile: its accesses only warm the probe's caches (no timing), which
   // costs a fraction of simulating them (docs/PERFORMANCE.md, "Tuning").
   const bool warm = a.warm_prefix && prefix_can_warm(points);
-  for (int round = 0; !unprobed.empty() && round < 5; ++round, events *= 4) {
-    SweepSpec probe = spec;
-    probe.output = templ + "/probe" + std::to_string(round) + ".csv";
-    probe.json_dir = templ + "/probe" + std::to_string(round);
-    // --no-values: a probe only ranks, and pto.matmul under pto.tile would
-    // otherwise compute the whole product before its first event (most of a
-    // short probe's CPU: docs/PERFORMANCE.md "Tuning"). Finalists run with values.
-    probe.run_args = {"--stop-after-compute", std::to_string(events), "--epoch-accesses",
-                      std::to_string(std::max<uint64_t>(1, events / 4)), "--no-values",
-                      // Attention's block has phases (q.K^T, softmax, .V): a probe covers
-                      // whole periods of them, several when they are short.
-                      "--probe-period", std::to_string(10 * events)};
-    if (warm) probe.run_args.push_back("--warm-before-compute");
-    probe.rows_status_only = true;  // tune reads each report below
-    probe.select = [&unprobed](const SweepPoint& p) { return unprobed.count(p.key) > 0; };
-    std::cerr << "pto-sim tune: probing " << unprobed.size() << " points (" << events << " events each)\n";
-    if (run_sweep(probe) == 130) return 130;
-    const auto probe_rows = rows_by_key(probe.output);
-    std::set<std::string> again;
-    for (const std::string& key : unprobed) {
-      Candidate& c = cands[index.at(key)];
-      auto row = probe_rows.find(key);
-      c.status = row == probe_rows.end() ? "error" : row->second.at("status");
-      c.error = row == probe_rows.end() ? "no probe result" : row->second.count("error") ? row->second.at("error") : "";
-      if (c.status != "ok") {
-        c.pruned = (c.status == "infeasible" ? "capacity: " : c.status + ": ") + c.error;
-        continue;
+  int probe_runs = 0;
+  std::vector<std::string> search_log;  // the coordinate search's choices, in turn
+  auto probe_points = [&](std::set<std::string> unprobed) -> int {
+    uint64_t events = a.probe_events;
+    for (int round = 0; !unprobed.empty() && round < 5; ++round, events *= 4) {
+      SweepSpec probe = spec;
+      const std::string name = "probe" + std::to_string(probe_runs++);
+      probe.output = templ + "/" + name + ".csv";
+      probe.json_dir = templ + "/" + name;
+      // --no-values: a probe only ranks, and pto.matmul under pto.tile would
+      // otherwise compute the whole product before its first event (most of a
+      // short probe's CPU: docs/PERFORMANCE.md "Tuning").
+      probe.run_args = {"--stop-after-compute", std::to_string(events), "--epoch-accesses",
+                        std::to_string(std::max<uint64_t>(1, events / 4)), "--no-values",
+                        // Attention's block has phases (q.K^T, softmax, .V): a probe covers
+                        // whole periods of them, several when they are short.
+                        "--probe-period", std::to_string(5 * events / 2)};
+      if (warm) probe.run_args.push_back("--warm-before-compute");
+      probe.rows_status_only = true;  // tune reads each report below
+      probe.select = [&unprobed](const SweepPoint& p) { return unprobed.count(p.key) > 0; };
+      std::cerr << "pto-sim tune: probing " << unprobed.size() << " points (" << events << " events each)\n";
+      if (run_sweep(probe) == 130) return 130;
+      const auto probe_rows = rows_by_key(probe.output);
+      std::set<std::string> again;
+      for (const std::string& key : unprobed) {
+        Candidate& c = cands[index.at(key)];
+        c.probed = true;
+        auto row = probe_rows.find(key);
+        c.status = row == probe_rows.end() ? "error" : row->second.at("status");
+        c.error = row == probe_rows.end() ? "no probe result" : row->second.count("error") ? row->second.at("error") : "";
+        if (c.status != "ok") {
+          c.pruned = (c.status == "infeasible" ? "capacity: " : c.status + ": ") + c.error;
+          continue;
+        }
+        const json r = load_report(probe.json_dir + "/" + c.point->id() + ".json");
+        c.estimate = estimate_from_probe(r, objective);
+        if (c.estimate.exact) c.simulated = true, c.objective = c.estimate.total;
+        else if (!c.estimate.ranked) again.insert(key);
       }
-      const json r = load_report(probe.json_dir + "/" + c.point->id() + ".json");
-      c.estimate = estimate_from_probe(r, objective);
-      if (c.estimate.exact) c.simulated = true, c.objective = c.estimate.total;
-      else if (!c.estimate.ranked) again.insert(key);
+      // A probe whose window did no flops is probed again, 4 times as long.
+      unprobed = again;
     }
-    unprobed = again;
+    return 0;
+  };
+
+  // 1. Probes. With two or more tuned parameters (and no --set axes), one
+  // pass of coordinate search: each parameter in turn over its values, the
+  // others at the best found so far (at first the middle of their range):
+  // sum, not product, of the axes' lengths. --search all probes every point.
+  std::vector<const SweepAxis*> axes;  // the tuned parameters: more than one value
+  for (const SweepAxis& ax : spec.params)
+    if (ax.values.size() > 1) axes.push_back(&ax);
+  const bool by_axis = a.search == "axes" && axes.size() >= 2 && spec.sets.empty();
+  if (!by_axis) {
+    std::set<std::string> all;
+    for (const Candidate& c : cands) all.insert(c.point->key);
+    if (probe_points(all) == 130) return 130;
+  } else {
+    std::map<std::string, std::string> at;  // parameter -> its value so far
+    for (const SweepAxis* ax : axes) at[ax->name] = ax->values[ax->values.size() / 2];
+    auto on_line = [&](const SweepPoint& p, const std::string& free) {
+      for (auto& [n, v] : p.params)
+        if (n != free && at.count(n) && at.at(n) != v) return false;
+      return true;
+    };
+    for (const SweepAxis* axis : axes) {
+      const SweepAxis& ax = *axis;
+      std::set<std::string> line;
+      for (const Candidate& c : cands)
+        if (on_line(*c.point, ax.name) && !c.probed) line.insert(c.point->key);
+      if (probe_points(line) == 130) return 130;
+      const Candidate* best = nullptr;
+      for (const Candidate& c : cands)
+        if (on_line(*c.point, ax.name) && c.status == "ok" && c.estimate.ranked &&
+            (!best || c.estimate.per_flop < best->estimate.per_flop))
+          best = &c;
+      if (!best) continue;  // nothing on this line ran: keep the middle
+      for (auto& [n, v] : best->point->params)
+        if (n == ax.name) at[n] = v;
+      search_log.push_back(ax.name + "=" + at[ax.name]);
+    }
+    for (Candidate& c : cands)
+      if (!c.probed) {
+        std::string fixed;
+        for (const std::string& s : search_log) fixed += (fixed.empty() ? "" : ", ") + s;
+        c.pruned = "not probed: off the coordinate search's lines (best along each, in turn: " + fixed + ")";
+      }
   }
 
   // A first period pays the program's cold start; where some probes
@@ -250,6 +300,13 @@ int run(const TuneArgs& a) {
   for (const Candidate& c : cands) simulated += c.simulated && !c.estimate.exact;
   out << "# pto-sim tune " << a.program << " --objective " << a.objective << ": " << cands.size() << " points, "
       << simulated << " simulated in full, the others probed (" << a.probe_events << " events)\n";
+  if (!search_log.empty()) {
+    size_t probed = 0;
+    for (const Candidate& c : cands) probed += c.probed;
+    out << "# coordinate search: " << probed << " of " << cands.size() << " points probed, each parameter in turn (";
+    for (size_t i = 0; i < search_log.size(); ++i) out << (i ? ", then " : "") << search_log[i];
+    out << "); --search all probes every point\n";
+  }
   size_t periodic = 0;
   for (const Candidate& c : cands) periodic += c.estimate.periods > 0;
   if (periodic)
@@ -288,7 +345,7 @@ void add_tune(CLI::App& app, Action& action) {
   t->add_option("--objective", a.objective, "What to minimise (default seconds)")
       ->check(CLI::IsMember({"seconds", "dram_bytes"}));
   t->add_option("-j,--jobs", a.jobs, "Points run at once (default: the core count)")->check(CLI::Range(1u, 4096u));
-  t->add_option("--probe-events", a.probe_events, "Events each probe simulates at first (default 4000; 4 times as many again for a probe that did no flops)")
+  t->add_option("--probe-events", a.probe_events, "Events each probe simulates at first (default 16000; 4 times as many again for a probe that did no flops; a phased program's probe runs on to the end of a period after 2.5 times as many)")
       ->check(CLI::Range(uint64_t(16), uint64_t(1) << 40));
   t->add_option("--keep", a.keep, "At most this many points simulated in full (default 1)")
       ->check(CLI::Range(size_t(1), size_t(1) << 20));
@@ -297,6 +354,10 @@ void add_tune(CLI::App& app, Action& action) {
   t->add_flag("--simulate-prefix{false}", a.warm_prefix,
               "Probes simulate the phase before the first compute in detail (default: its accesses only warm the "
               "caches, run --warm-before-compute, where the config allows: one core, no sub-blocks)");
+  t->add_option("--search", a.search,
+                 "axes (default): with two or more -D parameters, probe each in turn over its values, the others at "
+                 "the best so far (the middle at first); all: probe every point of the cross product")
+      ->check(CLI::IsMember({"axes", "all"}));
   t->add_flag("--finalist-values", a.finalist_values,
               "Finalists compute tensor values (default: events only, run --no-values, as the probes; the counts "
               "are the same unless the program's loops or addresses depend on values)");
