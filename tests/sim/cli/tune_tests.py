@@ -60,7 +60,8 @@ def flat(d, p=""):
 
 VARYING = (".command_line", ".wall_seconds", ".started_at", ".values_off", ".program.outputs")
 for prog, size in ((TILED, ["-D", "M=96", "-D", "N=64", "-D", "K=80", "-D", "TM=32", "-D", "TN=16"]),
-                   (os.path.join(h.src, "workloads", "attention_tiled.pto"), ["-D", "L=64", "-D", "D=16"])):
+                   (os.path.join(h.src, "workloads", "attention_tiled.pto"), ["-D", "L=64", "-D", "D=16"]),
+                   (CONV, ["-D", "C=4", "-D", "H=12", "-D", "W=12", "-D", "F=8", "-D", "TM=8", "-D", "TN=32"])):
     code1, out1, err1 = run("run", prog, *size, "--format", "json")
     code0, out0, err0 = run("run", prog, *size, "--no-values", "--format", "json")
     with_v = flat(json.loads(out1)) if code1 == 0 else {}
