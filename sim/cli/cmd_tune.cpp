@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -186,14 +187,17 @@ int run(const TuneArgs& a) {
     return 0;
   };
 
-  // 1. Probes. With two or more tuned parameters (and no --set axes), one
-  // pass of coordinate search: each parameter in turn over its values, the
-  // others at the best found so far (at first the middle of their range):
-  // sum, not product, of the axes' lengths. --search all probes every point.
+  // 1. Probes. With tuned parameters (and no --set axes), one pass of
+  // coordinate search: each parameter in turn, the others at the best found
+  // so far (at first the middle of their values), by a line search from its
+  // current value: fewer than the sum, not the product, of the axes'
+  // lengths. It assumes an estimate that falls and rises once along a
+  // parameter (true of the three programs measured); --search all probes
+  // every point.
   std::vector<const SweepAxis*> axes;  // the tuned parameters: more than one value
   for (const SweepAxis& ax : spec.params)
     if (ax.values.size() > 1) axes.push_back(&ax);
-  const bool by_axis = a.search == "axes" && axes.size() >= 2 && spec.sets.empty();
+  const bool by_axis = a.search == "axes" && !axes.empty() && spec.sets.empty();
   if (!by_axis) {
     std::set<std::string> all;
     for (const Candidate& c : cands) all.insert(c.point->key);
@@ -208,25 +212,51 @@ int run(const TuneArgs& a) {
     };
     for (const SweepAxis* axis : axes) {
       const SweepAxis& ax = *axis;
-      std::set<std::string> line;
-      for (const Candidate& c : cands)
-        if (on_line(*c.point, ax.name) && !c.probed) line.insert(c.point->key);
-      if (probe_points(line) == 130) return 130;
-      const Candidate* best = nullptr;
-      for (const Candidate& c : cands)
-        if (on_line(*c.point, ax.name) && c.status == "ok" && c.estimate.ranked &&
-            (!best || c.estimate.per_flop < best->estimate.per_flop))
-          best = &c;
-      if (!best) continue;  // nothing on this line ran: keep the middle
-      for (auto& [n, v] : best->point->params)
-        if (n == ax.name) at[n] = v;
+      // The line's points by the index of their value; a line search from
+      // the current value: it and its neighbours, then on past the better
+      // neighbour while the estimates improve (a point that does not fit or
+      // does not rank ends the walk).
+      std::vector<Candidate*> line(ax.values.size(), nullptr);
+      for (Candidate& c : cands)
+        if (on_line(*c.point, ax.name))
+          for (auto& [n, v] : c.point->params)
+            if (n == ax.name)
+              for (size_t i = 0; i < ax.values.size(); ++i)
+                if (ax.values[i] == v) line[i] = &c;
+      auto score = [&](size_t i) {
+        const Candidate* c = line[i];
+        return c && c->status == "ok" && c->estimate.ranked ? c->estimate.per_flop
+                                                            : std::numeric_limits<double>::infinity();
+      };
+      auto probe_at = [&](std::vector<size_t> idx) {
+        std::set<std::string> keys;
+        for (size_t i : idx)
+          if (i < line.size() && line[i] && !line[i]->probed) keys.insert(line[i]->point->key);
+        return probe_points(keys);
+      };
+      size_t m = 0;
+      while (m + 1 < ax.values.size() && ax.values[m] != at[ax.name]) ++m;
+      if (probe_at({m == 0 ? m : m - 1, m, m + 1}) == 130) return 130;
+      size_t best = m;
+      for (size_t i : {m == 0 ? m : m - 1, m + 1})
+        if (i < line.size() && score(i) < score(best)) best = i;
+      for (int step : {-1, 1}) {
+        if (best == m || (step < 0) != (best < m)) continue;
+        for (size_t i = best + step; i < line.size(); i += step) {  // size_t wraps below 0: ends the loop
+          if (probe_at({i}) == 130) return 130;
+          if (!(score(i) < score(best))) break;
+          best = i;
+        }
+      }
+      if (!std::isfinite(score(best))) continue;  // nothing on this line ranked: keep the value
+      at[ax.name] = ax.values[best];
       search_log.push_back(ax.name + "=" + at[ax.name]);
     }
     for (Candidate& c : cands)
       if (!c.probed) {
         std::string fixed;
         for (const std::string& s : search_log) fixed += (fixed.empty() ? "" : ", ") + s;
-        c.pruned = "not probed: off the coordinate search's lines (best along each, in turn: " + fixed + ")";
+        c.pruned = "not probed: off the coordinate search's path (best along each parameter, in turn: " + fixed + ")";
       }
   }
 
@@ -303,7 +333,7 @@ int run(const TuneArgs& a) {
   if (!search_log.empty()) {
     size_t probed = 0;
     for (const Candidate& c : cands) probed += c.probed;
-    out << "# coordinate search: " << probed << " of " << cands.size() << " points probed, each parameter in turn (";
+    out << "# coordinate search: " << probed << " of " << cands.size() << " points probed, a line search along each parameter in turn (";
     for (size_t i = 0; i < search_log.size(); ++i) out << (i ? ", then " : "") << search_log[i];
     out << "); --search all probes every point\n";
   }

@@ -110,15 +110,17 @@ code, out, err = run("tune", TILED, "-D", "M=256", "-D", "N=256", "-D", "K=256",
 check("tune: nothing fits: exit 1, says why", code == 1 and "no point could be ranked" in err and "capacity" in err,
       (code, err))
 
-# Coordinate search (the default with two or more tuned parameters): TM over
-# its values at TN's middle (32), then TN at the best TM: 3 + 2 of the 9
-# points probed; the other 4 pruned as off its lines, exactly those.
+# Coordinate search (the default): a line search along TM from TN's middle
+# (32) — the middle and both neighbours, all 3 — then along TN at the best
+# TM: 3 + 2 of the 9 points probed; the other 4 pruned as off its path,
+# exactly those.
 code, out, err = run("tune", TILED, "-D", "M=64", "-D", "N=64", "-D", "K=64", "-D", "TM=16,32,64",
                      "-D", "TN=16,32,64", "--probe-events", "2000")
-m = re.search(r"^# coordinate search: (\d+) of (\d+) points probed, each parameter in turn \(TM=(\d+), then TN=(\d+)\)",
+m = re.search(r"^# coordinate search: (\d+) of (\d+) points probed, a line search along each parameter in turn "
+              r"\(TM=(\d+), then TN=(\d+)\)",
               out, re.M)
 check("tune --search axes: exit 0, 5 of 9 points probed", code == 0 and m and m.group(1, 2) == ("5", "9"), (code, out, err))
-off = set(re.findall(r"TM=(\d+) TN=(\d+): pruned: not probed: off the coordinate search's lines", out))
+off = set(re.findall(r"TM=(\d+) TN=(\d+): pruned: not probed: off the coordinate search's path", out))
 tm = m.group(3) if m else "?"
 check("tune --search axes: exactly the points off TN=32 and off the best TM pruned unprobed",
       off == {(a, b) for a in ("16", "32", "64") for b in ("16", "64") if a != tm}, (off, tm))
