@@ -339,10 +339,14 @@ int run(const TuneArgs& a) {
   }
   size_t periodic = 0;
   for (const Candidate& c : cands) periodic += c.estimate.periods > 0;
-  if (periodic)
-    out << "# probes over whole periods of the program (one iteration of every phase) on " << periodic
-        << " points; a first period's cold start " << fmt(cold) << " " << (objective == TuneObjective::Seconds ? "s" : "B")
-        << " (median over the probes that covered two) taken off the probes that covered one\n";
+  if (periodic) {
+    out << "# probes over whole periods of the program (one iteration of every phase) on " << periodic << " points; ";
+    if (cold > 0)
+      out << "a first period's cold start " << fmt(cold) << " " << (objective == TuneObjective::Seconds ? "s" : "B")
+          << " (median over the probes that covered two) taken off the probes that covered one\n";
+    else
+      out << "no cold start taken off single-period probes (none covered two periods, or their first cost no more)\n";
+  }
   for (const Candidate& c : cands) {
     out << (&c == best ? "* " : "  ") << params_of(*c.point) << ": ";
     if (c.simulated)
