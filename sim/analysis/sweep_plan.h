@@ -40,6 +40,8 @@ struct SweepSpec {
   std::vector<std::string> run_args;
   // When set, only the points it accepts run (pto-sim tune's finalists); the others get no row.
   std::function<bool(const SweepPoint&)> select;
+  // Rows with the status and error only (Outcome::status_only): tune's probes.
+  bool rows_status_only = false;
 };
 
 struct SweepPoint {

@@ -135,6 +135,11 @@ Row make_row(const SweepTable& table, const SweepPoint& p, const std::string& js
     return r;
   }
   const std::string err = first_line(err_path);
+  if ((o.code == 0 || o.code == 1) && o.status_only) {
+    r["status"] = o.code == 0 ? "ok" : "check_failed";
+    if (o.code == 1) r["error"] = err;
+    return r;
+  }
   if (o.code == 0 || o.code == 1) {
     try {
       const json rep = load_report(json_path);

@@ -47,6 +47,10 @@ struct Outcome {
   int signal = 0;      // killed by this signal
   int code = 0;        // exit status otherwise
   double timeout_s = 0;
+  // The row keeps the status and error only, not the report's figures
+  // (pto-sim tune's probes: it reads each report itself, and checking and
+  // flattening reports of many epochs was two thirds of its own CPU).
+  bool status_only = false;
   // Stopped by Ctrl-C (SIGINT, or exit 130 from a run that handles it): not a
   // result; the point stays unfinished and a resumed sweep runs it again.
   bool interrupted() const { return !timed_out && (signal == SIGINT || code == 128 + SIGINT); }

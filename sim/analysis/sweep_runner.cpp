@@ -240,6 +240,7 @@ int run_sweep(const SweepSpec& spec) {
       if (it == running.end()) continue;
       Outcome o;
       o.timeout_s = spec.timeout_s;
+      o.status_only = spec.rows_status_only;
       o.timed_out = it->timed_out;
       if (WIFSIGNALED(status)) o.signal = WTERMSIG(status);
       else o.code = WEXITSTATUS(status);

@@ -42,6 +42,7 @@ struct RunArgs {
   uint64_t max_events = 0, stop_after = 0, stop_after_compute = 0;
   InsightArgs insight;
   bool sample = false, sample_values = false, warm_before_compute = false;
+  uint64_t probe_period = 0;
   uint64_t sample_unit = 1000, sample_every = 50, sample_warmup = 2000, sample_seed = 1;
   std::string sample_warming = "functional";
 };
@@ -98,6 +99,12 @@ void add_run(CLI::App& app, Action& action) {
                   "an im2col, runs whole)")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 62))
       ->excludes("--stop-after");
+  run->add_option("--probe-period", a.probe_period,
+                  "With --stop-after-compute N: past its N events, run on until a statement that computed before "
+                  "computes again after another one (a period: one iteration of every phase of a blocked loop), "
+                  "at the first such return after M events (report key probe_periods): tune's probe")
+      ->check(CLI::Range(uint64_t(1), uint64_t(1) << 62))
+      ->needs("--stop-after-compute");
   run->add_flag("--no-values", a.no_values,
                 "Events only: pto.matmul and pto.ref.matmul leave their results' values unset and pto.check "
                 "compares nothing (report key values_off): a cheaper probe, as pto-sim tune takes; the counts "
@@ -171,6 +178,7 @@ void add_run(CLI::App& app, Action& action) {
           if (run->count(flag)) throw InputError({flag, 0, 0}, "", "needs --sample");
       }
       run_control::set_event_limit(a.stop_after ? a.stop_after : a.stop_after_compute, a.stop_after_compute != 0);
+      run_control::set_period_probe(a.probe_period);
       if (!a.program.empty()) tools_turn_on(a.program, a.insight);
       System system(config, a.check_data);
       RunOptions options;
@@ -241,6 +249,14 @@ void add_run(CLI::App& app, Action& action) {
                                 &pictures, !values_off);
         if (values_off) root.set("values_off", true);
         if (a.warm_before_compute) root.set("prefix_warmed", true);
+        if (a.probe_period) {
+          const run_control::Periods p = run_control::periods();
+          root.set("probe_periods", p.closed);
+          root.set("probe_first_period_from", p.first_from);
+          root.set("probe_first_period_to", p.first_to);
+          root.set("probe_last_period_from", p.last_from);
+          root.set("probe_last_period_to", p.last_to);
+        }
         add_source_text(root, a.program);
         if (a.insight.leaks == "off") drop_leaks(root);
       }

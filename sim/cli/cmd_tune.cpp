@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -33,13 +34,13 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 struct TuneArgs {
-  std::string program, config, objective = "seconds", output;
+  std::string program, config, objective = "seconds", output, search = "axes";
   std::vector<std::string> defines, sets;
   unsigned jobs = 0;
-  uint64_t probe_events = 4000;
-  size_t keep = 2;
+  uint64_t probe_events = 16000;
+  size_t keep = 1;
   double margin = 0.03;
-  bool warm_prefix = true;
+  bool warm_prefix = true, finalist_values = false;
 };
 
 struct Candidate {
@@ -50,6 +51,7 @@ struct Candidate {
   bool simulated = false;   // full objective known (a finished probe, or a finalist)
   double objective = 0;     // the full run's, when simulated
   std::string pruned;       // why it was not simulated in full
+  bool probed = false;
 };
 
 std::string params_of(const SweepPoint& p) {
@@ -127,9 +129,8 @@ int run(const TuneArgs& a) {
   const SweepTable table = plan_table(spec, points);  // bad -D names, a config that does not load: exit 2 here
   name_points(table, points);
 
-  // 1. Probes: every point, its first --probe-events events, in 4 epochs.
-  // A probe whose second half did no flops (a phase before the tiled work:
-  // conv2d's im2col) is probed again, 4 times as long, up to 4 times.
+  // Every point's probe: its first --probe-events events of compute, in 4
+  // epochs (and whole periods of a phased program).
   std::vector<Candidate> cands;
   std::map<std::string, size_t> index;  // key -> cands
   for (const SweepPoint& p : points)
@@ -137,44 +138,134 @@ int run(const TuneArgs& a) {
       cands.emplace_back();
       cands.back().point = &p;
     }
-  std::set<std::string> unprobed;
-  for (const Candidate& c : cands) unprobed.insert(c.point->key);
-  uint64_t events = a.probe_events;
   // The phase before the first compute (conv2d's im2col) is the same for
   // every tile: its accesses only warm the probe's caches (no timing), which
   // costs a fraction of simulating them (docs/PERFORMANCE.md, "Tuning").
   const bool warm = a.warm_prefix && prefix_can_warm(points);
-  for (int round = 0; !unprobed.empty() && round < 5; ++round, events *= 4) {
-    SweepSpec probe = spec;
-    probe.output = templ + "/probe" + std::to_string(round) + ".csv";
-    probe.json_dir = templ + "/probe" + std::to_string(round);
-    // --no-values: a probe only ranks, and pto.matmul under pto.tile would
-    // otherwise compute the whole product before its first event (most of a
-    // short probe's CPU: docs/PERFORMANCE.md "Tuning"). Finalists run with values.
-    probe.run_args = {"--stop-after-compute", std::to_string(events), "--epoch-accesses",
-                      std::to_string(std::max<uint64_t>(1, events / 4)), "--no-values"};
-    if (warm) probe.run_args.push_back("--warm-before-compute");
-    probe.select = [&unprobed](const SweepPoint& p) { return unprobed.count(p.key) > 0; };
-    std::cerr << "pto-sim tune: probing " << unprobed.size() << " points (" << events << " events each)\n";
-    if (run_sweep(probe) == 130) return 130;
-    const auto probe_rows = rows_by_key(probe.output);
-    std::set<std::string> again;
-    for (const std::string& key : unprobed) {
-      Candidate& c = cands[index.at(key)];
-      auto row = probe_rows.find(key);
-      c.status = row == probe_rows.end() ? "error" : row->second.at("status");
-      c.error = row == probe_rows.end() ? "no probe result" : row->second.count("error") ? row->second.at("error") : "";
-      if (c.status != "ok") {
-        c.pruned = (c.status == "infeasible" ? "capacity: " : c.status + ": ") + c.error;
-        continue;
+  int probe_runs = 0;
+  std::vector<std::string> search_log;  // the coordinate search's choices, in turn
+  auto probe_points = [&](std::set<std::string> unprobed) -> int {
+    uint64_t events = a.probe_events;
+    for (int round = 0; !unprobed.empty() && round < 5; ++round, events *= 4) {
+      SweepSpec probe = spec;
+      const std::string name = "probe" + std::to_string(probe_runs++);
+      probe.output = templ + "/" + name + ".csv";
+      probe.json_dir = templ + "/" + name;
+      // --no-values: a probe only ranks, and pto.matmul under pto.tile would
+      // otherwise compute the whole product before its first event (most of a
+      // short probe's CPU: docs/PERFORMANCE.md "Tuning").
+      probe.run_args = {"--stop-after-compute", std::to_string(events), "--epoch-accesses",
+                        std::to_string(std::max<uint64_t>(1, events / 4)), "--no-values",
+                        // Attention's block has phases (q.K^T, softmax, .V): a probe covers
+                        // whole periods of them, several when they are short.
+                        "--probe-period", std::to_string(5 * events / 2)};
+      if (warm) probe.run_args.push_back("--warm-before-compute");
+      probe.rows_status_only = true;  // tune reads each report below
+      probe.select = [&unprobed](const SweepPoint& p) { return unprobed.count(p.key) > 0; };
+      std::cerr << "pto-sim tune: probing " << unprobed.size() << " points (" << events << " events each)\n";
+      if (run_sweep(probe) == 130) return 130;
+      const auto probe_rows = rows_by_key(probe.output);
+      std::set<std::string> again;
+      for (const std::string& key : unprobed) {
+        Candidate& c = cands[index.at(key)];
+        c.probed = true;
+        auto row = probe_rows.find(key);
+        c.status = row == probe_rows.end() ? "error" : row->second.at("status");
+        c.error = row == probe_rows.end() ? "no probe result" : row->second.count("error") ? row->second.at("error") : "";
+        if (c.status != "ok") {
+          c.pruned = (c.status == "infeasible" ? "capacity: " : c.status + ": ") + c.error;
+          continue;
+        }
+        const json r = load_report(probe.json_dir + "/" + c.point->id() + ".json");
+        c.estimate = estimate_from_probe(r, objective);
+        if (c.estimate.exact) c.simulated = true, c.objective = c.estimate.total;
+        else if (!c.estimate.ranked) again.insert(key);
       }
-      const json r = load_report(probe.json_dir + "/" + c.point->id() + ".json");
-      c.estimate = estimate_from_probe(r, objective);
-      if (c.estimate.exact) c.simulated = true, c.objective = c.estimate.total;
-      else if (!c.estimate.ranked) again.insert(key);
+      // A probe whose window did no flops is probed again, 4 times as long.
+      unprobed = again;
     }
-    unprobed = again;
+    return 0;
+  };
+
+  // 1. Probes. With tuned parameters (and no --set axes), one pass of
+  // coordinate search: each parameter in turn, the others at the best found
+  // so far (at first the middle of their values), by a line search from its
+  // current value: fewer than the sum, not the product, of the axes'
+  // lengths. It assumes an estimate that falls and rises once along a
+  // parameter (true of the three programs measured); --search all probes
+  // every point.
+  std::vector<const SweepAxis*> axes;  // the tuned parameters: more than one value
+  for (const SweepAxis& ax : spec.params)
+    if (ax.values.size() > 1) axes.push_back(&ax);
+  const bool by_axis = a.search == "axes" && !axes.empty() && spec.sets.empty();
+  if (!by_axis) {
+    std::set<std::string> all;
+    for (const Candidate& c : cands) all.insert(c.point->key);
+    if (probe_points(all) == 130) return 130;
+  } else {
+    std::map<std::string, std::string> at;  // parameter -> its value so far
+    for (const SweepAxis* ax : axes) at[ax->name] = ax->values[ax->values.size() / 2];
+    auto on_line = [&](const SweepPoint& p, const std::string& free) {
+      for (auto& [n, v] : p.params)
+        if (n != free && at.count(n) && at.at(n) != v) return false;
+      return true;
+    };
+    for (const SweepAxis* axis : axes) {
+      const SweepAxis& ax = *axis;
+      // The line's points by the index of their value; a line search from
+      // the current value: it and its neighbours, then on past the better
+      // neighbour while the estimates improve (a point that does not fit or
+      // does not rank ends the walk).
+      std::vector<Candidate*> line(ax.values.size(), nullptr);
+      for (Candidate& c : cands)
+        if (on_line(*c.point, ax.name))
+          for (auto& [n, v] : c.point->params)
+            if (n == ax.name)
+              for (size_t i = 0; i < ax.values.size(); ++i)
+                if (ax.values[i] == v) line[i] = &c;
+      auto score = [&](size_t i) {
+        const Candidate* c = line[i];
+        return c && c->status == "ok" && c->estimate.ranked ? c->estimate.per_flop
+                                                            : std::numeric_limits<double>::infinity();
+      };
+      auto probe_at = [&](std::vector<size_t> idx) {
+        std::set<std::string> keys;
+        for (size_t i : idx)
+          if (i < line.size() && line[i] && !line[i]->probed) keys.insert(line[i]->point->key);
+        return probe_points(keys);
+      };
+      size_t m = 0;
+      while (m + 1 < ax.values.size() && ax.values[m] != at[ax.name]) ++m;
+      if (probe_at({m == 0 ? m : m - 1, m, m + 1}) == 130) return 130;
+      size_t best = m;
+      for (size_t i : {m == 0 ? m : m - 1, m + 1})
+        if (i < line.size() && score(i) < score(best)) best = i;
+      for (int step : {-1, 1}) {
+        if (best == m || (step < 0) != (best < m)) continue;
+        for (size_t i = best + step; i < line.size(); i += step) {  // size_t wraps below 0: ends the loop
+          if (probe_at({i}) == 130) return 130;
+          if (!(score(i) < score(best))) break;
+          best = i;
+        }
+      }
+      if (!std::isfinite(score(best))) continue;  // nothing on this line ranked: keep the value
+      at[ax.name] = ax.values[best];
+      search_log.push_back(ax.name + "=" + at[ax.name]);
+    }
+    for (Candidate& c : cands)
+      if (!c.probed) {
+        std::string fixed;
+        for (const std::string& s : search_log) fixed += (fixed.empty() ? "" : ", ") + s;
+        c.pruned = "not probed: off the coordinate search's path (best along each parameter, in turn: " + fixed + ")";
+      }
   }
+
+  // A first period pays the program's cold start; where some probes
+  // measured it (two periods or more), it comes off the others' one.
+  std::vector<ProbeEstimate*> estimates;
+  for (Candidate& c : cands)
+    if (c.status == "ok" && !c.simulated) estimates.push_back(&c.estimate);
+  const double cold = correct_cold(estimates);
 
   // 2. The promising points: within --margin of the best estimate, at most --keep.
   std::vector<Candidate*> ranked;
@@ -210,7 +301,11 @@ int run(const TuneArgs& a) {
     SweepSpec full = spec;
     full.output = templ + "/full.csv";
     full.json_dir = templ + "/full";
+    full.rows_status_only = true;
     full.select = [&finalists](const SweepPoint& p) { return finalists.count(p.key) > 0; };
+    // The counts do not depend on values (cli_tune checks it, as for the
+    // probes), and pto.matmul's products are a fifth of a point's CPU.
+    if (!a.finalist_values) full.run_args = {"--no-values"};
     std::cerr << "pto-sim tune: simulating " << finalists.size() << " of " << cands.size() << " points in full\n";
     if (run_sweep(full) == 130) return 130;
     const auto full_rows = rows_by_key(full.output);
@@ -235,6 +330,23 @@ int run(const TuneArgs& a) {
   for (const Candidate& c : cands) simulated += c.simulated && !c.estimate.exact;
   out << "# pto-sim tune " << a.program << " --objective " << a.objective << ": " << cands.size() << " points, "
       << simulated << " simulated in full, the others probed (" << a.probe_events << " events)\n";
+  if (!search_log.empty()) {
+    size_t probed = 0;
+    for (const Candidate& c : cands) probed += c.probed;
+    out << "# coordinate search: " << probed << " of " << cands.size() << " points probed, a line search along each parameter in turn (";
+    for (size_t i = 0; i < search_log.size(); ++i) out << (i ? ", then " : "") << search_log[i];
+    out << "); --search all probes every point\n";
+  }
+  size_t periodic = 0;
+  for (const Candidate& c : cands) periodic += c.estimate.periods > 0;
+  if (periodic) {
+    out << "# probes over whole periods of the program (one iteration of every phase) on " << periodic << " points; ";
+    if (cold > 0)
+      out << "a first period's cold start " << fmt(cold) << " " << (objective == TuneObjective::Seconds ? "s" : "B")
+          << " (median over the probes that covered two) taken off the probes that covered one\n";
+    else
+      out << "no cold start taken off single-period probes (none covered two periods, or their first cost no more)\n";
+  }
   for (const Candidate& c : cands) {
     out << (&c == best ? "* " : "  ") << params_of(*c.point) << ": ";
     if (c.simulated)
@@ -267,15 +379,22 @@ void add_tune(CLI::App& app, Action& action) {
   t->add_option("--objective", a.objective, "What to minimise (default seconds)")
       ->check(CLI::IsMember({"seconds", "dram_bytes"}));
   t->add_option("-j,--jobs", a.jobs, "Points run at once (default: the core count)")->check(CLI::Range(1u, 4096u));
-  t->add_option("--probe-events", a.probe_events, "Events each probe simulates at first (default 4000; 4 times as many again for a probe that did no flops)")
+  t->add_option("--probe-events", a.probe_events, "Events each probe simulates at first (default 16000; 4 times as many again for a probe that did no flops; a phased program's probe runs on to the end of a period after 2.5 times as many)")
       ->check(CLI::Range(uint64_t(16), uint64_t(1) << 40));
-  t->add_option("--keep", a.keep, "At most this many points simulated in full (default 2)")
+  t->add_option("--keep", a.keep, "At most this many points simulated in full (default 1)")
       ->check(CLI::Range(size_t(1), size_t(1) << 20));
   t->add_option("--margin", a.margin, "Simulate points whose estimate is within this fraction of the best (default 0.03)")
       ->check(CLI::Range(0.0, 100.0));
   t->add_flag("--simulate-prefix{false}", a.warm_prefix,
               "Probes simulate the phase before the first compute in detail (default: its accesses only warm the "
               "caches, run --warm-before-compute, where the config allows: one core, no sub-blocks)");
+  t->add_option("--search", a.search,
+                 "axes (default): with two or more -D parameters, probe each in turn over its values, the others at "
+                 "the best so far (the middle at first); all: probe every point of the cross product")
+      ->check(CLI::IsMember({"axes", "all"}));
+  t->add_flag("--finalist-values", a.finalist_values,
+              "Finalists compute tensor values (default: events only, run --no-values, as the probes; the counts "
+              "are the same unless the program's loops or addresses depend on values)");
   add_output_option(*t, a.output, "Write the table here instead of stdout");
   t->callback([&action] { action = [] { return run(a); }; });
 }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace ptosim::run_control {
 
@@ -32,7 +33,27 @@ int stop_signal();
 // compute event (note_compute), so that a probe skips nothing of a phase
 // before the compute but measures N events of the compute.
 void set_event_limit(uint64_t events, bool from_compute = false);
-void note_compute();
+// `run --stop-after-compute N --probe-period M`: a probe of a blocked loop
+// whose block has phases (attention: q.K^T, softmax, .V) ranks a tile by its
+// first phase unless it covers them all, so past its N events it also runs
+// until a statement that computed before computes again after another one
+// (a period: one iteration of every phase), at the first such return after
+// M events: one period when they are long, several when they are short (the
+// first one pays the cold caches; the last is warm). A program of one
+// compute statement (a tiled matmul, conv2d's) has no period and stops at N.
+// Statements, not ops: a tensor op lowered for core model `cpu` is several
+// ops of one statement. 0 = off.
+void set_period_probe(uint64_t min_events);
+// Called for every compute event: its statement, whether it did flops.
+void note_compute(uint32_t site = 0, bool flops = true);
+// The periods closed, in accesses done (run_control::counters, as epochs
+// count them): the first and the last, each from the first compute of the
+// statement that came back to its return. A phase before the first period
+// (a transpose before the loop) stays outside it.
+struct Periods {
+  uint64_t closed = 0, first_from = 0, first_to = 0, last_from = 0, last_to = 0;
+};
+Periods periods();
 bool event_limit_reached();
 inline bool stop_requested() { return stop_signal() != 0 || event_limit_reached(); }
 // For tests of the stop path without a signal.

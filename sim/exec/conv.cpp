@@ -213,7 +213,11 @@ Tensor im2col(ExecContext& c, const Tensor& in, int64_t kh, int64_t kw, int64_t 
   Tensor out = alloc_result(c, {p.N, rows, cols}, in.dtype(), c.result_space(&in), "im2col");
   check_writable(c, out, "pto.im2col");
   Mode mi = natural_mode(c, in), mo = natural_mode(c, out);
-  std::vector<double> I = in.to_vector(), O(size_t(out.numel()), 0.0);
+  // Events only (run --no-values, tune's probes): copying the values was
+  // a fifth of a conv2d probe's instructions (docs/notes/2026-12-07-tune.md).
+  const bool values = c.values();
+  std::vector<double> I, O;
+  if (values) I = in.to_vector(), O.assign(size_t(out.numel()), 0.0);
   uint64_t vb = vector_bytes(c);
   Indexer ix(in), ox(out);
   Coalescer ic(c, AccessKind::Read, in, vb), oc(c, AccessKind::Write, out, vb);
@@ -229,7 +233,7 @@ Tensor im2col(ExecContext& c, const Tensor& in, int64_t kh, int64_t kw, int64_t 
           int64_t ih = (col / p.OW) * p.s - p.p + i, iw = (col % p.OW) * p.s - p.p + j;
           bool valid = ih >= 0 && ih < p.H && iw >= 0 && iw < p.W;
           if (valid) {
-            O[size_t((n * rows + r) * cols + col)] = I[size_t(((n * p.C + ch) * p.H + ih) * p.W + iw)];
+            if (values) O[size_t((n * rows + r) * cols + col)] = I[size_t(((n * p.C + ch) * p.H + ih) * p.W + iw)];
             if (ei)
               ic.add(ix.addr(ix.offset + ix.tab[0][size_t(n)] + ix.tab[1][size_t(ch)] + ix.tab[2][size_t(ih)] +
                              ix.tab[3][size_t(iw)]),
@@ -244,7 +248,7 @@ Tensor im2col(ExecContext& c, const Tensor& in, int64_t kh, int64_t kw, int64_t 
         }
       }
     }
-  out.from_vector(O);
+  if (values) out.from_vector(O);
   if (!eo) emit_bulk(c, out, AccessKind::Write, 1);
   return out;
 }

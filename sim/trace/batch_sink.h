@@ -30,7 +30,8 @@ class BatchSink final : public EventSink {
     for (size_t i = 0; i < n; ++i) access(a[i]);
   }
   void compute(const Compute& c) override {
-    run_control::note_compute();  // where `run --stop-after-compute` starts counting
+    // Where `run --stop-after-compute` starts counting, and its --probe-period.
+    run_control::note_compute(c.site, c.flops > 0);
     if (EventSink* s = other()) s->compute(c);
   }
   void barrier(bool parallel) override {

@@ -60,7 +60,8 @@ def flat(d, p=""):
 
 VARYING = (".command_line", ".wall_seconds", ".started_at", ".values_off", ".program.outputs")
 for prog, size in ((TILED, ["-D", "M=96", "-D", "N=64", "-D", "K=80", "-D", "TM=32", "-D", "TN=16"]),
-                   (os.path.join(h.src, "workloads", "attention_tiled.pto"), ["-D", "L=64", "-D", "D=16"])):
+                   (os.path.join(h.src, "workloads", "attention_tiled.pto"), ["-D", "L=64", "-D", "D=16"]),
+                   (CONV, ["-D", "C=4", "-D", "H=12", "-D", "W=12", "-D", "F=8", "-D", "TM=8", "-D", "TN=32"])):
     code1, out1, err1 = run("run", prog, *size, "--format", "json")
     code0, out0, err0 = run("run", prog, *size, "--no-values", "--format", "json")
     with_v = flat(json.loads(out1)) if code1 == 0 else {}
@@ -84,7 +85,8 @@ axes = ["-D", "M=64", "-D", "N=64", "-D", "K=64", "-D", "TM=16,32,64", "-D", "TN
 code, out, err = run("tune", TILED, *axes, "--objective", "dram_bytes", "--probe-events", "10000000")
 check("tune, prefix warmed: no probe taken as exact, a finalist simulated",
       code == 0 and "(the probe ran to the end)" not in out and "(simulated)" in out, (code, out, err))
-code, out, err = run("tune", TILED, *axes, "--objective", "dram_bytes", "--probe-events", "10000000", "--simulate-prefix")
+code, out, err = run("tune", TILED, *axes, "--objective", "dram_bytes", "--probe-events", "10000000", "--simulate-prefix",
+                     "--search", "all")
 check("tune: exit 0", code == 0, (code, err))
 check("tune: every probe ran to the end", out.count("(the probe ran to the end)") == 6, out)
 code, _, err = run("sweep", TILED, *axes, "-o", T("s.csv"))
@@ -96,7 +98,7 @@ check("tune: the sweep's best objective", m and rows and int(m.group(3)) == int(
 # Tiles that do not fit the 64 KiB shared memory are pruned at their first
 # allocation, the capacity error named; the others are probed briefly.
 code, out, err = run("tune", TILED, "-D", "M=256", "-D", "N=256", "-D", "K=256", "-D", "TK=256",
-                     "-D", "TM=16,32,64", "-D", "TN=16,32", "--probe-events", "4000", "--keep", "1")
+                     "-D", "TM=16,32,64", "-D", "TN=16,32", "--probe-events", "4000", "--keep", "1", "--search", "all")
 check("tune: exit 0 with infeasible points", code == 0, (code, err))
 check("tune: the 64-row tiles (with TK=256) pruned for capacity",
       re.search(r"TM=64 TN=16: pruned: capacity: .*shared", out) and
@@ -107,6 +109,51 @@ code, out, err = run("tune", TILED, "-D", "M=256", "-D", "N=256", "-D", "K=256",
                      "-D", "TN=64", "--probe-events", "4000")
 check("tune: nothing fits: exit 1, says why", code == 1 and "no point could be ranked" in err and "capacity" in err,
       (code, err))
+
+# Coordinate search (the default): a line search along TM from TN's middle
+# (32) — the middle and both neighbours, all 3 — then along TN at the best
+# TM: 3 + 2 of the 9 points probed; the other 4 pruned as off its path,
+# exactly those.
+code, out, err = run("tune", TILED, "-D", "M=64", "-D", "N=64", "-D", "K=64", "-D", "TM=16,32,64",
+                     "-D", "TN=16,32,64", "--probe-events", "2000")
+m = re.search(r"^# coordinate search: (\d+) of (\d+) points probed, a line search along each parameter in turn "
+              r"\(TM=(\d+), then TN=(\d+)\)",
+              out, re.M)
+check("tune --search axes: exit 0, 5 of 9 points probed", code == 0 and m and m.group(1, 2) == ("5", "9"), (code, out, err))
+off = set(re.findall(r"TM=(\d+) TN=(\d+): pruned: not probed: off the coordinate search's path", out))
+tm = m.group(3) if m else "?"
+check("tune --search axes: exactly the points off TN=32 and off the best TM pruned unprobed",
+      off == {(a, b) for a in ("16", "32", "64") for b in ("16", "64") if a != tm}, (off, tm))
+best = re.search(r"^best: .*TM=(\d+) TN=(\d+) ", out, re.M)
+check("tune --search axes: the best is on the search's lines", best and (best.group(2) == "32" or best.group(1) == tm),
+      out)
+
+# run --probe-period (tune's probe of a phased program): attention_tiled's
+# block (q.K^T, softmax, .V) is one period; a tiled matmul has one compute
+# statement and no period.
+ATT = os.path.join(h.src, "workloads", "attention_tiled.pto")
+code, out, err = run("run", ATT, "-D", "L=64", "-D", "D=16", "-D", "TQ=16", "--no-values", "--stop-after-compute", "16",
+                     "--probe-period", "32", "--epoch-accesses", "64", "--format", "json")
+rep = json.loads(out) if code == 0 else {}
+check("--probe-period on attention_tiled: one period, its bounds in order",
+      rep.get("probe_periods") == 1 and 0 < rep.get("probe_first_period_from", 0) < rep.get("probe_first_period_to", 0)
+      and rep.get("interrupted") is True, (code, err, {k: v for k, v in rep.items() if k.startswith("probe")}))
+code, out, err = run("run", ATT, "-D", "L=64", "-D", "D=16", "-D", "TQ=4", "--no-values", "--stop-after-compute", "16",
+                     "--probe-period", "3000", "--epoch-accesses", "64", "--format", "json")
+rep2 = json.loads(out) if code == 0 else {}
+check("--probe-period past M events: several short periods, the last after the first",
+      rep2.get("probe_periods", 0) >= 2 and
+      rep2.get("probe_last_period_from", 0) >= rep2.get("probe_first_period_to", 1), (code, err, rep2.get("probe_periods")))
+code, out, err = run("run", TILED, "-D", "M=256", "-D", "N=256", "-D", "K=256", "--no-values", "--stop-after-compute", "200",
+                     "--probe-period", "400", "--format", "json")
+rep3 = json.loads(out) if code == 0 else {}
+check("--probe-period on matmul_tiled: no period, stops near N", rep3.get("probe_periods") == 0 and
+      rep3.get("interrupted") is True, (code, err, rep3.get("probe_periods")))
+code, _, err = run("run", TILED, "--probe-period", "400")
+check("--probe-period without --stop-after-compute: exit 2", code == 2 and "--probe-period" in err, (code, err))
+code, out, err = run("tune", ATT, "-D", "L=128", "-D", "D=32", "-D", "TQ=4..64:x2", "--probe-events", "2000")
+check("tune on attention_tiled: probes over whole periods, said", code == 0 and "# probes over whole periods" in out,
+      (code, out, err))
 
 # Bad input: exit 2.
 code, _, err = run("tune", TILED)
