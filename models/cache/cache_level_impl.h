@@ -75,7 +75,7 @@ class CacheLevelImpl final : public CacheLevel {
   }
 
   uint64_t issue(const MemRequest& r, uint64_t* t, CompletionWindow& window, WindowStalls& stalls) override {
-    return issue_as<false>(r, t, window, stalls);
+    return plain() ? issue_as<true>(r, t, window, stalls) : issue_as<false>(r, t, window, stalls);
   }
 
   size_t run(const Access* a, size_t n, SpaceId space, CoreClock& c) override {
