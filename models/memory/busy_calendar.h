@@ -60,6 +60,18 @@ class BusyCalendar {
   // Marks [lo, hi) busy, merged with the intervals it touches or overlaps.
   void take(Fs lo, Fs hi) {
     if (hi <= lo) return;
+    if (!busy_.empty()) {  // in time order: at or after the latest interval's start (as reserve's fast path)
+      const auto last = std::prev(busy_.end());
+      if (lo >= last->first && lo <= last->second) {
+        last->second = std::max(last->second, hi);
+        return;
+      }
+      if (lo > last->second) {
+        busy_.emplace_hint(busy_.end(), lo, hi);
+        if (busy_.size() > max_) busy_.erase(busy_.begin());
+        return;
+      }
+    }
     auto next = busy_.lower_bound(lo);
     if (next != busy_.begin() && std::prev(next)->second >= lo) {
       --next;
