@@ -182,18 +182,25 @@ class CacheLevel : public MemPort {
   // Takes the port for `bytes` from `arrive` on; returns when the request
   // starts. A sliced level (`slices:`) has one port per slice, the slice
   // chosen by the line of `addr` (slice_of).
+  // `Plain`: the caller knows this level has one port and no calendar
+  // (plain(): the one-core first level), so neither is tested.
+  template <bool Plain = false>
   uint64_t occupy_port(uint64_t arrive, uint64_t bytes, uint64_t addr) {
     if (bytes != busy_bytes_) {  // sizes repeat: keep the last answer
       busy_bytes_ = bytes;
       busy_fs_ = uint64_t(double(bytes) * fs_per_byte_);
     }
     timing_.busy_fs += busy_fs_;
-    if (!calendars_.empty()) [[unlikely]] return occupy_calendar(arrive, addr);
-    uint64_t& busy_until = slice_busy_.empty() ? busy_until_ : slice_busy_[slice_of(addr >> line_shift_)];
+    if (!Plain && !calendars_.empty()) [[unlikely]] return occupy_calendar(arrive, addr);
+    uint64_t& busy_until = Plain || slice_busy_.empty() ? busy_until_ : slice_busy_[slice_of(addr >> line_shift_)];
     const uint64_t start = arrive > busy_until ? arrive : busy_until;
     busy_until = start + busy_fs_;
     return start;
   }
+  // One port, no calendar, no directory: what a one-core run's levels are,
+  // whose hot loop (CacheLevelImpl::run) is then compiled without the
+  // several-cores tests (docs/PERFORMANCE.md, "Several cores").
+  bool plain() const { return calendars_.empty() && slice_busy_.empty() && !coherence_; }
   // occupy_port() with keep_port_calendar(), out of line: the one-core
   // path inlined into the core's loop stays as small as it was.
   uint64_t occupy_calendar(uint64_t arrive, uint64_t addr);

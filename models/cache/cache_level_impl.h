@@ -74,53 +74,12 @@ class CacheLevelImpl final : public CacheLevel {
     return done;
   }
 
-#if defined(__GNUC__)
-  __attribute__((always_inline))  // into run(): the core's loop
-#endif
   uint64_t issue(const MemRequest& r, uint64_t* t, CompletionWindow& window, WindowStalls& stalls) override {
-    if (!r.write || config_.write_back) {  // else the write goes below too
-      const uint64_t line = r.addr >> line_shift_;
-      const typename Array::Found f = array_.find(line);
-      if (f.slot >= 0 && holds(f, line, r.addr, r.bytes ? r.bytes : 1)) {
-        const uint64_t at = *t;
-        const uint64_t done =
-            served_hit(f, line, r.addr, r.bytes ? r.bytes : 1, r, occupy_port(at, r.bytes, r.addr) + latency_fs_);
-        timing_.latency_sum_fs += done - at;
-        ++timing_.requests;
-        return done;
-      }
-    }
-    if (window.full()) {
-      stalls.fs += window.earliest() - *t;
-      *t = window.earliest();
-      window.pop();
-      ++stalls.count;
-    }
-    // A missed lookup goes on from where it stands (the request is within
-    // one line: no split, and find() remembers the miss: no second scan).
-    const uint64_t done = r.write && !config_.write_back ? CacheLevelImpl::access(r, *t) : core_miss(r, *t);
-    if (done - *t > latency_fs_) window.push(done);
-    return done;
+    return plain() ? issue_as<true>(r, t, window, stalls) : issue_as<false>(r, t, window, stalls);
   }
 
   size_t run(const Access* a, size_t n, SpaceId space, CoreClock& c) override {
-    const uint64_t line_bytes = config_.line, offset_mask = line_bytes - 1;
-    size_t i = 0;
-    for (; i < n; ++i) {
-      const Access& x = a[i];
-      const uint64_t bytes = x.bytes ? x.bytes : 1;
-      if (x.space != space || x.core != c.id || (x.addr & offset_mask) + bytes > line_bytes || is_control(x.kind))
-        break;
-      uint64_t t = c.issue_at;
-      if (t > c.sync_at) break;
-      const bool write = (uint8_t(x.kind) & 1) != 0;
-      c.count(write, x.bytes);
-      c.window.retire(t);
-      const uint64_t done = CacheLevelImpl::issue(
-          MemRequest{x.addr, bytes, write, x.tensor, x.region, nullptr, false, false, x.site}, &t, c.window, c.stalls);
-      c.issued(t, done);
-    }
-    return i;
+    return plain() ? run_as<true>(a, n, space, c) : run_as<false>(a, n, space, c);
   }
 
   // MemPort::warm: access()'s effect on what the level holds, line by line,
@@ -227,6 +186,64 @@ class CacheLevelImpl final : public CacheLevel {
   }
 
  private:
+  // issue() and run(); `Plain`: plain() holds (one core), so the hit path
+  // has no test for a calendar, slices or a directory.
+  template <bool Plain>
+#if defined(__GNUC__)
+  __attribute__((always_inline))  // into run(): the core's loop
+#endif
+  uint64_t issue_as(const MemRequest& r, uint64_t* t, CompletionWindow& window, WindowStalls& stalls) {
+    if (!r.write || config_.write_back) {  // else the write goes below too
+      const uint64_t line = r.addr >> line_shift_;
+      const typename Array::Found f = array_.find(line);
+      if (f.slot >= 0 && holds(f, line, r.addr, r.bytes ? r.bytes : 1)) {
+        const uint64_t at = *t;
+        const uint64_t done = served_hit<Plain>(f, line, r.addr, r.bytes ? r.bytes : 1, r,
+                                                occupy_port<Plain>(at, r.bytes, r.addr) + latency_fs_);
+        timing_.latency_sum_fs += done - at;
+        ++timing_.requests;
+        return done;
+      }
+    }
+    if (window.full()) {
+      stalls.fs += window.earliest() - *t;
+      *t = window.earliest();
+      window.pop();
+      ++stalls.count;
+    }
+    // A missed lookup goes on from where it stands (the request is within
+    // one line: no split, and find() remembers the miss: no second scan).
+    // The miss path gets a copy: `r` itself then never leaves the core's
+    // loop, whose hit path keeps its fields in registers instead of
+    // writing the whole request to memory for every access.
+    const MemRequest m = r;
+    const uint64_t done = r.write && !config_.write_back ? CacheLevelImpl::access(m, *t) : core_miss(m, *t);
+    if (done - *t > latency_fs_) window.push(done);
+    return done;
+  }
+
+  template <bool Plain>
+  size_t run_as(const Access* a, size_t n, SpaceId space, CoreClock& c) {
+    const uint64_t line_bytes = config_.line, offset_mask = line_bytes - 1;
+    size_t i = 0;
+    for (; i < n; ++i) {
+      const Access& x = a[i];
+      const uint64_t bytes = x.bytes ? x.bytes : 1;
+      if (x.space != space || x.core != c.id || (x.addr & offset_mask) + bytes > line_bytes || is_control(x.kind))
+        break;
+      uint64_t t = c.issue_at;
+      if (t > c.sync_at) break;
+      const bool write = (uint8_t(x.kind) & 1) != 0;
+      c.count(write, x.bytes);
+      c.window.retire(t);
+      const uint64_t done = issue_as<Plain>(
+          MemRequest{x.addr, bytes, write, x.tensor, x.region, nullptr, false, false, x.site}, &t, c.window,
+          c.stalls);
+      c.issued(t, done);
+    }
+    return i;
+  }
+
   // A request over several lines, line by line; kept out of access() so
   // that the common single-line path stays small. Every line trains the
   // prefetcher: Dinero IV queues the rest of a split reference as a
@@ -333,6 +350,7 @@ class CacheLevelImpl final : public CacheLevel {
 
   // A hit on the line found at `f`; returns when its data is there. A read
   // shows the prefetcher the hit.
+  template <bool Plain = false>
 #if defined(__GNUC__)
   __attribute__((always_inline))
 #endif
@@ -344,7 +362,7 @@ class CacheLevelImpl final : public CacheLevel {
     // line exclusive and a write needs no word with the directory (any other
     // core's read cleans every copy of the line's owner, its write removes
     // them): the directory's lookup is skipped for most write hits.
-    const bool modified = coherence_ && array_.dirty(slot);
+    const bool modified = !Plain && coherence_ && array_.dirty(slot);
     array_.hit(f, r.write && config_.write_back);
     if constexpr (Data) move_bytes(slot, line, addr, bytes, r);
     else (void)addr;
@@ -355,12 +373,15 @@ class CacheLevelImpl final : public CacheLevel {
     uint64_t done = issue;
     if (s.ready > issue) {  // its fill is still on its way: merge
       ++timing_.merges;
-      done = merged(slot, issue, s.ready);
+      done = Plain ? s.ready : merged(slot, issue, s.ready);  // Plain: no calendar, so merged() is s.ready
     }
-    if (coherence_) [[unlikely]]  // several cores: a write needs permission (S -> M)
+    if (!Plain && coherence_) [[unlikely]]  // several cores: a write needs permission (S -> M)
       if (r.write && !r.writeback && !modified)
         done = std::max(done, coherence_->write(core_, addr, bytes, r.tensor, r.site, issue));
-    if (prefetcher_) [[unlikely]] prefetch_after_hit(slot, line, r, issue);
+    if (prefetcher_) [[unlikely]] {
+      const MemRequest p = r;  // a copy, as issue_as() gives its miss path
+      prefetch_after_hit(slot, line, p, issue);
+    }
     return done;
   }
 

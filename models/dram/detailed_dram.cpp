@@ -80,39 +80,67 @@ Fs DetailedDram::access(Fs arrive, uint64_t addr, uint64_t bytes, bool /*write*/
 }
 
 Fs DetailedDram::burst(Fs arrive, const DramCoord& at, bool close_after) {
-  Bank& k = bank_[(size_t(at.channel) * ranks_ + at.rank) * banks_ + at.bank];
+  const size_t bank = (size_t(at.channel) * ranks_ + at.rank) * banks_ + at.bank;
+  Bank& k = bank_[bank];
   DramChannelStats& s = channel_stats_[at.channel];
-  Fs cmd = std::max(arrive, k.ready);
+  const bool calendars = !bank_time_.empty();
+  // With calendars the bank's first free moment at or after the arrival:
+  // in time order that is max(arrive, ready) as below; a late request (a
+  // lagging core's) finds its own time's gap, and `ready` is not kept.
+  Fs cmd = calendars ? bank_time_[bank].first_fit(arrive, t_burst_) : std::max(arrive, k.ready);
   if (t_refi_ > 0) cmd = refresh(cmd, at.channel, at.rank);
-  Fs data;  // earliest time the data could be on the bus
+  // The row state is the latest arrival's, whatever its time: a request
+  // from a lagging core finds the row the leading core left open (keeping
+  // each bank's row history to answer "which row was open then" is not
+  // worth it). An activation later than `cmd` is a leading core's, so
+  // tRAS does not hold this request back, and the latest one is kept.
+  // In time order (one core) cmd is always past the last activation.
+  Fs data;                                        // earliest time the data could be on the bus
+  Fs act = k.activated > cmd ? cmd : k.activated;  // this request's row's activation
   if (k.open_row == at.row) {
     ++s.row_hits;
     data = cmd + t_cl_;
   } else if (k.open_row == kNoRow) {
     ++s.row_misses;
-    k.activated = cmd;
+    act = cmd;
     data = cmd + t_rcd_ + t_cl_;
   } else {
     ++s.row_conflicts;
-    const Fs precharge = std::max(cmd, k.activated + t_ras_);
-    k.activated = precharge + t_rp_;
-    data = k.activated + t_rcd_ + t_cl_;
+    const Fs precharge = k.activated > cmd ? cmd : std::max(cmd, k.activated + t_ras_);
+    act = precharge + t_rp_;
+    data = act + t_rcd_ + t_cl_;
   }
-  // The bus serves bursts in arrival order (no FR-FCFS reordering).
-  Fs& bus = bus_free_[at.channel];
-  const Fs start = std::max(data, bus);
+  k.activated = std::max(k.activated, act);
+  // The bus serves bursts in arrival order (no FR-FCFS reordering); with
+  // calendars, in the first gap at or after its data is ready.
+  Fs start;
+  if (calendars) {
+    start = bus_time_[at.channel].reserve(data, t_burst_);
+  } else {
+    Fs& bus = bus_free_[at.channel];
+    start = std::max(data, bus);
+    bus = start + t_burst_;
+  }
   const Fs end = start + t_burst_;
-  bus = end;
   ++s.bursts;
   s.busy += t_burst_;
   // Column commands to an open row pipeline one burst apart (tCCD = burst).
   k.open_row = at.row;
-  k.ready = start - t_cl_ + t_burst_;
+  Fs ready = start - t_cl_ + t_burst_;
   if (close_after) {  // auto-precharge once tRAS has passed and the data is out
     k.open_row = kNoRow;
-    k.ready = std::max(k.activated + t_ras_, end) + t_rp_;
+    ready = std::max(act + t_ras_, end) + t_rp_;
   }
+  if (calendars) bank_time_[bank].take(cmd, ready);
+  else k.ready = ready;
   return end;
+}
+
+void DetailedDram::serve_in_time_order() {
+  // A bank's calendar holds fewer intervals than a bus's: there are many
+  // banks, and a request further behind than that finds the past free.
+  bank_time_.assign(bank_.size(), BusyCalendar(256));
+  bus_time_.assign(bus_free_.size(), BusyCalendar());
 }
 
 Fs DetailedDram::refresh(Fs cmd, uint32_t channel, uint32_t rank) {

@@ -2,13 +2,16 @@
 // DRAM with channels, ranks, banks and a row buffer per bank (`timing:
 // detailed`). Loosely timed: every bank and every channel's data bus keeps a
 // "busy until" time and a request is served as a sequence of bursts, each
-// paying row-hit / row-miss / row-conflict timing. docs/TIMING.md gives the
+// paying row-hit / row-miss / row-conflict timing. With several cores
+// (serve_in_time_order) banks and buses keep calendars of busy intervals
+// instead, while the rows stay in arrival order. docs/TIMING.md gives the
 // formulas, the address mapping and what is approximated.
 #include <cstdint>
 #include <vector>
 
 #include "models/dram/address_map.h"
 #include "models/dram/dram_timing.h"
+#include "models/memory/busy_calendar.h"
 
 namespace ptosim {
 
@@ -44,6 +47,7 @@ class DetailedDram : public DramTiming {
     return {t.row_hits, t.row_misses, t.row_conflicts};
   }
   DramChannelStats totals() const;
+  void serve_in_time_order() override;
   uint32_t burst_bytes() const { return burst_bytes_; }
   const DramAddressMap& address_map() const { return map_; }
 
@@ -77,6 +81,9 @@ class DetailedDram : public DramTiming {
   std::vector<Bank> bank_;           // [channel][rank][bank]
   std::vector<Rank> rank_;           // [channel][rank]
   std::vector<Fs> bus_free_;         // per channel
+  // serve_in_time_order(): per bank and per channel's bus, the busy
+  // intervals (in place of Bank::ready and bus_free_); empty: busy until.
+  std::vector<BusyCalendar> bank_time_, bus_time_;
   std::vector<DramChannelStats> channel_stats_;
 };
 

@@ -27,6 +27,13 @@ class DramTiming {
   // Row-buffer outcomes so far (zero for models without rows): for figures over time.
   struct RowCounts { uint64_t hits = 0, misses = 0, conflicts = 0; };
   virtual RowCounts row_counts() const { return {}; }
+  // Several cores (docs/TIMING.md, "Several cores"): requests then arrive
+  // out of time order (a core whose clock lags reaches the DRAM after a
+  // core far ahead), and each resource that keeps a "busy until" should
+  // serve a late request in a free gap of its own time (busy_calendar.h)
+  // instead of after the leading core's future. Called once, before the
+  // first request; a model with no such resource needs nothing.
+  virtual void serve_in_time_order() {}
 };
 
 using DramTimingFactory = std::unique_ptr<DramTiming> (*)(const DramConfig&);

@@ -18,6 +18,10 @@ namespace ptosim {
 
 class BusyCalendar {
  public:
+  // At most `max_intervals` are kept; the oldest go first (a request
+  // arriving before all that remain then finds the past free).
+  explicit BusyCalendar(size_t max_intervals = 4096) : max_(max_intervals) {}
+
   // Reserves `busy` from the first gap at or after `arrive` that holds it; returns its start.
   Fs reserve(Fs arrive, Fs busy) {
     // Most requests come at or after the latest interval began: they start
@@ -32,33 +36,58 @@ class BusyCalendar {
           last->second = start + busy;
         } else {
           busy_.emplace_hint(busy_.end(), start, start + busy);
-          if (busy_.size() > kMaxIntervals) busy_.erase(busy_.begin());
+          if (busy_.size() > max_) busy_.erase(busy_.begin());
         }
         return start;
       }
     }
+    const Fs start = first_fit(arrive, busy);
+    if (busy > 0) take(start, start + busy);
+    return start;
+  }
+
+  // The start reserve(arrive, busy) would give, reserving nothing: for a
+  // resource whose time taken is known only once its start is (a DRAM
+  // bank: the row's outcome and the bus), which then take()s it.
+  Fs first_fit(Fs arrive, Fs busy) const {
     Fs start = arrive;
     auto it = busy_.upper_bound(start);
     if (it != busy_.begin() && std::prev(it)->second > start) start = std::prev(it)->second;
     while (it != busy_.end() && it->first < start + busy) start = std::max(start, (it++)->second);
-    if (busy == 0) return start;
-    // Insert [start, start + busy), merged with its neighbours.
-    Fs lo = start, hi = start + busy;
+    return start;
+  }
+
+  // Marks [lo, hi) busy, merged with the intervals it touches or overlaps.
+  void take(Fs lo, Fs hi) {
+    if (hi <= lo) return;
+    if (!busy_.empty()) {  // in time order: at or after the latest interval's start (as reserve's fast path)
+      const auto last = std::prev(busy_.end());
+      if (lo >= last->first && lo <= last->second) {
+        last->second = std::max(last->second, hi);
+        return;
+      }
+      if (lo > last->second) {
+        busy_.emplace_hint(busy_.end(), lo, hi);
+        if (busy_.size() > max_) busy_.erase(busy_.begin());
+        return;
+      }
+    }
     auto next = busy_.lower_bound(lo);
-    if (next != busy_.begin() && std::prev(next)->second == lo) lo = (--next)->first;
+    if (next != busy_.begin() && std::prev(next)->second >= lo) {
+      --next;
+      hi = std::max(hi, next->second);
+      lo = next->first;
+    }
     while (next != busy_.end() && next->first <= hi) {
       hi = std::max(hi, next->second);
       next = busy_.erase(next);
     }
     busy_[lo] = hi;
-    if (busy_.size() > kMaxIntervals) busy_.erase(busy_.begin());
-    return start;
+    if (busy_.size() > max_) busy_.erase(busy_.begin());
   }
 
  private:
-  // At most this many intervals are kept; the oldest go first (a request
-  // arriving before all that remain then finds the past free).
-  static constexpr size_t kMaxIntervals = 4096;
+  size_t max_;
   std::map<Fs, Fs> busy_;  // start -> end of each busy interval, disjoint
 };
 

@@ -250,6 +250,11 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   static constexpr size_t kNoCore = ~size_t(0);
   size_t next_ = kNoCore;
   uint64_t lower_ = 0, higher_ = 0;
+  // The chosen core whose queue ran empty while its clock was still within
+  // the bounds (kNoCore: none): lower_ and higher_ still bound the other
+  // cores, so when its next event comes it is chosen again without a scan
+  // (a core whose events arrive one by one past the lookahead; see schedule()).
+  size_t emptied_ = kNoCore;
   Attribution* attr_ = nullptr;
   DataChecker* checker_ = nullptr;
   std::vector<DataRoute> data_routes_;

@@ -14,7 +14,13 @@ void CoreModule::enqueue(const Queued& q) {
   clock(core);  // a core the config does not have is an error now, not later
   if (queues_[core].empty()) {
     --empty_queues_;
-    next_ = kNoCore;  // one more core to choose from
+    // One more core to choose from: a scan, unless it is the core chosen
+    // last, which only ran out of events; the bounds of the others then
+    // still hold (their queues and clocks have not moved since), and it is
+    // the earliest if its clock is within them, as the scan would find.
+    const bool again = core == emptied_ && clocks_[core].issue_at < lower_ && clocks_[core].issue_at <= higher_;
+    next_ = again ? core : kNoCore;
+    emptied_ = kNoCore;
   }
   queues_[core].push_back(q);
   ++queued_;
@@ -29,29 +35,45 @@ void CoreModule::schedule(bool drain) {
     // core's whole iteration arrives before the next core's): no scan.
     if (!drain && empty_queues_ && queued_ < kLookahead) return;
     if (next_ == kNoCore) {
-      size_t best = queues_.size();
-      for (size_t c = 0; c < queues_.size(); ++c)
-        if (!queues_[c].empty() && (best == queues_.size() || clocks_[c].issue_at < clocks_[best].issue_at)) best = c;
-      if (best == queues_.size()) return;
       // It stays the earliest until its clock passes another core's (a lower
       // core wins a tie): only its own events move its clock, so it issues
       // until then without a scan per event, in the order a scan would give.
       // Past the lookahead with a core's queue empty it issues one event per
       // event queued: the choice is kept across calls until a queue empties
       // or fills (enqueue), which is what changes it.
-      lower_ = higher_ = ~0ull;
-      for (size_t c = 0; c < queues_.size(); ++c)
-        if (c != best && !queues_[c].empty()) {
-          uint64_t& bound = c < best ? lower_ : higher_;
-          bound = std::min(bound, clocks_[c].issue_at);
+      // One pass finds the earliest core and both bounds: the earliest
+      // clock of the cores below it (lower_) and above it (higher_). When a
+      // core beats the best so far, every core seen before is below it and
+      // the old best was their earliest. Cores whose clocks run close take
+      // turns every few events, so this scan runs about once an event.
+      size_t best = queues_.size();
+      uint64_t best_at = ~0ull, below = ~0ull, above = ~0ull;
+      for (size_t c = 0; c < queues_.size(); ++c) {
+        if (queues_[c].empty()) continue;
+        const uint64_t at = clocks_[c].issue_at;
+        if (best == queues_.size() || at < best_at) {
+          below = best == queues_.size() ? ~0ull : best_at;
+          above = ~0ull;
+          best = c;
+          best_at = at;
+        } else {
+          above = std::min(above, at);
         }
+      }
+      emptied_ = kNoCore;  // the bounds are now the new choice's
+      if (best == queues_.size()) return;
+      lower_ = below;
+      higher_ = above;
       next_ = best;
     }
     const size_t best = next_;
     do issue_queued(best);
     while (!queues_[best].empty() && (drain || !empty_queues_ || queued_ >= kLookahead) &&
            clocks_[best].issue_at < lower_ && clocks_[best].issue_at <= higher_);
-    if (queues_[best].empty() || clocks_[best].issue_at >= lower_ || clocks_[best].issue_at > higher_) next_ = kNoCore;
+    if (queues_[best].empty() || clocks_[best].issue_at >= lower_ || clocks_[best].issue_at > higher_) {
+      next_ = kNoCore;
+      if (queues_[best].empty()) emptied_ = best;  // enqueue() checks its clock against the bounds
+    }
   }
 }
 
@@ -87,7 +109,7 @@ void CoreModule::issue_queued(size_t best) {
 void CoreModule::barrier(bool parallel) {
   ++barriers_;
   schedule(true);
-  next_ = kNoCore;  // the clocks move below
+  next_ = emptied_ = kNoCore;  // the clocks move below
   for (CoreClock& k : clocks_) model_->settle(k);
   parallel_ = parallel && clocks_.size() > 1;
   if (clocks_.size() == 1) return;  // one core: nothing to wait for

@@ -32,6 +32,8 @@ class DramModule : public sc_core::sc_module, public LtTarget, private MemPort {
   const LevelStats& stats() const { return stats_; }
   double peak_bandwidth() const { return timing_->peak_bandwidth(); }
   DramTiming::RowCounts row_counts() const { return timing_->row_counts(); }
+  // Several cores: banks and buses serve late requests at their own time (DramTiming::serve_in_time_order).
+  void serve_in_time_order() { timing_->serve_in_time_order(); }
 
  private:
   uint64_t access(const MemRequest& r, uint64_t at) override;  // a request arriving at `at` (fs)

@@ -58,8 +58,10 @@ System::System(const HwConfig& config, bool check_data) : config_(config), check
   }
   if (config_.private_levels()) build_private_levels(config_.private_levels());
   else link_levels_above(levels);
-  if (config_.core.count > 1)  // the shared levels: ports the cores reach out of time order
+  if (config_.core.count > 1) {  // the shared levels and the DRAM: resources the cores reach out of time order
     for (size_t i = config_.private_levels(); i < caches_.size(); ++i) caches_[i]->logic().keep_port_calendar();
+    dram_->serve_in_time_order();
+  }
 
   // Every module that can serve a space, by its config name: the core's
   // ports are bound through this one map.

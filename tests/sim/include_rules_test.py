@@ -23,7 +23,7 @@ ALLOWED = {
     # The explicitly managed memories' logic (a scratchpad's banks) and the
     # busy port they and the coherence directory share.
     "models/memory": SIM_BASE + ["sim/config", "sim/trace", "sim/report"],
-    "models/dram": SIM_BASE + ["sim/config", "sim/trace", "sim/report"],
+    "models/dram": SIM_BASE + ["sim/config", "sim/trace", "sim/report", "models/memory"],
     "models/core": SIM_BASE + ["sim/config", "sim/trace", "sim/report"],
     "models/cache": SIM_BASE + ["sim/config", "sim/trace", "sim/report", "models/memory", "models/core"],
     "models/attribution": SIM_BASE + ["sim/config", "sim/trace", "sim/report", "models/dram"],

@@ -1,7 +1,9 @@
 // BusyCalendar (models/memory/busy_calendar.h): requests in time order start
 // where one "busy until" would start them; a late request takes the first
 // gap at or after its arrival; on random arrivals, in and out of order, its
-// starts are those of a plain first-fit over every interval kept.
+// starts are those of a plain first-fit over every interval kept;
+// first_fit() and take() (a DRAM bank's) split reserve() in two and merge
+// overlapping intervals.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -37,6 +39,30 @@ TEST(BusyCalendar, ALateRequestTakesAGapOfItsPast) {
   EXPECT_EQ(cal.reserve(20, 975), 20u);     // fits [20, 995) exactly
   EXPECT_EQ(cal.reserve(21, 1), 995u);      // the gap left before 1000
   EXPECT_EQ(cal.reserve(21, 10), 1020u);    // too short for 10: after all
+}
+
+TEST(BusyCalendar, FirstFitReservesNothingAndTakeMergesOverlaps) {
+  BusyCalendar cal;
+  cal.take(100, 200);
+  EXPECT_EQ(cal.first_fit(150, 10), 200u);
+  EXPECT_EQ(cal.first_fit(50, 10), 50u);
+  EXPECT_EQ(cal.first_fit(95, 10), 200u);  // [95, 105) would overlap
+  EXPECT_EQ(cal.first_fit(50, 10), 50u);   // still free: nothing was reserved
+  cal.take(50, 120);                       // overlaps [100, 200): one interval [50, 200)
+  EXPECT_EQ(cal.first_fit(45, 10), 200u);  // [45, 55) would overlap [50, 200)
+  EXPECT_EQ(cal.first_fit(40, 10), 40u);   // [40, 50) fits exactly
+  cal.take(300, 310);
+  cal.take(190, 305);  // bridges both: [50, 310)
+  EXPECT_EQ(cal.first_fit(60, 1), 310u);
+  cal.take(5, 5);  // empty: nothing
+  EXPECT_EQ(cal.first_fit(5, 1), 5u);
+}
+
+TEST(BusyCalendar, KeepsAtMostItsIntervals) {
+  BusyCalendar cal(4);
+  for (Fs t = 100; t <= 500; t += 100) EXPECT_EQ(cal.reserve(t, 10), t);  // five intervals, four kept
+  EXPECT_EQ(cal.first_fit(100, 10), 100u);  // the oldest went: its time is free again
+  EXPECT_EQ(cal.first_fit(200, 10), 210u);
 }
 
 // First fit over every interval kept: the reference.

@@ -145,6 +145,63 @@ TEST(MultiCore, ALaggingCoreIsServedAtItsOwnTime) {
   EXPECT_GT(root.num("cycles"), 1e6);  // core 0's compute
 }
 
+// A din trace of two cores where core 0 is 5,003 misses ahead: core 0's
+// lines, then three of core 1's, in stream order (no parallel loop). Core
+// 1's misses reach the DRAM at its own time, near 0, long after core 0's
+// requests took the data bus (and the banks) up to ~590k cycles. With the
+// DRAM in arrival order (before 2026-12-07) each of core 1's misses waited
+// for that: ~590k stall cycles with the simple model, ~140k with the
+// detailed one. Now the bus and the banks keep calendars (several cores)
+// and core 1 waits only for its own misses, one at a time.
+StatsNode lagging_core_at_dram(const std::string& dram) {
+  System sys(parse_config("name: lag\nclock: 1 GHz\n"
+                          "core: {issue_width: 1, max_outstanding: 1, cores: 2}\n"
+                          "caches:\n"
+                          "  - {name: L1, size: 4 KiB, ways: 4, line: 64 B, latency: 2 cycles, bandwidth: 64 B/cycle}\n"
+                          "  - {name: L2, size: 64 KiB, ways: 8, line: 64 B, latency: 10 cycles, bandwidth: 64 B/cycle}\n"
+                          "dram: " + dram + "\n",
+                          "test"));
+  return sys.run(
+      [&](EventSink& s) {
+        for (uint64_t i = 0; i < 5003; ++i) s.access(read(0x100000 + i * 64, 0));
+        for (uint64_t i = 0; i < 3; ++i) s.access(read(0x4000000 + i * 64, 1));
+      },
+      RunOptions{});
+}
+
+// `miss_cycles`: what one of core 0's misses takes; `core1_bound`: core
+// 1's stall cycles at most (the two misses it waits for, and a margin).
+void expect_core1_served_at_its_time(const StatsNode& root, double miss_cycles, double core1_bound) {
+  // Every line is new: each level misses every access, whatever the timing.
+  EXPECT_EQ(root.find_child("levels")->find_child("L2")->u64("demand_misses"), 5006u);
+  EXPECT_EQ(root.find_child("levels")->find_child("DRAM")->u64("reads"), 5006u);
+  const StatsNode& per = *root.find_child("core")->find_child("per_core");
+  EXPECT_EQ(per.children[1].u64("accesses"), 3u);
+  EXPECT_EQ(per.children[1].u64("window_stalls"), 2u);  // its 2nd and 3rd miss wait for the one before
+  // Core 0 runs ~5,000 misses one after another; core 1 waits for two of its own.
+  EXPECT_GT(per.children[0].num("stall_cycles"), 4000 * miss_cycles);
+  EXPECT_LT(per.children[1].num("stall_cycles"), core1_bound);
+}
+
+TEST(MultiCore, ALaggingCoreIsServedAtItsOwnTimeByTheSimpleDram) {
+  // A miss: L1 2 + L2 10 + DRAM 100 + 64 B at 10 GB/s (6.4) = 118.4 cycles.
+  expect_core1_served_at_its_time(lagging_core_at_dram("{timing: simple, latency: 100 ns, bandwidth: 10 GB/s}"),
+                                  118.4, 2 * 118.4 + 10);
+}
+
+TEST(MultiCore, ALaggingCoreIsServedAtItsOwnTimeByTheDetailedDram) {
+  // The default DDR4-3200 channel (tRP = tRCD = tCL = 13.75 ns, a burst
+  // 2.5 ns). Core 0's misses stream through open rows: ~28 cycles each
+  // (L1 + L2 + tCL + a burst) once a row is open. Core 1's three lines
+  // share a row: the first finds the row core 0 left open in that bank
+  // (rows stay in arrival order), a conflict: 12 + 3 x 13.75 + 2.5 ~ 56
+  // cycles; then row hits, ~28.
+  const StatsNode root = lagging_core_at_dram("{timing: detailed}");
+  expect_core1_served_at_its_time(root, 27, 56 + 28 + 10);
+  const StatsNode& dram = *root.find_child("levels")->find_child("DRAM");
+  EXPECT_EQ(dram.u64("row_hits") + dram.u64("row_misses") + dram.u64("row_conflicts"), 5006u);  // a line a burst
+}
+
 TEST(MultiCore, AnAccessOfAMissingCoreIsAnError) {
   System sys(parse_config(yaml(2), "test"));
   try {
