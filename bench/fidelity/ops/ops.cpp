@@ -83,7 +83,11 @@ inline void vstore(float* p, vf v) { _mm256_storeu_ps(p, v); }
 inline vf vbroadcast(const float* p) { return _mm256_broadcast_ss(p); }
 inline vf vfma(vf a, vf b, vf c) { return _mm256_fmadd_ps(a, b, c); }
 inline vf vzero() { return _mm256_setzero_ps(); }
-constexpr int MR_MAX = 4;  // 4 x 2 ymm accumulators of 16
+// 6 x 2 accumulators + 2 B + 1 A = 15 of 16 ymm: BLIS's Haswell sgemm block. A 4 x 2 block
+// leaves 8 accumulators for two FMA pipes of latency 4-5, so its FMAs wait on each other
+// (on a Zen 3 VM it reached 55 % of the FMA peak); tiles whose rows 6 does not divide
+// end in a panel of TM % 6 rows.
+constexpr int MR_MAX = 6;
 constexpr int CONV_MR = 6;  // 6 x 2 + 2 + 1 = 15 of 16 ymm
 #else
 constexpr int W = 1;
@@ -126,27 +130,52 @@ __attribute__((noinline)) void micro_kernel(int kc, const float* __restrict ap, 
     for (int v = 0; v < NV; ++v) vstore(c + size_t(r) * ldc + v * W, acc[r][v]);
 }
 
+// A micro-kernel of a run-time row count below MR_MAX: a tile's last panel when
+// MR_MAX does not divide its rows.
+template <int NR>
+void micro_kernel_rows(int mr, int kc, const float* ap, const float* bp, float* c, int ldc, bool first) {
+  switch (mr) {
+    case 1: return micro_kernel<1, NR>(kc, ap, bp, c, ldc, first);
+    case 2: return micro_kernel<2, NR>(kc, ap, bp, c, ldc, first);
+    case 3: return micro_kernel<3, NR>(kc, ap, bp, c, ldc, first);
+    case 4: return micro_kernel<4, NR>(kc, ap, bp, c, ldc, first);
+    case 5: return micro_kernel<5, NR>(kc, ap, bp, c, ldc, first);
+    case 6: return micro_kernel<6, NR>(kc, ap, bp, c, ldc, first);
+    case 7: return micro_kernel<7, NR>(kc, ap, bp, c, ldc, first);
+    default: std::fprintf(stderr, "matmul_tiled: a panel of %d rows\n", mr); std::exit(2);
+  }
+}
+
 // The schedule of matmul_tiled.pto's pto.tile: for each (m0, n0) C tile,
 // for each k0: copy the A tile and the B tile into contiguous buffers
-// (packed as the micro-kernel reads them), run the micro-kernel over the
-// tile, C updated in place (written on the first k tile). C[M,N] = A[M,K] @ B[K,N].
+// (packed as the micro-kernel reads them: MR-row panels, then one panel of
+// TM % MR rows), run the micro-kernel over the tile, C updated in place
+// (written on the first k tile). C[M,N] = A[M,K] @ B[K,N].
 template <int MR, int NR>
 void matmul_tiled_t(int M, int N, int K, int TM, int TN, int TK, const float* A, const float* B, float* C,
                     float* Ap, float* Bp) {
+  const int full = TM / MR, tail = TM % MR;
+  float* At = Ap + size_t(full) * TK * MR;  // the tail panel, k-major, `tail` rows a k
   for (int m0 = 0; m0 < M; m0 += TM)
     for (int n0 = 0; n0 < N; n0 += TN)
       for (int k0 = 0; k0 < K; k0 += TK) {
-        for (int p = 0; p < TM / MR; ++p)  // A tile: MR-row panels, k-major
+        for (int p = 0; p < full; ++p)  // A tile: MR-row panels, k-major
           for (int k = 0; k < TK; ++k)
             for (int r = 0; r < MR; ++r)
               Ap[(size_t(p) * TK + k) * MR + r] = A[size_t(m0 + p * MR + r) * K + k0 + k];
+        for (int k = 0; k < TK; ++k)
+          for (int r = 0; r < tail; ++r) At[size_t(k) * tail + r] = A[size_t(m0 + full * MR + r) * K + k0 + k];
         for (int q = 0; q < TN / NR; ++q)  // B tile: NR-column panels, row by row
           for (int k = 0; k < TK; ++k)
             std::memcpy(Bp + (size_t(q) * TK + k) * NR, B + size_t(k0 + k) * N + n0 + q * NR, NR * sizeof(float));
-        for (int p = 0; p < TM / MR; ++p)
+        for (int p = 0; p < full; ++p)
           for (int q = 0; q < TN / NR; ++q)
             micro_kernel<MR, NR>(TK, Ap + size_t(p) * TK * MR, Bp + size_t(q) * TK * NR,
                                  C + size_t(m0 + p * MR) * N + n0 + q * NR, N, k0 == 0);
+        if (tail)
+          for (int q = 0; q < TN / NR; ++q)
+            micro_kernel_rows<NR>(tail, TK, At, Bp + size_t(q) * TK * NR, C + size_t(m0 + full * MR) * N + n0 + q * NR,
+                                  N, k0 == 0);
       }
 }
 
@@ -163,11 +192,8 @@ struct Tiled {
     Bp = alloc(size_t(TK) * TN, -1);
   }
   void operator()(const float* A, const float* B, float* C) const {
-    const bool mr_max = TM % MR_MAX == 0, nr2 = TN % (2 * W) == 0;
-    if (mr_max && nr2) matmul_tiled_t<MR_MAX, 2 * W>(M, N, K, TM, TN, TK, A, B, C, Ap, Bp);
-    else if (mr_max) matmul_tiled_t<MR_MAX, W>(M, N, K, TM, TN, TK, A, B, C, Ap, Bp);
-    else if (nr2) matmul_tiled_t<4, 2 * W>(M, N, K, TM, TN, TK, A, B, C, Ap, Bp);
-    else matmul_tiled_t<4, W>(M, N, K, TM, TN, TK, A, B, C, Ap, Bp);
+    if (TN % (2 * W) == 0) matmul_tiled_t<MR_MAX, 2 * W>(M, N, K, TM, TN, TK, A, B, C, Ap, Bp);
+    else matmul_tiled_t<MR_MAX, W>(M, N, K, TM, TN, TK, A, B, C, Ap, Bp);
   }
 };
 
