@@ -74,10 +74,14 @@ void matmul_values(const MatmulPlan& p, const Tensor& out, bool accumulate, bool
       int64_t row = cx.row(&i);
       for (int64_t j = 0; j < p.N; ++j) C[size_t(j)] = accumulate ? dv[size_t(row + cx.inner()[size_t(j)])] : 0.0;
       const double* ar = A.data() + i * p.K;  // K may be 0: no element to take the address of
+      // Raw restrict pointers: through the vectors the compiler could not
+      // prove C apart from B and ran the j loop a scalar at a time. Each
+      // C[j] still sums its k terms in order, so every value is the same.
+      double* __restrict cr = C.data();
       for (int64_t k = 0; k < p.K; ++k) {
-        double x = ar[k];
-        const double* br = B.data() + k * p.N;
-        for (int64_t j = 0; j < p.N; ++j) C[size_t(j)] += x * br[j];
+        const double x = ar[k];
+        const double* __restrict br = B.data() + k * p.N;
+        for (int64_t j = 0; j < p.N; ++j) cr[j] += x * br[j];
       }
       for (int64_t j = 0; j < p.N; ++j) dv[size_t(row + cx.inner()[size_t(j)])] = exact ? C[size_t(j)] : round_to(dt, C[size_t(j)]);
     }
