@@ -18,7 +18,7 @@ std::pair<std::vector<Access>, std::vector<Access>> both(uint64_t cap, uint64_t 
     Recorder rec;
     ExecContext c(cfg, &rec);
     Tensor t = make(c, "T", {4096});
-    Coalescer co(c, AccessKind::Read, t, cap);
+    exec::detail::Coalescer co(c, AccessKind::Read, t, cap);
     if (before != ~0ull) co.add(t.base_addr() + before, es);
     if (fast)
       co.add_contiguous(t.base_addr() + a, es, count);
