@@ -224,6 +224,9 @@ Tensor im2col(ExecContext& c, const Tensor& in, int64_t kh, int64_t kw, int64_t 
   int64_t V = std::max<int64_t>(1, int64_t(vb / ox.es));
   bool ei = mi == Mode::Element, eo = mo == Mode::Element;
   if (!ei) emit_bulk(c, in, AccessKind::Read, 1);
+  // A row-major result (the usual one) takes its rows as runs.
+  bool out_unit = true;
+  for (size_t e = 1; e < ox.tab[2].size() && out_unit; ++e) out_unit = ox.tab[2][e] == ox.tab[2][e - 1] + 1;
   for (int64_t n = 0; n < p.N; ++n)
     for (int64_t r = 0; r < rows; ++r) {
       int64_t ch = r / (kh * kw), i = (r / kw) % kh, j = r % kw;
@@ -242,8 +245,11 @@ Tensor im2col(ExecContext& c, const Tensor& in, int64_t kh, int64_t kw, int64_t 
         }
         ic.flush();
         if (eo) {
-          for (int64_t col = c0; col < c1; ++col)
-            oc.add(ox.addr(ox.tab[0][size_t(n)] + ox.tab[1][size_t(r)] + ox.tab[2][size_t(col)]), ox.es);
+          const int64_t orow = ox.tab[0][size_t(n)] + ox.tab[1][size_t(r)];
+          if (out_unit)
+            oc.add_contiguous(ox.addr(orow + ox.tab[2][size_t(c0)]), ox.es, uint64_t(c1 - c0));
+          else
+            for (int64_t col = c0; col < c1; ++col) oc.add(ox.addr(orow + ox.tab[2][size_t(col)]), ox.es);
           oc.flush();
         }
       }

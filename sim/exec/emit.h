@@ -103,6 +103,28 @@ struct Coalescer {
     }
     start = a; end = a + n; open = true;
   }
+  // add(a + e * n, n) for e in [0, count), with the merges worked out per
+  // run instead of per element (a packing routine's contiguous lines).
+  void add_contiguous(uint64_t a, uint64_t n, uint64_t count) {
+    uint64_t e = 0;
+    // One by one until the next element starts where the open run ends (a
+    // first element inside an earlier run may leave it elsewhere).
+    while (e < count && !(n > 0 && open && end == a + e * n)) add(a + e * n, n), ++e;
+    while (e < count) {
+      const uint64_t held = end - start;
+      const uint64_t fit = held < cap ? (cap - held) / n : 0;
+      if (fit == 0) {  // as add() with a == end and the run full
+        emit_run(start, held);
+        start = end;
+        end = start + n;
+        ++e;
+        continue;
+      }
+      const uint64_t take = std::min(fit, count - e);
+      end += take * n;
+      e += take;
+    }
+  }
   void flush() {
     if (open) { emit_run(start, end - start); open = false; }
     if (group.es) group.flush(Emit{this});

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstring>
 
 #include "sim/exec/cube_lowering.h"
 #include "sim/exec/emit.h"
@@ -60,8 +61,54 @@ Tensor batch_view(const Tensor& t, size_t nbatch, const std::vector<int64_t>& bi
   return t.index(items);
 }
 
+namespace {
+
+// Two doubles of a row; memcpy loads and stores, as rows need not be 16-byte aligned.
+typedef double V2 __attribute__((vector_size(16)));
+inline V2 ld2(const double* p) {
+  V2 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+inline void st2(double* p, V2 v) { std::memcpy(p, &v, sizeof v); }
+
+// C[M, N] += A[M, K] @ B[K, N], row-major. Blocks of 4 x 4 outputs stay in
+// registers over the k loop (the plain j loop loaded and stored C for every
+// k); each output still adds its k products one at a time in k order, each
+// product rounded before the add (no fused multiply-add), so every value is
+// what the one-element-at-a-time loop gives.
+void mac_rows(const double* A, const double* B, double* C, int64_t M, int64_t N, int64_t K) {
+  int64_t i0 = 0;
+  for (; i0 + 4 <= M; i0 += 4) {
+    int64_t j0 = 0;
+    for (; j0 + 4 <= N; j0 += 4) {
+      double* c0 = C + i0 * N + j0;
+      V2 acc[4][2];
+      for (int r = 0; r < 4; ++r) acc[r][0] = ld2(c0 + r * N), acc[r][1] = ld2(c0 + r * N + 2);
+      const double* a = A + i0 * K;
+      for (int64_t k = 0; k < K; ++k) {
+        const V2 b0 = ld2(B + k * N + j0), b1 = ld2(B + k * N + j0 + 2);
+        for (int r = 0; r < 4; ++r) {
+          const double x = a[r * K + k];
+          acc[r][0] += x * b0;
+          acc[r][1] += x * b1;
+        }
+      }
+      for (int r = 0; r < 4; ++r) st2(c0 + r * N, acc[r][0]), st2(c0 + r * N + 2, acc[r][1]);
+    }
+    for (int64_t i = i0; i < i0 + 4 && j0 < N; ++i)
+      for (int64_t k = 0; k < K; ++k)
+        for (int64_t j = j0; j < N; ++j) C[i * N + j] += A[i * K + k] * B[k * N + j];
+  }
+  for (int64_t i = i0; i < M; ++i)
+    for (int64_t k = 0; k < K; ++k)
+      for (int64_t j = 0; j < N; ++j) C[i * N + j] += A[i * K + k] * B[k * N + j];
+}
+
+}  // namespace
+
 void matmul_values(const MatmulPlan& p, const Tensor& out, bool accumulate, bool exact) {
-  std::vector<double> A(size_t(p.M * p.K)), B(size_t(p.K * p.N)), C(size_t(p.N));
+  std::vector<double> A(size_t(p.M * p.K)), B(size_t(p.K * p.N)), C(size_t(p.M * p.N));
   DType dt = out.dtype();
   for_each_batch(p.batch, [&](const std::vector<int64_t>& bi) {
     Tensor av = batch_view(p.a, p.batch.size(), bi), bv = batch_view(p.b, p.batch.size(), bi);
@@ -70,16 +117,18 @@ void matmul_values(const MatmulPlan& p, const Tensor& out, bool accumulate, bool
     B = bv.to_vector();
     Indexer cx(cv);
     auto& dv = out.storage()->values;
+    const std::vector<int64_t>& in = cx.inner();
     for (int64_t i = 0; i < p.M; ++i) {
-      int64_t row = cx.row(&i);
-      for (int64_t j = 0; j < p.N; ++j) C[size_t(j)] = accumulate ? dv[size_t(row + cx.inner()[size_t(j)])] : 0.0;
-      const double* ar = A.data() + i * p.K;  // K may be 0: no element to take the address of
-      for (int64_t k = 0; k < p.K; ++k) {
-        double x = ar[k];
-        const double* br = B.data() + k * p.N;
-        for (int64_t j = 0; j < p.N; ++j) C[size_t(j)] += x * br[j];
+      const int64_t row = cx.row(&i);
+      for (int64_t j = 0; j < p.N; ++j) C[size_t(i * p.N + j)] = accumulate ? dv[size_t(row + in[size_t(j)])] : 0.0;
+    }
+    mac_rows(A.data(), B.data(), C.data(), p.M, p.N, p.K);
+    for (int64_t i = 0; i < p.M; ++i) {
+      const int64_t row = cx.row(&i);
+      for (int64_t j = 0; j < p.N; ++j) {
+        const double v = C[size_t(i * p.N + j)];
+        dv[size_t(row + in[size_t(j)])] = exact ? v : round_to(dt, v);
       }
-      for (int64_t j = 0; j < p.N; ++j) dv[size_t(row + cx.inner()[size_t(j)])] = exact ? C[size_t(j)] : round_to(dt, C[size_t(j)]);
     }
   });
 }

@@ -1,5 +1,6 @@
 // pto.ref.*: double-precision references. No events; results are global
 // float32 tensors whose stored values are the unrounded doubles.
+#include <algorithm>
 #include <cmath>
 
 #include "sim/exec/emit.h"
@@ -72,14 +73,19 @@ Tensor conv2d(ExecContext& c, const Tensor& in, const Tensor& w, int64_t stride,
     for (int64_t f = 0; f < F; ++f)
       for (int64_t oh = 0; oh < OH; ++oh)
         for (int64_t ow = 0; ow < OW; ++ow) {
+          // The window's rows and columns inside the input, worked out once
+          // per output instead of tested per term; the terms inside are
+          // added in the same order, so the sum is the same.
+          const int64_t ih0 = oh * stride - padding, iw0 = ow * stride - padding;
+          const int64_t i_lo = std::max<int64_t>(0, -ih0), i_hi = std::min(KH, H - ih0);
+          const int64_t j_lo = std::max<int64_t>(0, -iw0), j_hi = std::min(KW, W - iw0);
           double acc = 0;
           for (int64_t ch = 0; ch < C; ++ch)
-            for (int64_t i = 0; i < KH; ++i)
-              for (int64_t j = 0; j < KW; ++j) {
-                int64_t ih = oh * stride - padding + i, iw = ow * stride - padding + j;
-                if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;
-                acc += I[size_t(((n * C + ch) * H + ih) * W + iw)] * Wt[size_t(((f * C + ch) * KH + i) * KW + j)];
-              }
+            for (int64_t i = i_lo; i < i_hi; ++i) {
+              // Indices, not row pointers: iw0 may be negative (padding).
+              const int64_t irow = ((n * C + ch) * H + ih0 + i) * W + iw0, wrow = ((f * C + ch) * KH + i) * KW;
+              for (int64_t j = j_lo; j < j_hi; ++j) acc += I[size_t(irow + j)] * Wt[size_t(wrow + j)];
+            }
           O[size_t(((n * F + f) * OH + oh) * OW + ow)] = acc;
         }
   put(out, O);

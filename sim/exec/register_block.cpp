@@ -148,10 +148,17 @@ void pack(ExecContext& c, const Tensor& view, const Tensor& buf, const Operand& 
   std::fill(dv.begin() + long(base), dv.begin() + long(base + size_t(elems)), 0.0);
   const Indexer src(view);
   const auto& sv = view.storage()->values;
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j < cols; ++j)
-      dv[base + size_t(dst.ix.tab[0][size_t(i)] + dst.ix.tab[1][size_t(j)])] =
-          sv[size_t(src.offset + src.tab[0][size_t(i)] + src.tab[1][size_t(j)])];
+  {
+    // Row pointers and the column tables hoisted: the copy is most of a
+    // pack's own work, once per tile.
+    const int64_t* dcol = dst.ix.tab[1].data();
+    const int64_t* scol = src.tab[1].data();
+    for (int64_t i = 0; i < rows; ++i) {
+      double* d = dv.data() + base + size_t(dst.ix.tab[0][size_t(i)]);
+      const double* s = sv.data() + size_t(src.offset + src.tab[0][size_t(i)]);
+      for (int64_t j = 0; j < cols; ++j) d[dcol[j]] = s[scol[j]];
+    }
+  }
   // Lines along the dimension with the smaller address step.
   auto step = [&](size_t d, int64_t n) { return n > 1 ? std::llabs(src.tab[d][1] - src.tab[d][0]) : INT64_MAX; };
   const bool by_column = step(0, rows) < step(1, cols);
@@ -160,11 +167,18 @@ void pack(ExecContext& c, const Tensor& view, const Tensor& buf, const Operand& 
   const AccessKind wk = write_kind(c, buf);
   const uint64_t first = dst.ix.addr(dst.ix.offset);
   uint64_t written = 0;
+  // A line whose elements are adjacent (the usual row-major tile) goes to
+  // the coalescer as one run.
+  const auto& along = src.tab[by_column ? 0 : 1];
+  bool unit = true;
+  for (size_t e = 1; e < along.size() && unit; ++e) unit = along[e] == along[e - 1] + 1;
   for (int64_t l = 0; l < lines; ++l) {
     Coalescer co(c, AccessKind::Read, view, vb);
-    for (int64_t e = 0; e < len; ++e) {
-      const int64_t i = by_column ? e : l, j = by_column ? l : e;
-      co.add(src.addr(src.offset + src.tab[0][size_t(i)] + src.tab[1][size_t(j)]), src.es);
+    const int64_t across = src.offset + src.tab[by_column ? 1 : 0][size_t(l)];
+    if (unit && len > 0) {
+      co.add_contiguous(src.addr(across + along[0]), src.es, uint64_t(len));
+    } else {
+      for (int64_t e = 0; e < len; ++e) co.add(src.addr(across + along[size_t(e)]), src.es);
     }
     co.flush();
     const uint64_t upto =
