@@ -157,7 +157,9 @@ void Coherence::record_sharing(uint64_t line, bool false_sharing, const Touch& w
 
 uint32_t Coherence::invalidate_others(CoreId c, uint64_t line, Entry& e, const Touch& mine, uint64_t at) {
   uint32_t reached = 0;
-  if (e.holders.count() == (e.holders.test(c) ? 1u : 0u)) return 0;
+  std::bitset<kMaxCores> others = e.holders;  // none(), not count(): see one_holder
+  others.reset(c);
+  if (others.none()) return 0;
   for (uint32_t d = 0; d < counters_.size(); ++d) {
     if (d == c || !e.holders.test(d)) continue;
     e.holders.reset(d);
@@ -210,7 +212,7 @@ uint64_t Coherence::request(CoreId c, const MemRequest& r, uint64_t at) {
       from_peer = true;
     }
     e.holders.set(c);
-    e.exclusive = e.holders.count() == 1;
+    e.exclusive = one_holder(e);
     touch(e, c, r.touch, r.tensor, r.site);
     if (from_peer) return peer_transfer(c, r, t);
     k.bytes_below += r.bytes;
@@ -265,7 +267,7 @@ void Coherence::kept(CoreId c, uint64_t addr) {
   Entry& e = dir_[addr >> line_shift_];
   if (e.holders.test(c)) return;
   e.holders.set(c);
-  e.exclusive = e.holders.count() == 1;
+  e.exclusive = one_holder(e);
 }
 
 CoherenceCounters Coherence::total() const {

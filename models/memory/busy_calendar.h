@@ -12,6 +12,7 @@
 #include <iterator>
 #include <map>
 
+#include "models/memory/recycling_allocator.h"
 #include "sim/common/time.h"
 
 namespace ptosim {
@@ -88,7 +89,8 @@ class BusyCalendar {
 
  private:
   size_t max_;
-  std::map<Fs, Fs> busy_;  // start -> end of each busy interval, disjoint
+  // start -> end of each busy interval, disjoint; intervals come and go with every request (nodes recycled)
+  std::map<Fs, Fs, std::less<Fs>, RecyclingAllocator<std::pair<const Fs, Fs>>> busy_;
 };
 
 }  // namespace ptosim

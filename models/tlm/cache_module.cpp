@@ -93,7 +93,7 @@ void CacheModule::report(StatsNode& parent, const TagNames& names, double second
   const CacheConfig& cc = logic_->config();
   n.set("demand_miss_bytes", n.u64("demand_misses") * (cc.has_subblocks() ? cc.subblock : cc.line));
   uint64_t dirty = 0;
-  for (size_t c = 0; c < instances(); ++c) dirty += instance(c).dirty_lines().size();
+  for (size_t c = 0; c < instances(); ++c) dirty += instance(c).dirty_count();
   n.set("dirty_lines_at_end", dirty);
   if (logic_->config().set_fill_cycles) n.set("set_fill_stalls", t.set_fill_stalls);  // only where spaced
   if (logic_->has_prefetcher()) {  // keys only for levels that prefetch (docs/REPORTS.md)

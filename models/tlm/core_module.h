@@ -191,6 +191,7 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   void enqueue(const Queued& q);
   void schedule(bool drain);
   void issue_queued(size_t core);  // the front of core's queue
+  void issue_event(const Queued& q, size_t core);  // q of core's, off its queue
   void issue_now(const Access& a, uint32_t seq, uint8_t* data = nullptr);
   void compute_now(const Compute& c, uint32_t seq);
   const Route& route_of(const Access& a) const;

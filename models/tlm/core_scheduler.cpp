@@ -21,6 +21,18 @@ void CoreModule::enqueue(const Queued& q) {
     const bool again = core == emptied_ && clocks_[core].issue_at < lower_ && clocks_[core].issue_at <= higher_;
     next_ = again ? core : kNoCore;
     emptied_ = kNoCore;
+    // Chosen again and schedule() would not wait: it would issue this event
+    // at once and find the queue empty again. Issued here, as it would be,
+    // without its copy into the queue and out (past the lookahead most
+    // events go this way: the earliest core's events arrive one at a time).
+    if (again && (empty_queues_ == 0 || queued_ + 1 >= kLookahead)) {
+      ++empty_queues_;
+      issue_event(q, core);
+      next_ = kNoCore;
+      emptied_ = core;
+      schedule(false);
+      return;
+    }
   }
   queues_[core].push_back(q);
   ++queued_;
@@ -82,6 +94,10 @@ void CoreModule::issue_queued(size_t best) {
   queues_[best].pop_front();
   empty_queues_ += queues_[best].empty();
   --queued_;
+  issue_event(q, best);
+}
+
+void CoreModule::issue_event(const Queued& q, size_t best) {
   switch (q.kind) {
     case Queued::AccessEvent: {
       auto issue = [&] {
