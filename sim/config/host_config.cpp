@@ -230,7 +230,10 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
   std::ostringstream o;
   o << "# Written by `pto-sim config host`" << (m.valid ? " --measure" : "") << " on " << f.model << " ("
     << f.vendor << ", " << f.cpus << " CPUs).\n"
-    << "# Caches from /sys/devices/system/cpu/cpu0/cache; core timings are "
+    << "# Caches from "
+    << (f.caches[0].shared_cpus.rfind("CPUID", 0) == 0 ? "CPUID (this VM has no /sys/devices/system/cpu/cpu0/cache)"
+                                                        : "/sys/devices/system/cpu/cpu0/cache")
+    << "; core timings are "
     << k.name << " figures\n"
     << "# (vendor optimisation guides, Agner Fog's tables); "
     << (m.valid ? "clock, cache and DRAM latencies and\n# bandwidth measured by sim/host/host_probe (dependent add chain, pointer chase, wide-load stream).\n"

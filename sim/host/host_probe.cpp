@@ -15,7 +15,7 @@ namespace {
 // chains ran 3.7x faster than the clock on an Emerald Rapids VM (10.8 GHz
 // "measured", 2.9 by this chain, by an imul chain at 3 cycles and by an
 // xor chain alike).
-double add_chain_s(uint64_t n) {
+__attribute__((noinline)) double add_chain_s(uint64_t n) {
   uint64_t x = 0, one = 1;
   const double t0 = thread_cpu_s();
   for (uint64_t i = 0; i < n; i += 8) {
@@ -112,25 +112,38 @@ OpLatencies measure_op_latencies(double clock_hz) {
 OpLatencies measure_op_latencies(double) { return {}; }
 #endif
 
+namespace {
+// n adds as four independent chains, seconds. A function of its own, as
+// add_chain_s is: inlined next to the chain, GCC gave two of the four
+// chains the chain's registers and copied them in and out every
+// iteration (four movs for eight adds), and on a Zen 5 VM this read 2.7
+// adds a cycle where the same adds alone read 3.6-3.7 (and the op suite's
+// canary, bench/fidelity/timing.h, 3.6-3.9) on an idle machine.
+__attribute__((noinline)) double add_spread_s(uint64_t n) {
+  uint64_t a = 0, b = 0, c = 0, d = 0, one = 1;
+  const double t0 = thread_cpu_s();
+  for (uint64_t i = 0; i < n; i += 8) {
+#if defined(__x86_64__)
+    asm volatile("add %4, %0\n\tadd %4, %1\n\tadd %4, %2\n\tadd %4, %3\n\t"
+                 "add %4, %0\n\tadd %4, %1\n\tadd %4, %2\n\tadd %4, %3"
+                 : "+r"(a), "+r"(b), "+r"(c), "+r"(d)
+                 : "r"(one));
+#else
+    for (int k = 0; k < 2; ++k) asm volatile("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d)), a += one, b += one, c += one, d += one;
+#endif
+  }
+  const double s = thread_cpu_s() - t0;
+  asm volatile("" ::"r"(a), "r"(b), "r"(c), "r"(d));
+  return s;
+}
+}  // namespace
+
 double independent_adds_per_cycle() {
   const uint64_t n = 4'000'000;
   double chain = 1e30, spread = 1e30;
   for (int r = 0; r < 20; ++r) {
     chain = std::min(chain, add_chain_s(n));
-    uint64_t a = 0, b = 0, c = 0, d = 0, one = 1;
-    const double t0 = thread_cpu_s();
-    for (uint64_t i = 0; i < n; i += 8) {
-#if defined(__x86_64__)
-      asm volatile("add %4, %0\n\tadd %4, %1\n\tadd %4, %2\n\tadd %4, %3\n\t"
-                   "add %4, %0\n\tadd %4, %1\n\tadd %4, %2\n\tadd %4, %3"
-                   : "+r"(a), "+r"(b), "+r"(c), "+r"(d)
-                   : "r"(one));
-#else
-      for (int k = 0; k < 2; ++k) asm volatile("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d)), a += one, b += one, c += one, d += one;
-#endif
-    }
-    spread = std::min(spread, thread_cpu_s() - t0);
-    asm volatile("" ::"r"(a), "r"(b), "r"(c), "r"(d));
+    spread = std::min(spread, add_spread_s(n));
   }
   return chain / spread;
 }
