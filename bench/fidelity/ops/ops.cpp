@@ -149,13 +149,18 @@ void micro_kernel_rows(int mr, int kc, const float* ap, const float* bp, float* 
 // The schedule of matmul_tiled.pto's pto.tile: for each (m0, n0) C tile,
 // for each k0: copy the A tile and the B tile into contiguous buffers
 // (packed as the micro-kernel reads them: MR-row panels, then one panel of
-// TM % MR rows), run the micro-kernel over the tile, C updated in place
-// (written on the first k tile). C[M,N] = A[M,K] @ B[K,N].
+// TM % MR rows; NR-column panels, then one of a vector when NR does not
+// divide TN, as the lowering's blocks end: a 112-wide tile on 16 lanes is
+// three 32-wide panels and a 16-wide one, not seven 16-wide ones whose
+// every FMA needs its own broadcast), run the micro-kernel over the tile,
+// C updated in place (written on the first k tile). C[M,N] = A[M,K] @ B[K,N].
 template <int MR, int NR>
 void matmul_tiled_t(int M, int N, int K, int TM, int TN, int TK, const float* A, const float* B, float* C,
                     float* Ap, float* Bp) {
   const int full = TM / MR, tail = TM % MR;
+  const int wide = TN / NR, narrow = (TN % NR) / W;  // narrow: 0 or, when NR is two vectors, 1
   float* At = Ap + size_t(full) * TK * MR;  // the tail panel, k-major, `tail` rows a k
+  float* Bn = Bp + size_t(wide) * TK * NR;  // the narrow panel, a vector wide
   for (int m0 = 0; m0 < M; m0 += TM)
     for (int n0 = 0; n0 < N; n0 += TN)
       for (int k0 = 0; k0 < K; k0 += TK) {
@@ -165,17 +170,26 @@ void matmul_tiled_t(int M, int N, int K, int TM, int TN, int TK, const float* A,
               Ap[(size_t(p) * TK + k) * MR + r] = A[size_t(m0 + p * MR + r) * K + k0 + k];
         for (int k = 0; k < TK; ++k)
           for (int r = 0; r < tail; ++r) At[size_t(k) * tail + r] = A[size_t(m0 + full * MR + r) * K + k0 + k];
-        for (int q = 0; q < TN / NR; ++q)  // B tile: NR-column panels, row by row
+        for (int q = 0; q < wide; ++q)  // B tile: NR-column panels, row by row
           for (int k = 0; k < TK; ++k)
             std::memcpy(Bp + (size_t(q) * TK + k) * NR, B + size_t(k0 + k) * N + n0 + q * NR, NR * sizeof(float));
-        for (int p = 0; p < full; ++p)
-          for (int q = 0; q < TN / NR; ++q)
-            micro_kernel<MR, NR>(TK, Ap + size_t(p) * TK * MR, Bp + size_t(q) * TK * NR,
-                                 C + size_t(m0 + p * MR) * N + n0 + q * NR, N, k0 == 0);
-        if (tail)
-          for (int q = 0; q < TN / NR; ++q)
-            micro_kernel_rows<NR>(tail, TK, At, Bp + size_t(q) * TK * NR, C + size_t(m0 + full * MR) * N + n0 + q * NR,
-                                  N, k0 == 0);
+        if (narrow)
+          for (int k = 0; k < TK; ++k)
+            std::memcpy(Bn + size_t(k) * W, B + size_t(k0 + k) * N + n0 + wide * NR, W * sizeof(float));
+        float* Cb = C + size_t(m0) * N + n0;
+        for (int p = 0; p < full; ++p) {
+          for (int q = 0; q < wide; ++q)
+            micro_kernel<MR, NR>(TK, Ap + size_t(p) * TK * MR, Bp + size_t(q) * TK * NR, Cb + size_t(p * MR) * N + q * NR,
+                                 N, k0 == 0);
+          if (narrow)
+            micro_kernel<MR, W>(TK, Ap + size_t(p) * TK * MR, Bn, Cb + size_t(p * MR) * N + wide * NR, N, k0 == 0);
+        }
+        if (tail) {
+          for (int q = 0; q < wide; ++q)
+            micro_kernel_rows<NR>(tail, TK, At, Bp + size_t(q) * TK * NR, Cb + size_t(full * MR) * N + q * NR, N,
+                                  k0 == 0);
+          if (narrow) micro_kernel_rows<W>(tail, TK, At, Bn, Cb + size_t(full * MR) * N + wide * NR, N, k0 == 0);
+        }
       }
 }
 
@@ -192,7 +206,7 @@ struct Tiled {
     Bp = alloc(size_t(TK) * TN, -1);
   }
   void operator()(const float* A, const float* B, float* C) const {
-    if (TN % (2 * W) == 0) matmul_tiled_t<MR_MAX, 2 * W>(M, N, K, TM, TN, TK, A, B, C, Ap, Bp);
+    if (TN >= 2 * W) matmul_tiled_t<MR_MAX, 2 * W>(M, N, K, TM, TN, TK, A, B, C, Ap, Bp);
     else matmul_tiled_t<MR_MAX, W>(M, N, K, TM, TN, TK, A, B, C, Ap, Bp);
   }
 };
@@ -396,18 +410,28 @@ __attribute__((noinline)) void conv_basic(const ConvShape& s, const float* __res
 }
 
 // im2col: cols[(c*3 + kh)*3 + kw][oh*OW + ow], zero where the window is in
-// the padding.
+// the padding. Row by row, as a library copies it: an output row's columns
+// whose window is inside the image are one contiguous run of X's row
+// (memcpy, vector loads and stores), the padding columns at its ends are
+// zeroed. A test per element (Caffe's im2col_cpu) kept GCC from
+// vectorising the loop: the load may not run where the window is outside.
 __attribute__((noinline)) void im2col(const ConvShape& s, const float* __restrict X, float* __restrict cols) {
   for (int c = 0; c < s.C; ++c)
     for (int kh = 0; kh < 3; ++kh)
       for (int kw = 0; kw < 3; ++kw) {
         float* row = cols + size_t((c * 3 + kh) * 3 + kw) * s.OH * s.OW;
+        // ow in [lo, hi) reads X[.., ow + kw - PAD]; the rest is padding.
+        const int lo = std::clamp(s.PAD - kw, 0, s.OW), hi = std::clamp(s.W + s.PAD - kw, lo, s.OW);
         for (int oh = 0; oh < s.OH; ++oh) {
           const int ih = oh + kh - s.PAD;
-          for (int ow = 0; ow < s.OW; ++ow) {
-            const int iw = ow + kw - s.PAD;
-            row[oh * s.OW + ow] = (ih >= 0 && ih < s.H && iw >= 0 && iw < s.W) ? X[(size_t(c) * s.H + ih) * s.W + iw] : 0.0f;
+          float* out = row + size_t(oh) * s.OW;
+          if (ih < 0 || ih >= s.H) {
+            std::memset(out, 0, size_t(s.OW) * sizeof(float));
+            continue;
           }
+          std::memset(out, 0, size_t(lo) * sizeof(float));
+          std::memcpy(out + lo, X + (size_t(c) * s.H + ih) * s.W + (lo + kw - s.PAD), size_t(hi - lo) * sizeof(float));
+          std::memset(out + hi, 0, size_t(s.OW - hi) * sizeof(float));
         }
       }
 }
