@@ -118,34 +118,41 @@ size_t pick_level(const std::vector<std::string>& chain, const std::string& name
 }
 
 // What would make `run`'s counts at this level differ from one LRU pass:
-// refused with the key to change.
+// refused with every key to change at once, and the --set line that
+// changes them (a config of this machine, `config host`, has a prefetcher
+// and a store queue: one refusal at a time sent the user round twice).
 void refuse_inexact(const HwConfig& config, const CacheConfig& c) {
   const std::string at = "caches." + c.name + ".";
-  auto refuse = [&](const std::string& key, const std::string& why) {
-    throw InputError({"--level", 0, 0}, c.name,
-                     why + " (" + key + "): one pass is exact only for LRU, write-allocate, no prefetcher, no "
-                     "sub-blocks; override it with --set, e.g. --set " + key + "=...");
-  };
-  if (!ChoiceLists::has_trait(concepts::kReplacement, c.replacement, traits::kStackDistance)) {
-    std::string stack;  // the policies the registry says one pass is exact for
-    for (const Choice& p : ChoiceLists::of(concepts::kReplacement))
-      if (ChoiceLists::has_trait(concepts::kReplacement, p.name, traits::kStackDistance))
-        stack += (stack.empty() ? "" : " | ") + p.name;
-    refuse(at + "replacement", "replacement is '" + c.replacement + "', not " + stack);
-  }
+  std::vector<std::pair<std::string, std::string>> why;  // the key = the value one pass needs, and why
+  std::string stack;  // the policies the registry says one pass is exact for
+  for (const Choice& p : ChoiceLists::of(concepts::kReplacement))
+    if (ChoiceLists::has_trait(concepts::kReplacement, p.name, traits::kStackDistance))
+      stack += (stack.empty() ? "" : " | ") + p.name;
+  if (!ChoiceLists::has_trait(concepts::kReplacement, c.replacement, traits::kStackDistance))
+    why.push_back({at + "replacement=" + stack.substr(0, stack.find(' ')),
+                   "replacement is '" + c.replacement + "', not " + stack});
   if (!ChoiceLists::has_trait(concepts::kPrefetcher, c.prefetch.name, traits::kNoProposals))
-    refuse(at + "prefetcher", "the level has a prefetcher ('" + c.prefetch.name + "')");
+    why.push_back({at + "prefetcher=none", "the level has a prefetcher ('" + c.prefetch.name + "')"});
   if (!c.write_allocate || c.allocate_nofetch)
-    refuse(at + "write_allocate", "a write miss may not allocate, so writes are not stack references");
-  if (c.has_subblocks()) refuse(at + "subblock", "the level has sub-blocks");
+    why.push_back({at + "write_allocate=true", "a write miss may not allocate, so writes are not stack references"});
+  if (c.has_subblocks()) why.push_back({at + "subblock=0", "the level has sub-blocks"});
   if (config.core.count > 1)
-    throw InputError({"--config", 0, 0}, "core.cores",
-                     "several cores reach the shared levels in an order that depends on timing; use --set core.cores=1");
+    why.push_back({"core.cores=1", "several cores reach the shared levels in an order that depends on timing"});
   if (ChoiceLists::has_trait(concepts::kCoreModel, config.core.model, traits::kStoreQueue) &&
       config.core.store_request != StoreRequest::Dispatch)
-    throw InputError({"--config", 0, 0}, "core.store_request",
-                     "stores that request their line as the store queue drains reach the caches in an order that "
-                     "depends on timing; use --set core.store_request=dispatch");
+    why.push_back({"core.store_request=dispatch", "stores that request their line after dispatch ('" +
+                                                      std::string(kStoreRequests.name(config.core.store_request)) +
+                                                      "') reach the caches in an order that depends on timing"});
+  if (why.empty()) return;
+  std::string msg = "one pass is exact only for LRU, write-allocate, no prefetcher, no sub-blocks, one core and "
+                    "stores that request their line at dispatch; this config has:";
+  std::string sets;
+  for (const auto& [set, reason] : why) {
+    msg += "\n  " + reason + " (" + set.substr(0, set.find('=')) + ")";
+    sets += " --set " + set;
+  }
+  msg += "\nthe counts of that hierarchy, one pass for all sizes:" + sets;
+  throw InputError({"--level", 0, 0}, c.name, msg);
 }
 
 std::string default_sizes(const CacheConfig& c) {

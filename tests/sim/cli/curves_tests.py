@@ -100,6 +100,15 @@ for args, word in [(["--sizes", "4KiB..1KiB"], "--sizes"), (["--sizes", "abc"], 
                    (["--set", "caches.L1.write_allocate=false"], "write_allocate")]:
     code, out, err = run("curves", TILED, *args)
     check(f"refused {args}", code == 2 and word in err and out == "", (code, err))
+# Every reason at once, with the --set line that removes them all: added, it runs.
+code, cfg, err = run("config", "show", "--set", "caches.L1.prefetcher=next_line", "--set", "caches.L1.replacement=fifo")
+cfg = write("two_reasons.yaml", cfg)
+code, out, err = run("curves", TILED, "--config", cfg)
+fix = err.rsplit("one pass for all sizes:", 1)[-1].split()
+check("two reasons named in one refusal", code == 2 and "prefetcher" in err and "replacement" in err and
+      fix == ["--set", "caches.L1.replacement=lru", "--set", "caches.L1.prefetcher=none"], (code, err))
+code, out, err = run("curves", TILED, "--config", cfg, *fix)
+check("the refusal's --set line runs", code == 0 and "exact" in out, (code, err))
 code, out, err = run("curves", "--trace", write("v.din", "r 100 4\nv 100 4\n"))
 check("a one-line invalidate is refused", code == 2 and "invalidate" in err, (code, err))
 code, out, err = run("curves", TILED, "-o", TILED)
