@@ -18,10 +18,16 @@ uint64_t SpaceAllocator::rounded(uint64_t bytes) const {
 
 uint64_t SpaceAllocator::allocate(uint64_t bytes, const std::string& tensor_name) {
   uint64_t size = rounded(bytes);
+  // What would fit, said with the refusal: free bytes alone do not say it
+  // when other tensors split them (the largest block, aligned, does).
   auto fail = [&] {
+    uint64_t largest = capacity_ > top_ ? capacity_ - top_ : 0;
+    for (const auto& [off, sz] : free_) largest = std::max(largest, sz);
+    for (const auto& pool : pools_)
+      for (const auto& [off, sz] : pool) largest = std::max(largest, sz);
     throw OpError("cannot allocate '" + tensor_name + "' (" + std::to_string(bytes) + " bytes) in space '" +
                   space_ + "': " + std::to_string(capacity_ - in_use_) + " bytes free of " +
-                  std::to_string(capacity_));
+                  std::to_string(capacity_) + ", the largest free block " + std::to_string(largest) + " bytes");
   };
   if (capacity_ && size > capacity_ - in_use_) fail();
   uint64_t off = pools_.empty() ? UINT64_MAX : take(pools_[core_], size);

@@ -89,9 +89,30 @@ TEST(Allocator, AlignmentCapacityAndReuse) {
     a.allocate(2000, "big");
     FAIL();
   } catch (const OpError& e) {
-    EXPECT_STREQ(e.what(), "cannot allocate 'big' (2000 bytes) in space 'shared': 832 bytes free of 1024");
+    EXPECT_STREQ(e.what(),
+                 "cannot allocate 'big' (2000 bytes) in space 'shared': 832 bytes free of 1024, the largest free "
+                 "block 832 bytes");
   }
   EXPECT_EQ(a.peak(), 192u);
+}
+
+// The refusal says what would fit: with the free bytes split by a tensor
+// still live, the largest block, not their sum.
+TEST(Allocator, RefusalNamesTheLargestFreeBlock) {
+  SpaceAllocator a("shared", 1, 0, 1024, 64);
+  a.allocate(256, "a");
+  const uint64_t b = a.allocate(256, "b");
+  a.allocate(256, "c");
+  a.release(b);  // free: 256 at 256 and 256 at 768
+  try {
+    a.allocate(300, "d");
+    FAIL();
+  } catch (const OpError& e) {
+    EXPECT_STREQ(e.what(),
+                 "cannot allocate 'd' (300 bytes) in space 'shared': 512 bytes free of 1024, the largest free block "
+                 "256 bytes");
+  }
+  EXPECT_EQ(a.allocate(256, "e"), 256u);  // what it said fits, fits
 }
 
 TEST(Scopes, FreeAtScopeExitAndUseAfterFree) {
