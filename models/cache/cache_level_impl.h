@@ -91,13 +91,25 @@ class CacheLevelImpl final : public CacheLevel {
       (void)r;
       throw std::logic_error("functional warming of a sub-blocked or data-keeping level");
     } else {
-      const uint64_t bytes = r.bytes ? r.bytes : 1;
-      const uint64_t first = r.addr >> line_shift_, last = (r.addr + bytes - 1) >> line_shift_;
-      for (uint64_t line = first; line <= last; ++line) {
-        const uint64_t lo = std::max(r.addr, line << line_shift_);
-        const uint64_t hi = std::min(r.addr + bytes, (line + 1) << line_shift_);
-        warm_line(line, lo, hi - lo, r);
+      warm_request(r);
+    }
+  }
+
+  size_t warm_run(const Access* a, size_t n, SpaceId space, uint64_t budget, uint64_t* lines) override {
+    if constexpr (Sub || Data) {
+      (void)a, (void)n, (void)space, (void)budget, (void)lines;
+      throw std::logic_error("functional warming of a sub-blocked or data-keeping level");
+    } else {
+      uint64_t counted = 0;
+      size_t i = 0;
+      for (; i < n && counted < budget; ++i) {
+        const Access& x = a[i];
+        if (x.space != space || is_control(x.kind)) break;
+        const bool write = (uint8_t(x.kind) & 1) != 0;  // Write or Fill
+        counted += warm_request(MemRequest{x.addr, x.bytes, write, x.tensor, x.region});
       }
+      *lines += counted;
+      return i;
     }
   }
 
@@ -277,6 +289,25 @@ class CacheLevelImpl final : public CacheLevel {
     timing_.latency_sum_fs += done - at;
     ++timing_.requests;
     return done;
+  }
+
+  // warm() of one request, line by line; returns its lines.
+#if defined(__GNUC__)
+  __attribute__((always_inline))  // into warm_run(): the loop between units
+#endif
+  uint64_t warm_request(const MemRequest& r) {
+    const uint64_t bytes = r.bytes ? r.bytes : 1;
+    const uint64_t first = r.addr >> line_shift_, last = (r.addr + bytes - 1) >> line_shift_;
+    if (first == last) {  // the common case
+      warm_line(first, r.addr, bytes, r);
+      return 1;
+    }
+    for (uint64_t line = first; line <= last; ++line) {
+      const uint64_t lo = std::max(r.addr, line << line_shift_);
+      const uint64_t hi = std::min(r.addr + bytes, (line + 1) << line_shift_);
+      warm_line(line, lo, hi - lo, r);
+    }
+    return last - first + 1;
   }
 
   // One line of warm(): served_hit / served_miss (and a read's prefetches)
