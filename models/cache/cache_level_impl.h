@@ -311,11 +311,33 @@ class CacheLevelImpl final : public CacheLevel {
   }
 
   // One line of warm(): served_hit / served_miss (and a read's prefetches)
-  // without time or counters.
+  // without time or counters. The plain hit (no prefetcher, nothing
+  // written through) is most of a warmed stream: it stays in the caller's
+  // loop, with the request in registers; the rest takes a copy apart, as
+  // issue_as() gives its miss path.
+#if defined(__GNUC__)
+  __attribute__((always_inline))
+#endif
   void warm_line(uint64_t line, uint64_t addr, uint64_t bytes, const MemRequest& r) {
+    const typename Array::Found f = array_.find(line);
+    if (f.slot >= 0 && !prefetcher_ && (!r.write || config_.write_back)) [[likely]] {
+      // A read of the line found last is no change for such a policy: the
+      // call (GCC keeps it outlined here) is skipped.
+      if (!(Policy::kRepeatHitIsNoop && f.repeat) || r.write) array_.hit(f, r.write);
+      classifier_.hit(line, array_.extra(uint64_t(f.slot)).shadow, [&] { return allocates(r.write, bytes); });
+      return;
+    }
+    const MemRequest m = r;
+    warm_found(f, line, addr, bytes, m);
+  }
+
+  // warm_line() past its lookup at `f`.
+#if defined(__GNUC__)
+  __attribute__((noinline))
+#endif
+  void warm_found(const typename Array::Found& f, uint64_t line, uint64_t addr, uint64_t bytes, const MemRequest& r) {
     const bool write = r.write;
     const MemRequest through{addr, bytes, true, r.tensor, r.region};
-    const typename Array::Found f = array_.find(line);
     if (f.slot >= 0) {
       array_.hit(f, write && config_.write_back);
       classifier_.hit(line, array_.extra(uint64_t(f.slot)).shadow, [&] { return allocates(write, bytes); });
