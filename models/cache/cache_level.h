@@ -88,6 +88,14 @@ class CacheLevel : public MemPort {
   // this level and are due before clock.sync_at; returns how many it issued
   // (the core takes the next one itself).
   virtual size_t run(const Access* a, size_t n, SpaceId space, CoreClock& clock) = 0;
+  // Functional warming (MemPort::warm, run --sample) of accesses a[0..n),
+  // as warm() of each in turn, in one call: while they are in `space` and
+  // no control record, until `budget` line requests of this level are
+  // warmed (the access that reaches it included). Returns how many it
+  // warmed and adds their line requests (the sample schedule's weight) to
+  // *lines. Between units this is every access's path, so it is one loop
+  // here rather than a virtual call and a route lookup per access.
+  virtual size_t warm_run(const Access* a, size_t n, SpaceId space, uint64_t budget, uint64_t* lines) = 0;
   // Writes every dirty line below at time `at`, counted as writebacks, in
   // Dinero IV's order (see SetAssocArray::dirty_lines). Only this level:
   // control(Copyback, ..., 0) flushes it and then the levels below.

@@ -91,13 +91,25 @@ class CacheLevelImpl final : public CacheLevel {
       (void)r;
       throw std::logic_error("functional warming of a sub-blocked or data-keeping level");
     } else {
-      const uint64_t bytes = r.bytes ? r.bytes : 1;
-      const uint64_t first = r.addr >> line_shift_, last = (r.addr + bytes - 1) >> line_shift_;
-      for (uint64_t line = first; line <= last; ++line) {
-        const uint64_t lo = std::max(r.addr, line << line_shift_);
-        const uint64_t hi = std::min(r.addr + bytes, (line + 1) << line_shift_);
-        warm_line(line, lo, hi - lo, r);
+      warm_request(r);
+    }
+  }
+
+  size_t warm_run(const Access* a, size_t n, SpaceId space, uint64_t budget, uint64_t* lines) override {
+    if constexpr (Sub || Data) {
+      (void)a, (void)n, (void)space, (void)budget, (void)lines;
+      throw std::logic_error("functional warming of a sub-blocked or data-keeping level");
+    } else {
+      uint64_t counted = 0;
+      size_t i = 0;
+      for (; i < n && counted < budget; ++i) {
+        const Access& x = a[i];
+        if (x.space != space || is_control(x.kind)) break;
+        const bool write = (uint8_t(x.kind) & 1) != 0;  // Write or Fill
+        counted += warm_request(MemRequest{x.addr, x.bytes, write, x.tensor, x.region});
       }
+      *lines += counted;
+      return i;
     }
   }
 
@@ -279,12 +291,53 @@ class CacheLevelImpl final : public CacheLevel {
     return done;
   }
 
+  // warm() of one request, line by line; returns its lines.
+#if defined(__GNUC__)
+  __attribute__((always_inline))  // into warm_run(): the loop between units
+#endif
+  uint64_t warm_request(const MemRequest& r) {
+    const uint64_t bytes = r.bytes ? r.bytes : 1;
+    const uint64_t first = r.addr >> line_shift_, last = (r.addr + bytes - 1) >> line_shift_;
+    if (first == last) {  // the common case
+      warm_line(first, r.addr, bytes, r);
+      return 1;
+    }
+    for (uint64_t line = first; line <= last; ++line) {
+      const uint64_t lo = std::max(r.addr, line << line_shift_);
+      const uint64_t hi = std::min(r.addr + bytes, (line + 1) << line_shift_);
+      warm_line(line, lo, hi - lo, r);
+    }
+    return last - first + 1;
+  }
+
   // One line of warm(): served_hit / served_miss (and a read's prefetches)
-  // without time or counters.
+  // without time or counters. The plain hit (no prefetcher, nothing
+  // written through) is most of a warmed stream: it stays in the caller's
+  // loop, with the request in registers; the rest takes a copy apart, as
+  // issue_as() gives its miss path.
+#if defined(__GNUC__)
+  __attribute__((always_inline))
+#endif
   void warm_line(uint64_t line, uint64_t addr, uint64_t bytes, const MemRequest& r) {
+    const typename Array::Found f = array_.find(line);
+    if (f.slot >= 0 && !prefetcher_ && (!r.write || config_.write_back)) [[likely]] {
+      // A read of the line found last is no change for such a policy: the
+      // call (GCC keeps it outlined here) is skipped.
+      if (!(Policy::kRepeatHitIsNoop && f.repeat) || r.write) array_.hit(f, r.write);
+      classifier_.hit(line, array_.extra(uint64_t(f.slot)).shadow, [&] { return allocates(r.write, bytes); });
+      return;
+    }
+    const MemRequest m = r;
+    warm_found(f, line, addr, bytes, m);
+  }
+
+  // warm_line() past its lookup at `f`.
+#if defined(__GNUC__)
+  __attribute__((noinline))
+#endif
+  void warm_found(const typename Array::Found& f, uint64_t line, uint64_t addr, uint64_t bytes, const MemRequest& r) {
     const bool write = r.write;
     const MemRequest through{addr, bytes, true, r.tensor, r.region};
-    const typename Array::Found f = array_.find(line);
     if (f.slot >= 0) {
       array_.hit(f, write && config_.write_back);
       classifier_.hit(line, array_.extra(uint64_t(f.slot)).shadow, [&] { return allocates(write, bytes); });

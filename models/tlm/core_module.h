@@ -198,10 +198,11 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   class RoutePort;  // a route as the core model's CorePort
   void issue_runs(const Access* a, size_t n);
   void sampled(const Access* a, size_t n);
-  void warm(const Access* a, size_t n);
+  size_t warm(const Access* a, size_t n, uint64_t budget, uint64_t* counted);
   void warm_prefix(const Access* a, size_t n);
   void compute_skipped(const Compute& c);
   uint64_t sample_weight(const Access& a) const;
+  static uint64_t sample_weight(const Route& r, const Access& a);  // a non-control access's
   // With attribution: runs of one site / region / core, cut at epoch ends
   // (the `cpu` core model issues a run's events one by one).
   void accesses_attributed(const Access* a, size_t n);

@@ -19,8 +19,10 @@ void CoreModule::set_sampling(const SampleParams& p, std::function<void(std::vec
 // first level of its space (one for a memory without lines, none for a
 // control record), as the core's line_requests counts them.
 uint64_t CoreModule::sample_weight(const Access& a) const {
-  if (is_control(a.kind)) return 0;
-  const Route& r = route_of(a);
+  return is_control(a.kind) ? 0 : sample_weight(route_of(a), a);
+}
+
+uint64_t CoreModule::sample_weight(const Route& r, const Access& a) {
   if (!r.split) return 1;
   const uint64_t bytes = a.bytes ? a.bytes : 1;
   return (a.addr + bytes - 1) / r.split - a.addr / r.split + 1;
@@ -34,14 +36,17 @@ void CoreModule::sampled(const Access* a, size_t n) {
     const uint64_t left = sampler_->left_in_phase();
     uint64_t counted = 0;
     size_t j = i;
-    while (j < n && counted < left) counted += sample_weight(a[j++]);
-    if (phase == SampleSchedule::Phase::Measure && !in_unit_) {
-      sample_probe_(sample_at_start_);
-      in_unit_ = true;
-      unit_from_ = sampler_->position();
+    if (phase == SampleSchedule::Phase::Skip) {
+      j += warm(a + i, n - i, left, &counted);
+    } else {
+      while (j < n && counted < left) counted += sample_weight(a[j++]);
+      if (phase == SampleSchedule::Phase::Measure && !in_unit_) {
+        sample_probe_(sample_at_start_);
+        in_unit_ = true;
+        unit_from_ = sampler_->position();
+      }
+      issue_runs(a + i, j - i);  // one core, a model without per-access engines: System refused the rest
     }
-    if (phase == SampleSchedule::Phase::Skip) warm(a + i, j - i);
-    else issue_runs(a + i, j - i);  // one core, a model without per-access engines: System refused the rest
     sampler_->advance(counted);
     if (phase == SampleSchedule::Phase::Measure && counted >= left) {  // the unit is complete
       sample_probe_(sample_now_);
@@ -54,22 +59,30 @@ void CoreModule::sampled(const Access* a, size_t n) {
   }
 }
 
-// Between units: each access's first cache level takes it functionally
-// (MemPort::warm), or nothing does (warming: none). Scratchpads and other
-// memories hold no state a later unit depends on.
-void CoreModule::warm(const Access* a, size_t n) {
-  if (sample_params_.warming == SampleWarming::None) return;
-  for (size_t x = 0; x < n; ++x) {
-    const Access& e = a[x];
+// Between units, up to and with the access that brings *counted to
+// `budget`: each access's first cache level takes it functionally
+// (CacheLevel::warm_run: a run of one space in one call), or nothing does
+// (warming: none). Scratchpads and other memories hold no state a later
+// unit depends on. Returns how many accesses it took.
+size_t CoreModule::warm(const Access* a, size_t n, uint64_t budget, uint64_t* counted) {
+  const bool functional = sample_params_.warming == SampleWarming::Functional;
+  size_t i = 0;
+  while (i < n && *counted < budget) {
+    const Access& e = a[i];
     if (is_control(e.kind)) {
-      issue_now(e, 0);
+      if (functional) issue_now(e, 0);
+      ++i;
       continue;
     }
     const Route& r = route_of(e);
-    if (!r.cache) continue;
-    const bool write = e.kind == AccessKind::Write || e.kind == AccessKind::Fill;
-    r.cache->warm(MemRequest{e.addr, e.bytes, write, e.tensor, e.region});
+    if (functional && r.cache) {
+      i += r.cache->warm_run(a + i, n - i, e.space, budget - *counted, counted);
+      continue;
+    }
+    *counted += sample_weight(r, e);
+    ++i;
   }
+  return i;
 }
 
 // A compute event between units: the model counts its flops and its time
@@ -90,7 +103,8 @@ void CoreModule::compute_skipped(const Compute& c) {
 void CoreModule::warm_prefix(const Access* a, size_t n) {
   if (dataflow_)
     for (size_t x = 0; x < n; ++x) seq_ += !is_control(a[x].kind);
-  warm(a, n);
+  uint64_t lines = 0;
+  warm(a, n, ~0ull, &lines);
 }
 
 }  // namespace ptosim

@@ -1,8 +1,8 @@
-// Functional warming (MemPort::warm, run --sample): after a stream warmed a
-// hierarchy, the same later requests must find exactly what a hierarchy
-// that served the stream in full finds — every count of the later part
-// equal, for every registered policy and prefetcher and the write and
-// inclusion variants.
+// Functional warming (MemPort::warm, and CacheLevel::warm_run as run
+// --sample calls it): after a stream warmed a hierarchy, the same later
+// requests must find exactly what a hierarchy that served the stream in
+// full finds — every count of the later part equal, for every registered
+// policy and prefetcher and the write and inclusion variants.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -48,12 +48,52 @@ std::vector<MemRequest> stream(uint32_t seed, size_t n) {
   return out;
 }
 
+uint64_t lines_of(const Access& a, uint64_t line) {
+  const uint64_t bytes = a.bytes ? a.bytes : 1;
+  return (a.addr + bytes - 1) / line - a.addr / line + 1;
+}
+
+// The first n requests of `s` through CacheLevel::warm_run, as run --sample
+// warms between units: calls of a budget of 37 line requests, each ending
+// with the access that reaches it, or before one of another space (every
+// 100th here), which the caller warms itself.
+void warm_in_runs(CacheLevel& first, const std::vector<MemRequest>& s, size_t n) {
+  std::vector<Access> a(n);
+  for (size_t i = 0; i < n; ++i) {
+    a[i].addr = s[i].addr;
+    a[i].bytes = s[i].bytes;
+    a[i].kind = s[i].write ? (i % 2 ? AccessKind::Write : AccessKind::Fill) : (i % 2 ? AccessKind::Read : AccessKind::Misc);
+    a[i].space = i % 100 == 99 ? 1 : 0;
+  }
+  const uint64_t line = first.config().line, budget = 37;
+  size_t calls = 0;
+  for (size_t i = 0; i < n;) {
+    if (a[i].space != 0) {
+      first.warm(s[i++]);
+      continue;
+    }
+    uint64_t lines = 5;  // warm_run adds to it
+    const size_t m = first.warm_run(a.data() + i, n - i, 0, budget, &lines);
+    ASSERT_GT(m, 0u);
+    uint64_t expect = 0;
+    for (size_t k = i; k < i + m; ++k) expect += lines_of(a[k], line);
+    EXPECT_EQ(lines, 5 + expect);
+    if (expect >= budget) EXPECT_LT(expect - lines_of(a[i + m - 1], line), budget);  // not one access more
+    else EXPECT_TRUE(i + m == n || a[i + m].space != 0);                              // stopped early only there
+    i += m;
+    ++calls;
+  }
+  EXPECT_GT(calls, n / 100);
+}
+
 void expect_warm_equals_full(const std::vector<CacheConfig>& levels, uint32_t seed) {
   const std::vector<MemRequest> s = stream(seed, 6000);
   const size_t prefix = 4000;
-  CacheHierarchy full(levels), warmed(levels);
+  CacheHierarchy full(levels), warmed(levels), batched(levels);
   for (size_t i = 0; i < prefix; ++i) full.access(s[i]);
   for (size_t i = 0; i < prefix; ++i) warmed.levels().front()->warm(s[i]);
+  warm_in_runs(*batched.levels().front(), s, prefix);
+  EXPECT_EQ(counts(batched), counts(warmed));
   const std::vector<uint64_t> full0 = counts(full), warm0 = counts(warmed);
   // Warming meets the first touches the full run counts, each level's: a
   // sampled run adds them up over the stream (docs/SAMPLING.md).
@@ -64,12 +104,16 @@ void expect_warm_equals_full(const std::vector<CacheConfig>& levels, uint32_t se
   };
   EXPECT_EQ(first_touches(warmed), first_touches(full));
   EXPECT_GT(first_touches(full).front(), 0u);
+  EXPECT_EQ(first_touches(batched), first_touches(full));
   for (size_t i = prefix; i < s.size(); ++i) {
     full.access(s[i]);
     warmed.access(s[i]);
+    batched.access(s[i]);
   }
   EXPECT_EQ(minus(counts(full), full0), minus(counts(warmed), warm0));
+  EXPECT_EQ(minus(counts(full), full0), minus(counts(batched), warm0));
   EXPECT_EQ(first_touches(warmed), first_touches(full));
+  EXPECT_EQ(first_touches(batched), first_touches(full));
   // Warming itself counts no request.
   EXPECT_EQ(warm0[0] + warm0[1], 0u);
 }
