@@ -123,6 +123,27 @@ TEST(FlatLoop, BoundsStepsAndEmptyLoopsEqualTheTree) {
       "print(C[3, 1], C[1, 5], i, j, k)\n");
 }
 
+TEST(FlatLoop, IndicesWrittenAroundTheirLoopsEqualTheTree) {
+  // What an element's address keeps for an iteration of an outer loop
+  // (hoisting): indices written after the inner loop, in a sibling loop,
+  // from one iteration to the next, and a multiply-add in the outer body.
+  expect_same_run(
+      "A = pto.tensor([6, 6], init=\"random\", seed=7)\n"
+      "C = pto.zeros([6, 6])\n"
+      "r = 0\n"
+      "s = 1\n"
+      "for i in range(6):\n"
+      "    for j in range(6):\n"
+      "        C[r, s] += A[i, j] * A[s, r]\n"
+      "        t = j + r\n"
+      "        u = r * 2 + s\n"
+      "    r = s + 0\n"
+      "    for q in range(2):\n"
+      "        s = i - q\n"
+      "    C[s, r] += A[r, s] * A[i, i]\n"
+      "print(C[1, 2], C[5, 4], r, s, t, u)\n");
+}
+
 TEST(FlatLoop, LocalsOfAFunctionEqualTheTree) {
   expect_same_run(
       "X = pto.tensor([3, 5], init=\"random\", seed=1)\n"
@@ -191,6 +212,14 @@ TEST(FlatLoop, ErrorsAreTheTreesAtTheSamePositions) {
       "        j = k + 0\n"
       "        A[i, j] += A[i, k] * A[i, i]\n",
       "t.pto:5:");
+  expect_same_error(
+      "A = pto.tensor([4, 4])\n"
+      "z = 4\n"
+      "for i in range(4):\n"
+      "    for k in range(4):\n"
+      "        j = k + 0\n"
+      "        A[i, j] += A[z, k] * A[i, i]\n",
+      "t.pto:6:");
   expect_same_error(
       "BIG = 4611686018427387904\n"
       "for i in range(4):\n"
