@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "sim/frontend/fast_mac.h"
+#include "sim/frontend/flat_loop.h"
 #include "sim/frontend/liveness.h"
 
 namespace ptosim::frontend {
@@ -30,6 +31,7 @@ struct Level {
 
 class Compiler {
  public:
+  explicit Compiler(bool flat_loops) : flat_loops_(flat_loops) {}
   std::unique_ptr<Program> run(const Module& m) {
     prog_ = std::make_unique<Program>();
     NameSet globals;
@@ -241,6 +243,10 @@ class Compiler {
       --loop_depth_;
       n->can_leave = exits_ != exits_before;
       if (n->body.stmts.size() == 1) n->fused = dynamic_cast<FusedLoop*>(n->body.stmts[0].get());
+      if (!n->fused && flat_loops_) {
+        n->flat = FlatLoop::of(*n);
+        n->fused = n->flat.get();
+      }
       return n;
     }
     auto n = std::make_unique<ForIterStmt>(s.pos);
@@ -672,10 +678,11 @@ class Compiler {
   // has none runs every iteration (ForRangeStmt::can_leave).
   uint64_t exits_ = 0;
   bool parallel_body_ = false;
+  bool flat_loops_;
 };
 
 }  // namespace
 
-std::unique_ptr<Program> compile_program(const Module& m) { return Compiler().run(m); }
+std::unique_ptr<Program> compile_program(const Module& m, bool flat_loops) { return Compiler(flat_loops).run(m); }
 
 }  // namespace ptosim::frontend

@@ -23,6 +23,8 @@ struct Program {
   std::set<std::string> pto_used;  // the pto.X names it refers to (pto_names_used)
 };
 
-std::unique_ptr<Program> compile_program(const Module& m);
+// flat_loops false: every loop runs as its statement tree (flat_loop.h's
+// tests compare the two).
+std::unique_ptr<Program> compile_program(const Module& m, bool flat_loops = true);
 
 }  // namespace ptosim::frontend

@@ -12,6 +12,35 @@
 
 namespace ptosim::frontend {
 
+// One multiply-add of elements already found (tensor st, physical index p,
+// element size e, position pos of its events, the event its address came
+// from d): the target's read, A's read, B's read, the multiply, the add, the
+// write, as the tree does them. Shared by FastMacStmt and the flat loops
+// (flat_loop.h).
+struct MacElem {
+  exec::Storage* st;
+  int64_t p;
+  uint32_t e;
+  Pos pos;
+  uint32_t d;
+};
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+inline void mac_elems(exec::ExecContext& ctx, const MacElem& c, const MacElem& a, const MacElem& b) {
+  exec::Storage& sc = *c.st;
+  const uint32_t rc = elem_event(ctx, sc, c.p, c.e, AccessKind::Read, c.pos, c.d);
+  const double old = elem_value(sc, c.p);
+  const uint32_t ta = elem_event(ctx, *a.st, a.p, a.e, AccessKind::Read, a.pos, a.d);
+  const double va = elem_value(*a.st, a.p);
+  const uint32_t tb = elem_event(ctx, *b.st, b.p, b.e, AccessKind::Read, b.pos, b.d);
+  const double vb = elem_value(*b.st, b.p);
+  const uint32_t tm = ctx.scalar_op(exec::OpKind::Multiply, ta, tb);
+  const double product = va * vb;
+  const uint32_t tok = ctx.scalar_op(exec::OpKind::Add, rc, tm);
+  write_elem(ctx, sc, c.p, c.e, old + product, c.pos, tok);
+}
+
 template <int N>
 struct FastMacStmt final : FastAugStmt<N>, FusedLoop {
   // The product's operands, owned by `value` (a BinaryNode Mul).
@@ -89,25 +118,14 @@ struct FastMacStmt final : FastAugStmt<N>, FusedLoop {
   void run_strided(Frame& f, const ForRangeStmt& loop, Value& var, int64_t from, int64_t by, uint64_t trips) {
     Interp& in = *f.in;
     exec::ExecContext& ctx = in.ctx;
-    exec::Storage& sc = *this->s.cache.st;
-    const exec::Storage& sa = *a->s.cache.st;
-    const exec::Storage& sb = *b->s.cache.st;
+    exec::Storage *sc = this->s.cache.st, *sa = a->s.cache.st, *sb = b->s.cache.st;
     const uint32_t ec = this->s.cache.es, ea = a->s.cache.es, eb = b->s.cache.es;
     int64_t pc = c_.at, pa = a_.at, pb = b_.at, v = from;
     for (uint64_t t = 0; t < trips; ++t, v += by, pc += c_.per_trip, pa += a_.per_trip, pb += b_.per_trip) {
       var.set_int(v);
       take_step(in, loop.pos);
       ctx.loop_iteration(1);
-      const uint32_t rc = elem_event(ctx, sc, pc, ec, AccessKind::Read, this->s.pos, c_.dep);
-      const double old = elem_value(sc, pc);
-      const uint32_t ta = elem_event(ctx, sa, pa, ea, AccessKind::Read, a->pos, a_.dep);
-      const double va = elem_value(sa, pa);
-      const uint32_t tb = elem_event(ctx, sb, pb, eb, AccessKind::Read, b->pos, b_.dep);
-      const double vb = elem_value(sb, pb);
-      const uint32_t tm = ctx.scalar_op(exec::OpKind::Multiply, ta, tb);
-      const double product = va * vb;
-      const uint32_t tok = ctx.scalar_op(exec::OpKind::Add, rc, tm);
-      write_elem(ctx, sc, pc, ec, old + product, this->s.pos, tok);
+      mac_elems(ctx, {sc, pc, ec, this->s.pos, c_.dep}, {sa, pa, ea, a->pos, a_.dep}, {sb, pb, eb, b->pos, b_.dep});
     }
   }
 
@@ -122,23 +140,13 @@ struct FastMacStmt final : FastAugStmt<N>, FusedLoop {
       FastAugStmt<N>::exec(f);
       return;
     }
-    exec::Storage& sc = *this->s.cache.st;
-    const exec::Storage& sa = *a->s.cache.st;
-    const exec::Storage& sb = *b->s.cache.st;
-    if (__builtin_expect(elem_is_int(sc.dtype) || elem_is_int(sa.dtype) || elem_is_int(sb.dtype), 0)) {
+    exec::Storage *sc = this->s.cache.st, *sa = a->s.cache.st, *sb = b->s.cache.st;
+    if (__builtin_expect(elem_is_int(sc->dtype) || elem_is_int(sa->dtype) || elem_is_int(sb->dtype), 0)) {
       FastAugStmt<N>::exec(f);
       return;
     }
-    const uint32_t rc = elem_event(ctx, sc, pc, this->s.cache.es, AccessKind::Read, this->s.pos, dc);
-    const double old = elem_value(sc, pc);
-    const uint32_t ta = elem_event(ctx, sa, pa, a->s.cache.es, AccessKind::Read, a->pos, da);
-    const double va = elem_value(sa, pa);
-    const uint32_t tb = elem_event(ctx, sb, pb, b->s.cache.es, AccessKind::Read, b->pos, db);
-    const double vb = elem_value(sb, pb);
-    const uint32_t tm = ctx.scalar_op(exec::OpKind::Multiply, ta, tb);
-    const double product = va * vb;
-    const uint32_t tok = ctx.scalar_op(exec::OpKind::Add, rc, tm);
-    write_elem(ctx, sc, pc, this->s.cache.es, old + product, this->s.pos, tok);
+    mac_elems(ctx, {sc, pc, this->s.cache.es, this->s.pos, dc}, {sa, pa, a->s.cache.es, a->pos, da},
+              {sb, pb, b->s.cache.es, b->pos, db});
   }
 };
 

@@ -37,6 +37,9 @@ struct ProgramOptions {
   bool check_data = false;
   // --no-values: events only (ExecContext::disable_values).
   bool values = true;
+  // false: loops run as their statement tree, never in the flat form of
+  // sim/frontend/flat_loop.h (its tests compare the two; the same events).
+  bool flat_loops = true;
   // pto.MemoryProfiler / MemoryVisualizer: the figures of the simulation so
   // far, every event sent before the call simulated (null: nothing is
   // simulated, `pto-sim check` and `trace`).

@@ -79,12 +79,15 @@ class IntChain {
     *tok = t;
     return true;
   }
-
- private:
+  // What the chain is (the flat loops copy it: flat_loop.h).
   struct Step {
     BinOp op;
     IntArg arg;  // Const, Global or Local
   };
+  const IntArg& first() const { return first_; }
+  const std::vector<Step>& steps() const { return steps_; }
+
+ private:
   static bool load(Frame& f, const IntArg& a, int64_t* x, uint32_t* tok) {
     if (a.kind == IntArg::Const) {
       *x = a.c;
@@ -122,13 +125,15 @@ class IntGuard {
     }
     return 1;
   }
-
- private:
+  // What the condition is (the flat loops copy it: flat_loop.h).
   struct Item {
     IntArg arg;
     CmpOp op = CmpOp::Eq;  // between the operand before and this one
     bool first = false;    // the first operand of a chain
   };
+  const std::vector<Item>& items() const { return items_; }
+
+ private:
   bool append(Node* cond);
   std::vector<Item> items_;
 };

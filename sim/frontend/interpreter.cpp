@@ -48,7 +48,7 @@ ProgramResult run_program_text(const std::string& path, const std::string& text,
   std::unique_ptr<Program> prog;
   try {
     Module m = parse_program(text);
-    prog = compile_program(m);
+    prog = compile_program(m, options.flat_loops);
   } catch (const ProgramError& e) {
     throw src.error(e);
   }

@@ -166,8 +166,11 @@ struct ForRangeStmt : SNode {
   // loop may end before its last iteration. Without one, a loop whose trip
   // count passes the iteration limit is refused before it starts.
   bool can_leave = true;
-  // The body's only statement when it runs loops itself (FusedLoop), else null.
+  // What runs the whole loop instead of the body's tree, else null: the
+  // body's only statement when it runs loops itself (FusedLoop), or the
+  // body's flat form (flat_loop.h), which `flat` owns.
   FusedLoop* fused = nullptr;
+  std::unique_ptr<FusedLoop> flat;
   ForRangeStmt(Pos p) : SNode(p) {}
   Flow exec(Frame& f) override;
 };
