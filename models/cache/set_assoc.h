@@ -204,6 +204,8 @@ class SetAssocArray {
   // The slot holding `line`, -1 if none (without find()'s memory of the last lookup).
   int64_t find_slot(uint64_t line) const { return slot_of(line); }
 
+  // Whether the line in `slot` was prefetched and not used by demand since.
+  bool prefetched(uint64_t slot) const { return slots_[slot].meta.prefetched; }
   // The first demand use of a prefetched line: true once, then the mark is gone.
   bool take_prefetched(uint64_t slot) {
     if (!slots_[slot].meta.prefetched) return false;
