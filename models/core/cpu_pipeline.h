@@ -254,7 +254,10 @@ inline void CpuPipeline::set_done(uint32_t seq, uint64_t t) {
 }
 
 template <class Memory>
-void CpuPipeline::load(CoreClock& k, uint32_t seq, uint32_t dep, uint64_t addr, uint64_t bytes, Memory&& mem) {
+#if defined(__GNUC__)
+__attribute__((always_inline))  // into the core model's access: one frame a load, not two
+#endif
+inline void CpuPipeline::load(CoreClock& k, uint32_t seq, uint32_t dep, uint64_t addr, uint64_t bytes, Memory&& mem) {
   const uint64_t t0 = dispatch(k, Queue::Load);
   uint64_t t = t0;
   const uint64_t a = ready(seq, dep);  // its address
