@@ -432,7 +432,9 @@ class CacheLevelImpl final : public CacheLevel {
     if (!Plain && coherence_) [[unlikely]]  // several cores: a write needs permission (S -> M)
       if (r.write && !r.writeback && !modified)
         done = std::max(done, coherence_->write(core_, addr, bytes, r.tensor, r.site, issue));
-    if (prefetcher_) [[unlikely]] {
+    // A line no prefetch brought in unused has no first use to count; then
+    // a write tells the prefetcher nothing, nor a read it ignores (a repeat).
+    if (prefetcher_ && (array_.prefetched(slot) || (!r.write && !prefetcher_->ignores(line)))) [[unlikely]] {
       const MemRequest p = r;  // a copy, as issue_as() gives its miss path
       prefetch_after_hit(slot, line, p, issue);
     }

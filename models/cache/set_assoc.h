@@ -106,7 +106,10 @@ class SetAssocArray {
     if (ways_ == 1) return t[0] == key ? Found{set, base, int64_t(base), true} : miss_in(key, set, base);
     if constexpr (Policy::kKnowsMru) {  // most hits are on the set's most recent line
       const uint32_t m = policy_.mru(set);
-      if (m < ways_ && t[m] == key) return Found{set, base, int64_t(base + m), true};
+      if (m < ways_ && t[m] == key) {
+        remember(key, set, base, int64_t(base + m));  // its repeats then take the first test
+        return Found{set, base, int64_t(base + m), true};
+      }
     }
     for (uint32_t w = 0; w < ways_; ++w) {
       if (t[w] == key) {
@@ -122,6 +125,9 @@ class SetAssocArray {
   // an access over two direct-mapped levels).
   // Whether the line in `slot` is dirty (before hit() marks it).
   bool dirty(uint64_t slot) const { return slots_[slot].meta.dirty; }
+#if defined(__GNUC__)
+  __attribute__((always_inline))  // on every hit: GCC called it
+#endif
   void hit(const Found& f, bool dirty) {
     if (!(Policy::kRepeatHitIsNoop && f.repeat) && ways_ > 1)
       policy_.on_hit(f.set, uint32_t(uint64_t(f.slot) - f.base));
@@ -204,6 +210,8 @@ class SetAssocArray {
   // The slot holding `line`, -1 if none (without find()'s memory of the last lookup).
   int64_t find_slot(uint64_t line) const { return slot_of(line); }
 
+  // Whether the line in `slot` was prefetched and not used by demand since.
+  bool prefetched(uint64_t slot) const { return slots_[slot].meta.prefetched; }
   // The first demand use of a prefetched line: true once, then the mark is gone.
   bool take_prefetched(uint64_t slot) {
     if (!slots_[slot].meta.prefetched) return false;

@@ -80,32 +80,34 @@ class CpuCore final : public CoreTiming {
         p.register_read(seq, a.dep, a.addr);
       return;
     }
+    if (!write) {
+      // Most loads are within one line (a vector, a broadcast): that piece
+      // without for_each_piece's closure (a dozen captures to set up).
+      const uint64_t bytes = a.bytes ? a.bytes : 1;
+      if (!port.line || (a.addr & (port.line - 1)) + bytes <= port.line)
+        return load_piece(k, p, seq, a.dep, port, a.addr, bytes);
+      for_each_piece(a, port, [&](uint64_t addr, uint64_t n) { load_piece(k, p, seq, a.dep, port, addr, n); });
+      return;
+    }
     const bool rfo = config_.store_request == StoreRequest::Rfo;
     for_each_piece(a, port, [&](uint64_t addr, uint64_t bytes) {
-      auto mem = [&](uint64_t t) {
-        ++k.line_requests;
-        return send_noting_fill(k.id, port, addr, bytes, t);
-      };
-      if (write) {
-        // The line goes out when the store queue drains the store (the
-        // pipeline calls the writer): keep the route for then.
-        const uint64_t id = next_id_++;
-        // (At dispatch the pipeline writes it at once, through this port.)
-        // (rfo: both; the later send, a refetch, carries no bytes.)
-        std::unique_ptr<CorePort> kept;
-        if (config_.store_request == StoreRequest::Drain)
-          kept = port.retain();
-        else if (config_.store_request == StoreRequest::Rfo)
-          kept = port.retain(false);
-        Waiting w{id, addr, bytes, &k, &port, std::move(kept)};
-        if (rfo) {
-          w.ways = port.ways();
-          if (w.ways) w.fills = port.load_fills(addr);
-        }
-        waiting_[k.id].push_back(std::move(w));
-        p.store(k, seq, a.dep, addr, bytes, id);
-      } else
-        p.load(k, seq, a.dep, addr, bytes, mem);
+      // The line goes out when the store queue drains the store (the
+      // pipeline calls the writer): keep the route for then.
+      const uint64_t id = next_id_++;
+      // (At dispatch the pipeline writes it at once, through this port.)
+      // (rfo: both; the later send, a refetch, carries no bytes.)
+      std::unique_ptr<CorePort> kept;
+      if (config_.store_request == StoreRequest::Drain)
+        kept = port.retain();
+      else if (config_.store_request == StoreRequest::Rfo)
+        kept = port.retain(false);
+      Waiting w{id, addr, bytes, &k, &port, std::move(kept)};
+      if (rfo) {
+        w.ways = port.ways();
+        if (w.ways) w.fills = port.load_fills(addr);
+      }
+      waiting_[k.id].push_back(std::move(w));
+      p.store(k, seq, a.dep, addr, bytes, id);
     });
   }
 
@@ -127,6 +129,18 @@ class CpuCore final : public CoreTiming {
   }
 
  private:
+  // One line of a load (or a scratchpad's whole transfer).
+#if defined(__GNUC__)
+  __attribute__((always_inline))
+#endif
+  void load_piece(CoreClock& k, CpuPipeline& p, uint32_t seq, uint32_t dep, CorePort& port, uint64_t addr,
+                  uint64_t bytes) {
+    p.load(k, seq, dep, addr, bytes, [&](uint64_t t) {
+      ++k.line_requests;
+      return send_noting_fill(k.id, port, addr, bytes, t);
+    });
+  }
+
   // Sends a line at t; with store_fill_cycles, a miss's arrival is noted
   // for the core's fill clock.
   uint64_t send_noting_fill(uint32_t core, CorePort& port, uint64_t addr, uint64_t bytes, uint64_t t) {

@@ -68,8 +68,7 @@ uint64_t CpuPipeline::Slots::take_one(uint64_t t) {
   return std::max(t, c * period_);
 }
 
-uint64_t CpuPipeline::Slots::take(uint64_t t) {
-  if (span_ == 1) return take_one(t);
+uint64_t CpuPipeline::Slots::take_span(uint64_t t) {
   uint64_t c = t / period_;
   for (;; ++c) {
     bool free = true;

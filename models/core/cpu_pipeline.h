@@ -121,10 +121,13 @@ class CpuPipeline {
   class Slots {
    public:
     Slots(double throughput, uint64_t period_fs);
-    // The first time >= t with a free slot, which it takes.
-    uint64_t take(uint64_t t);
+    // The first time >= t with a free slot, which it takes. (Inline: a
+    // load's port takes one on every load.)
+    uint64_t take(uint64_t t) { return span_ == 1 ? take_one(t) : take_span(t); }
 
    private:
+    // take() of a unit that holds more than one cycle an instruction.
+    uint64_t take_span(uint64_t t);
     // take() of a unit that holds one cycle an instruction: many loads
     // ready in the same cycle (a register block's broadcasts) walk the same
     // full cycles, so a full cycle keeps where the walk went on (`skip_`).
@@ -163,7 +166,11 @@ class CpuPipeline {
   std::vector<uint64_t> done_;       // by seq: when its result is ready
   std::vector<uint32_t> done_seq_;   // which seq each slot holds
   std::vector<uint64_t> rob_, lq_, sq_;  // rings: retire / commit times of the last entries
-  uint64_t uops_ = 0, loads_ = 0, stores_ = 0;
+  // Where the next instruction's and the next load's entries are in rob_
+  // and lq_ (the counts modulo the sizes, kept as they go: a 64-bit
+  // division costs 10-40 cycles, and a load made four).
+  size_t rob_at_ = 0, lq_at_ = 0;
+  uint64_t stores_ = 0;
   uint64_t last_retire_ = 0, last_commit_ = 0, drained_ = 0;
   Slots load_ports_, store_ports_;
   // Scalar instructions' issue slots per op class and dtype (the dtype's
@@ -192,13 +199,13 @@ class CpuPipeline {
 
 inline uint64_t CpuPipeline::dispatch(CoreClock& k, Queue q) {
   uint64_t t = k.issue_at;
-  const uint64_t rob_free = rob_[uops_ % rob_.size()];
+  const uint64_t rob_free = rob_[rob_at_];
   if (rob_free > t) {
     stats_.rob_stall_fs += rob_free - t;
     t = rob_free;
   }
   if (q == Queue::Load) {
-    const uint64_t f = lq_[loads_ % lq_.size()];
+    const uint64_t f = lq_[lq_at_];
     if (f > t) {
       stats_.lq_stall_fs += f - t;
       t = f;
@@ -219,7 +226,8 @@ inline uint64_t CpuPipeline::retire(CoreClock& k, uint64_t done) {
   uint64_t r = last_retire_ + disp_fs_;  // in order, issue_width per cycle
   if (done > r) r = done;
   last_retire_ = r;
-  rob_[uops_++ % rob_.size()] = r;
+  rob_[rob_at_] = r;
+  if (++rob_at_ == rob_.size()) rob_at_ = 0;
   if (r > k.end) k.end = r;
   if (r > drained_) drained_ = r;
   return r;
@@ -246,7 +254,10 @@ inline void CpuPipeline::set_done(uint32_t seq, uint64_t t) {
 }
 
 template <class Memory>
-void CpuPipeline::load(CoreClock& k, uint32_t seq, uint32_t dep, uint64_t addr, uint64_t bytes, Memory&& mem) {
+#if defined(__GNUC__)
+__attribute__((always_inline))  // into the core model's access: one frame a load, not two
+#endif
+inline void CpuPipeline::load(CoreClock& k, uint32_t seq, uint32_t dep, uint64_t addr, uint64_t bytes, Memory&& mem) {
   const uint64_t t0 = dispatch(k, Queue::Load);
   uint64_t t = t0;
   const uint64_t a = ready(seq, dep);  // its address
@@ -268,7 +279,8 @@ void CpuPipeline::load(CoreClock& k, uint32_t seq, uint32_t dep, uint64_t addr, 
     data = mem(t);
   }
   set_done(seq, data);
-  lq_[loads_++ % lq_.size()] = retire(k, data);
+  lq_[lq_at_] = retire(k, data);
+  if (++lq_at_ == lq_.size()) lq_at_ = 0;
 }
 
 inline void CpuPipeline::store(CoreClock& k, uint32_t seq, uint32_t dep, uint64_t addr, uint64_t bytes, uint64_t id) {

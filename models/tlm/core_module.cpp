@@ -119,21 +119,20 @@ void CoreModule::run() {
   // Returning ends the simulation: nothing else is scheduled.
 }
 
-void CoreModule::sync(uint64_t t) {
+void CoreModule::catch_up(uint64_t t) {
   // Temporal decoupling: the kernel's clock catches up once per quantum
   // (with several cores, to the one furthest ahead; the others run behind
-  // the kernel's time, as loosely timed initiators may).
-  if (t > now_fs_ && t - now_fs_ > quantum_fs_) {
-    // Each step is at most 2^56 fs (the config loader sees to it), so time
-    // passes this bound here, once a quantum, well before it could wrap.
-    if (t > time_limits::kMaxRunFs)
-      throw InputError("pto-sim: the simulated time passed 2^63 fs (about 2.56 hours at " +
-                       units::format_frequency(config_.clock_hz) + "), the longest the model can count");
-    wait(sc_time::from_value(t - now_fs_));
-    now_fs_ = sc_core::sc_time_stamp().value();
-    for (CoreClock& k : clocks_) k.sync_at = now_fs_ + quantum_fs_;
-    run_control::counters().sim_fs.store(now_fs_, std::memory_order_relaxed);
-  }
+  // the kernel's time, as loosely timed initiators may). sync() tested
+  // that t is a quantum past it.
+  // Each step is at most 2^56 fs (the config loader sees to it), so time
+  // passes this bound here, once a quantum, well before it could wrap.
+  if (t > time_limits::kMaxRunFs)
+    throw InputError("pto-sim: the simulated time passed 2^63 fs (about 2.56 hours at " +
+                     units::format_frequency(config_.clock_hz) + "), the longest the model can count");
+  wait(sc_time::from_value(t - now_fs_));
+  now_fs_ = sc_core::sc_time_stamp().value();
+  for (CoreClock& k : clocks_) k.sync_at = now_fs_ + quantum_fs_;
+  run_control::counters().sim_fs.store(now_fs_, std::memory_order_relaxed);
 }
 
 // Out of line and cold, so that clock(), once an event, saves no registers

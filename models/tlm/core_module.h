@@ -197,6 +197,7 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   const Route& route_of(const Access& a) const;
   class RoutePort;  // a route as the core model's CorePort
   void issue_runs(const Access* a, size_t n);
+  void issue_every(const Access* a, size_t n);
   void sampled(const Access* a, size_t n);
   size_t warm(const Access* a, size_t n, uint64_t budget, uint64_t* counted);
   void warm_prefix(const Access* a, size_t n);
@@ -218,7 +219,13 @@ class CoreModule : public sc_core::sc_module, public EventSink, public LtInitiat
   // `delay_out` (if given) the delay it came back with.
   tlm::tlm_generic_payload& transport(const Route& r, const Access& a, bool write, uint64_t t, uint8_t* data,
                                       sc_core::sc_time* delay_out = nullptr);
-  void sync(uint64_t t);
+  // Lets the kernel catch up when t is a quantum past it (inline: every
+  // access the core model sends asks, and almost none has to wait).
+  void sync(uint64_t t) {
+    if (t > now_fs_ && t - now_fs_ > quantum_fs_) [[unlikely]]
+      catch_up(t);
+  }
+  void catch_up(uint64_t t);
 
   const HwConfig& config_;
   std::vector<std::unique_ptr<tlm::tlm_initiator_socket<>>> ports_;

@@ -42,6 +42,17 @@ class Prefetcher {
   // which fetch one sub-block) rather than lines (fetched whole). The same
   // without sub-blocks.
   virtual bool proposes_subblocks() const { return false; }
+  // Whether a demand read of `line` (at a level without sub-blocks) would
+  // change nothing and propose nothing now, so that the level need not
+  // ask: a non-virtual test on every hit, where the call costs ~50
+  // instructions (the stride prefetcher's repeat of its last line: a
+  // packed panel's broadcasts read one line 16 times in a row).
+  bool ignores(uint64_t line) const { return line == ignored_line_; }
+
+ protected:
+  // The line ignores() answers for (none: no line is this large).
+  static constexpr uint64_t kIgnoresNothing = ~0ull;
+  uint64_t ignored_line_ = kIgnoresNothing;
 };
 
 using PrefetcherFactory = std::unique_ptr<Prefetcher> (*)(const PrefetchConfig& config);

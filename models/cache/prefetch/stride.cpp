@@ -11,7 +11,7 @@
 // The table is kept as arrays (the line each entry predicts, its last line)
 // so that the scan every read makes is two tight loops over the entries in
 // use, and a run of reads of one line (a packed panel's broadcasts) scans
-// once: see on_read.
+// once, and the level does not even ask (Prefetcher::ignores): see on_read.
 #include <cstdlib>
 #include <vector>
 
@@ -39,12 +39,12 @@ class Stride final : public Prefetcher {
     // The read before took the "same line again" branch after a full scan
     // (no entry predicts that line): a repeat of it finds the same entry
     // nearest and again no prediction, since only that entry's LRU stamp
-    // changed, which the scan does not read.
-    if (line == repeat_line_) {
-      used_[repeat_] = ++clock_;
-      return 0;
-    }
-    repeat_line_ = kNoLine;
+    // changed, which the scan does not read. Nor does it need the stamp:
+    // that branch made the entry the most recent, and every read since was
+    // a repeat, so a new stamp would leave the entries' order (all the
+    // stamps are compared for) as it is. The level asks ignores() first.
+    if (r.line == ignored_line_) return 0;
+    ignored_line_ = kIgnoresNothing;
     const size_t n = filled_;
     size_t hit = 0;
     while (hit < n && predicts_[hit] != line) ++hit;
@@ -74,8 +74,7 @@ class Stride final : public Prefetcher {
     }
     if (near < n && near_d == 0) {  // the same line again
       used_[near] = ++clock_;
-      repeat_line_ = line;
-      repeat_ = near;
+      ignored_line_ = r.line;
       return 0;
     }
     if (near < n) {  // a new stride for the nearest stream
@@ -125,8 +124,7 @@ class Stride final : public Prefetcher {
   // first of them the victim) and never empty again: those in use are the
   // first `filled_`, and only they are scanned.
   size_t filled_ = 0;
-  int64_t repeat_line_ = kNoLine;  // the line a repeat of which skips the scan
-  size_t repeat_ = 0;              // and the entry it stamps
+  // (ignored_line_: the line a repeat of which skips the scan.)
 };
 
 }  // namespace

@@ -132,6 +132,29 @@ TEST(Prefetch, StrideFindsInterleavedStreamsByAddress) {
   EXPECT_EQ(proposes(*p, 20), (Lines{25, 30}));
 }
 
+// A repeat of the line the read before found again (the "same line again"
+// branch) is ignored: Prefetcher::ignores says so, so that a level skips the
+// call. The branch itself made its entry the most recent, which the repeats
+// keep: the next new stream evicts the other entry.
+TEST(Prefetch, StrideIgnoresRepeatsOfALineFoundAgain) {
+  auto p = make_prefetcher(pf("stride", 1, 1, 2));
+  for (uint64_t l : {0, 1, 2}) EXPECT_EQ(proposes(*p, l), Lines{});
+  EXPECT_FALSE(p->ignores(2));                 // a predicted read: a repeat still scans
+  EXPECT_EQ(proposes(*p, 3), Lines{4});        // A: stride 1 confirmed twice
+  EXPECT_EQ(proposes(*p, 100000), Lines{});    // B allocated, the more recent entry
+  EXPECT_FALSE(p->ignores(3));
+  EXPECT_EQ(proposes(*p, 3), Lines{});         // A's line again: A the more recent
+  EXPECT_TRUE(p->ignores(3));
+  EXPECT_FALSE(p->ignores(4));
+  EXPECT_EQ(proposes(*p, 3), Lines{});         // ignored
+  EXPECT_TRUE(p->ignores(3));
+  EXPECT_EQ(proposes(*p, 200000), Lines{});    // C takes B's entry, the least recent
+  EXPECT_FALSE(p->ignores(3));
+  EXPECT_EQ(proposes(*p, 4), Lines{5});        // A is still there
+  EXPECT_EQ(proposes(*p, 100001), Lines{});    // B is not: it takes C's entry
+  EXPECT_EQ(proposes(*p, 5), Lines{6});
+}
+
 TEST(Prefetch, StrideTableSizeBoundsTheStreams) {
   // Three streams, a table of two: each new stream evicts the least recent
   // entry, so no stream is ever confirmed.
