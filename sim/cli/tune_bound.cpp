@@ -47,14 +47,15 @@ LowerBound lower_bound(const HwConfig& config, const nlohmann::json& finished, c
   }
   // Seconds: the work at the peak rate, and the traffic at DRAM's peak.
   // The peak of the fastest dtype the config lists, so that a program in
-  // another dtype than float32 cannot beat it. An NPU's cube outruns
-  // core.flops_per_cycle: no compute roof there.
+  // another dtype than float32 cannot beat it; on an NPU config (its spaces
+  // have cube roles) the vector engine's runs beside the cube's.
   const double flops = finished.value("flops", 0.0);
   double peak = finished.value("peak_flops_per_s", 0.0);
   double widest = config.core.flops_per_cycle;
   for (const auto& [dtype, f] : config.core.flops_per_cycle_by_dtype) widest = std::max(widest, f);
+  if (!config.core.npu.space_roles.empty()) widest += config.core.npu.vector_flops_per_cycle;
   if (config.core.flops_per_cycle > 0) peak *= widest / config.core.flops_per_cycle;
-  const double compute = config.core.model != "npu" && peak > 0 ? flops / peak : 0;
+  const double compute = peak > 0 ? flops / peak : 0;
   const double bw = finished.value("peak_dram_bandwidth_bytes_per_s", 0.0);
   const double memory = bw > 0 ? traffic / bw : 0;
   b.value = std::max(compute, memory);

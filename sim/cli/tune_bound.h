@@ -6,9 +6,10 @@
 // schedule of the same work on the same hardware: the compute roof (the
 // program's flops at the config's peak), the DRAM roof, and for a program
 // whose work is a matmul named by the user, the I/O bound of a classical
-// matmul on a fast memory of S elements (Hong and Kung 1981; the constant
-// 2 of Smith, Lowery, Langou and van de Geijn 2019): 2·M·N·K/√S − 2S
-// elements read, less another S that may already sit in fast memory.
+// matmul on a fast memory of S elements (Hong and Kung 1981; the leading
+// term 2·M·N·K/√S is Smith, Lowery, Langou and van de Geijn's, 2019), less
+// 3S elements: a margin for the theorems' lower-order terms and for data
+// already in fast memory at the start (cli_tune checks it against sweeps).
 #include <nlohmann/json.hpp>
 #include <string>
 
