@@ -9,7 +9,8 @@
 namespace ptosim::cli {
 
 // The environment of a child: this process's, plus the variable that
-// watch_sweep_parent() reads (PTOSIM_SWEEP_PARENT=<this pid>).
+// watch_sweep_parent() reads (PTOSIM_SWEEP_PARENT=<this pid>), and
+// GLIBC_TUNABLES with glibc.malloc.hugetlb=1 unless it names that tunable.
 std::vector<std::string> sweep_child_environment();
 
 // In every pto-sim at start: when started by a sweep, asks the kernel for

@@ -36,6 +36,40 @@ std::string first_line(const std::string& path) {
   return "";
 }
 
+// A combination of config and overrides, loaded: its hash and levels, or
+// why it does not load. One process may plan many sweeps of the same
+// combinations (pto-sim tune: one per round of probes; the Xeon config's
+// YAML was 11 M instructions a load, half of tune's own on attention), so
+// each is loaded once per version of its file (modification time, size).
+struct ComboLoad {
+  std::string hash, error;
+  std::vector<std::pair<std::string, std::string>> levels;
+};
+
+const ComboLoad& load_combo(const SweepPoint& p, const std::string& key) {
+  static std::map<std::string, ComboLoad> memo;
+  std::string version = key;
+  std::error_code ec;
+  if (!p.config.empty()) {
+    const auto t = fs::last_write_time(p.config, ec);
+    const auto size = fs::file_size(p.config, ec);
+    if (!ec) version += "@" + std::to_string(t.time_since_epoch().count()) + ":" + std::to_string(size);
+  }
+  auto it = memo.find(version);
+  if (it != memo.end() && !ec) return it->second;
+  ComboLoad load;
+  try {
+    std::vector<ConfigOverride> ov;
+    for (auto& [n, v] : p.sets) ov.push_back(parse_override(n + "=" + v));
+    const HwConfig c = load_config_with_overrides(p.config, ov);
+    load.hash = config_hash(c);
+    load.levels = c.report_levels();
+  } catch (const InputError& e) {
+    load.error = e.what();
+  }
+  return memo[version] = load;
+}
+
 // Validity of each config + overrides combination, loaded once each.
 std::map<std::string, std::string> check_combos(const std::vector<SweepPoint>& points,
                                                 std::vector<std::pair<std::string, std::string>>& levels,
@@ -47,18 +81,16 @@ std::map<std::string, std::string> check_combos(const std::vector<SweepPoint>& p
   for (const SweepPoint& p : points) {
     const std::string k = combo_key(p);
     if (!seen.insert(k).second) continue;
-    std::vector<ConfigOverride> ov;
-    try {
-      for (auto& [n, v] : p.sets) ov.push_back(parse_override(n + "=" + v));
-      const HwConfig c = load_config_with_overrides(p.config, ov);
-      hashes[k] = config_hash(c);
-      ++valid;
-      for (auto& l : c.report_levels())
-        if (std::find(levels.begin(), levels.end(), l) == levels.end()) levels.push_back(l);
-    } catch (const InputError& e) {
-      invalid[k] = e.what();
-      if (first_error.empty()) first_error = e.what();
+    const ComboLoad& load = load_combo(p, k);
+    if (!load.error.empty()) {
+      invalid[k] = load.error;
+      if (first_error.empty()) first_error = load.error;
+      continue;
     }
+    hashes[k] = load.hash;
+    ++valid;
+    for (auto& l : load.levels)
+      if (std::find(levels.begin(), levels.end(), l) == levels.end()) levels.push_back(l);
   }
   // Not one combination loads: the sweep itself is wrong (a typo in a path).
   if (valid == 0 && !first_error.empty()) throw InputError(first_error);

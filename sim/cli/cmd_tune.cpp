@@ -23,6 +23,7 @@
 #include "sim/analysis/sweep_plan.h"
 #include "sim/analysis/sweep_rows.h"
 #include "sim/analysis/sweep_runner.h"
+#include "sim/cli/tune_bound.h"
 #include "sim/cli/tune_estimate.h"
 #include "sim/common/read_file.h"
 #include "sim/config/config_override.h"
@@ -34,7 +35,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 struct TuneArgs {
-  std::string program, config, objective = "seconds", output, search = "axes";
+  std::string program, config, objective = "seconds", output, search = "axes", bound_matmul;
   std::vector<std::string> defines, sets;
   unsigned jobs = 0;
   uint64_t probe_events = 16000;
@@ -51,7 +52,9 @@ struct Candidate {
   bool simulated = false;   // full objective known (a finished probe, or a finalist)
   double objective = 0;     // the full run's, when simulated
   std::string pruned;       // why it was not simulated in full
+  std::string reason;       // the kind of `pruned`, for the table of pruned points
   bool probed = false;
+  double bound = 0;         // a lower bound on its objective (0: none known)
 };
 
 std::string params_of(const SweepPoint& p) {
@@ -79,15 +82,48 @@ std::map<std::string, Row> rows_by_key(const std::string& csv) {
 
 json load_report(const std::string& path) { return parse_json(read_input_file(path, "report"), path); }
 
+HwConfig config_of(const SweepPoint& p) {
+  std::vector<ConfigOverride> ov;
+  for (auto& [n, v] : p.sets) ov.push_back(parse_override(n + "=" + v));
+  return load_config_with_overrides(p.config, ov);
+}
+
+// --bound-matmul M,N,K[,BYTES]: each a number or a -D parameter, resolved
+// at a point. Exit 2 when a name is no -D parameter (tune does not know a
+// program's defaults) or a value no positive number.
+MatmulShape matmul_of(const std::string& spec, const SweepPoint& p) {
+  MatmulShape mm;
+  if (spec.empty()) return mm;
+  std::vector<double> v;
+  std::stringstream in(spec);
+  for (std::string item; std::getline(in, item, ',');) {
+    std::string text = item;
+    for (auto& [n, val] : p.params)
+      if (n == item) text = val;
+    char* end = nullptr;
+    const double x = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end || !(x > 0))
+      throw InputError({"--bound-matmul", 0, 0}, item, "not a positive number or a -D parameter of the tune");
+    v.push_back(x);
+  }
+  if (v.size() != 3 && v.size() != 4)
+    throw InputError({"--bound-matmul", 0, 0}, spec, "give M,N,K or M,N,K,ELEMENT_BYTES");
+  mm.m = v[0], mm.n = v[1], mm.k = v[2];
+  if (v.size() == 4) mm.element_bytes = v[3];
+  return mm;
+}
+
 // Whether every point's config lets a probe warm the prefix before the first
 // compute instead of simulating it (run --warm-before-compute: one core, no
 // sub-blocked level). A config that does not load is the sweep's to report.
 bool prefix_can_warm(const std::vector<SweepPoint>& points) {
+  std::set<std::vector<std::pair<std::string, std::string>>> seen;  // config and --set values, loaded once each
   for (const SweepPoint& p : points) {
+    auto combo = p.sets;
+    combo.emplace_back("", p.config);
+    if (!seen.insert(combo).second) continue;
     try {
-      std::vector<ConfigOverride> ov;
-      for (auto& [n, v] : p.sets) ov.push_back(parse_override(n + "=" + v));
-      const HwConfig c = load_config_with_overrides(p.config, ov);
+      const HwConfig c = config_of(p);
       if (c.core.count > 1) return false;
       for (const CacheConfig& l : c.caches)
         if (l.has_subblocks()) return false;
@@ -128,6 +164,7 @@ int run(const TuneArgs& a) {
   std::vector<SweepPoint> points = expand_points(spec);
   const SweepTable table = plan_table(spec, points);  // bad -D names, a config that does not load: exit 2 here
   name_points(table, points);
+  for (const SweepPoint& p : points) matmul_of(a.bound_matmul, p);  // exit 2 before any probe
 
   // Every point's probe: its first --probe-events events of compute, in 4
   // epochs (and whole periods of a phased program).
@@ -143,6 +180,10 @@ int run(const TuneArgs& a) {
   // costs a fraction of simulating them (docs/PERFORMANCE.md, "Tuning").
   const bool warm = a.warm_prefix && prefix_can_warm(points);
   int probe_runs = 0;
+  // Points run to their end (finalists, probes that finished): their flops,
+  // and one report for the config's peaks (the lower bound's figures).
+  std::map<std::string, double> finished;
+  json finished_report;
   std::vector<std::string> search_log;  // the coordinate search's choices, in turn
   auto probe_points = [&](std::set<std::string> unprobed) -> int {
     uint64_t events = a.probe_events;
@@ -174,11 +215,17 @@ int run(const TuneArgs& a) {
         c.error = row == probe_rows.end() ? "no probe result" : row->second.count("error") ? row->second.at("error") : "";
         if (c.status != "ok") {
           c.pruned = (c.status == "infeasible" ? "capacity: " : c.status + ": ") + c.error;
+          c.reason = c.status == "infeasible" ? "capacity: does not fit its memory (failed at its first allocation)"
+                                              : "its probe failed";
           continue;
         }
         const json r = load_report(probe.json_dir + "/" + c.point->id() + ".json");
         c.estimate = estimate_from_probe(r, objective);
-        if (c.estimate.exact) c.simulated = true, c.objective = c.estimate.total;
+        if (c.estimate.exact) {
+          c.simulated = true, c.objective = c.estimate.total;
+          finished.emplace(key, r.value("flops", 0.0));
+          if (finished_report.is_null()) finished_report = r;
+        }
         else if (!c.estimate.ranked) again.insert(key);
       }
       // A probe whose window did no flops is probed again, 4 times as long.
@@ -213,9 +260,8 @@ int run(const TuneArgs& a) {
     for (const SweepAxis* axis : axes) {
       const SweepAxis& ax = *axis;
       // The line's points by the index of their value; a line search from
-      // the current value: it and its neighbours, then on past the better
-      // neighbour while the estimates improve (a point that does not fit or
-      // does not rank ends the walk).
+      // the current value (below), on while the estimates improve (a point
+      // that does not fit or does not rank ends the walk).
       std::vector<Candidate*> line(ax.values.size(), nullptr);
       for (Candidate& c : cands)
         if (on_line(*c.point, ax.name))
@@ -236,17 +282,20 @@ int run(const TuneArgs& a) {
       };
       size_t m = 0;
       while (m + 1 < ax.values.size() && ax.values[m] != at[ax.name]) ++m;
-      if (probe_at({m == 0 ? m : m - 1, m, m + 1}) == 130) return 130;
+      // The value and the next larger one first: a larger tile moves less
+      // data (the traffic bound 2·M·N·K/√S falls as a tile's working set S
+      // grows) until it no longer fits, so the walk goes up while that
+      // improves, and down from the value only when the larger one is no
+      // better (matmul 1024³ 5 probes instead of 6, conv2d 4 of 6,
+      // attention 4 of 5, the same tiles chosen).
+      if (probe_at({m, m + 1}) == 130) return 130;
       size_t best = m;
-      for (size_t i : {m == 0 ? m : m - 1, m + 1})
-        if (i < line.size() && score(i) < score(best)) best = i;
-      for (int step : {-1, 1}) {
-        if (best == m || (step < 0) != (best < m)) continue;
-        for (size_t i = best + step; i < line.size(); i += step) {  // size_t wraps below 0: ends the loop
-          if (probe_at({i}) == 130) return 130;
-          if (!(score(i) < score(best))) break;
-          best = i;
-        }
+      int step = -1;
+      if (m + 1 < line.size() && score(m + 1) < score(m)) best = m + 1, step = 1;
+      for (size_t i = best + step; i < line.size(); i += step) {  // size_t wraps below 0: ends the loop
+        if (probe_at({i}) == 130) return 130;
+        if (!(score(i) < score(best))) break;
+        best = i;
       }
       if (!std::isfinite(score(best))) continue;  // nothing on this line ranked: keep the value
       at[ax.name] = ax.values[best];
@@ -257,6 +306,7 @@ int run(const TuneArgs& a) {
         std::string fixed;
         for (const std::string& s : search_log) fixed += (fixed.empty() ? "" : ", ") + s;
         c.pruned = "not probed: off the coordinate search's path (best along each parameter, in turn: " + fixed + ")";
+        c.reason = "not probed: off the coordinate search's path";
       }
   }
 
@@ -274,7 +324,7 @@ int run(const TuneArgs& a) {
   std::sort(ranked.begin(), ranked.end(),
             [](const Candidate* x, const Candidate* y) { return x->estimate.per_flop < y->estimate.per_flop; });
   for (Candidate& c : cands)
-    if (c.status == "ok" && !c.estimate.ranked) c.pruned = "no flops in its probes: not ranked";
+    if (c.status == "ok" && !c.estimate.ranked) c.pruned = c.reason = "no flops in its probes: not ranked";
   if (ranked.empty()) {
     std::cerr << "pto-sim tune: no point could be ranked (every probe failed or did no flops)\n";
     for (const Candidate& c : cands) std::cerr << "  " << params_of(*c.point) << ": " << c.pruned << "\n";
@@ -294,6 +344,7 @@ int run(const TuneArgs& a) {
     why << "estimate " << fmt(100 * over) << " % above the best estimate"
         << (over <= a.margin ? " (within --margin, past --keep)" : "");
     c->pruned = why.str();
+    c->reason = "probed: its estimate above the best estimate";
   }
 
   // 3. The finalists in full.
@@ -314,16 +365,52 @@ int run(const TuneArgs& a) {
       auto row = full_rows.find(c.point->key);
       if (row == full_rows.end() || row->second.at("status") != "ok") {
         c.pruned = "full run failed: " + (row == full_rows.end() ? std::string("no result") : row->second.at("error"));
+        c.reason = "its full run failed";
         continue;
       }
       c.simulated = true;
-      c.objective = report_objective(load_report(full.json_dir + "/" + c.point->id() + ".json"), objective);
+      const json r = load_report(full.json_dir + "/" + c.point->id() + ".json");
+      c.objective = report_objective(r, objective);
+      finished.emplace(c.point->key, r.value("flops", 0.0));
+      if (finished_report.is_null()) finished_report = r;
     }
   }
 
   const Candidate* best = nullptr;
   for (const Candidate& c : cands)
     if (c.simulated && (!best || c.objective < best->objective)) best = &c;
+
+  // 4. What no point can beat (tune_bound.h), where every point runs on one
+  // config and every point run to its end did the same flops. A point whose
+  // bound is not below the best simulated figure cannot win; for the others
+  // the bound says how much better they could at most be. A bound above a
+  // simulated figure would be wrong: it is dropped, and said.
+  LowerBound bound;
+  std::string no_bound;
+  if (!best) no_bound = "no point ran to its end";
+  else if (!spec.sets.empty()) no_bound = "the points' hardware differs (--set axes)";
+  for (auto& [key, flops] : finished)
+    if (no_bound.empty() && flops != finished.begin()->second)
+      no_bound = "the points run to their end did different flops (" + fmt(flops) + ", " + fmt(finished.begin()->second) + ")";
+  if (no_bound.empty()) {
+    const HwConfig hw = config_of(*best->point);
+    bound = lower_bound(hw, finished_report, matmul_of(a.bound_matmul, *best->point), objective);
+    for (Candidate& c : cands)
+      c.bound = std::max(lower_bound(hw, finished_report, matmul_of(a.bound_matmul, *c.point), objective).value,
+                         c.estimate.prefix);
+    for (const Candidate& c : cands)
+      if (no_bound.empty() && c.simulated && c.bound > c.objective * (1 + 1e-9))
+        no_bound = "the bound " + fmt(c.bound) + " exceeded " + params_of(*c.point) + "'s simulated " + fmt(c.objective) +
+                   ": not used (" + bound.why + ")";
+    if (!no_bound.empty())
+      for (Candidate& c : cands) c.bound = 0;
+    else
+      for (Candidate& c : cands)
+        if (!c.simulated && c.bound > 0 && c.bound >= best->objective) {
+          c.pruned += "; its lower bound " + fmt(c.bound) + " is not below the best's " + fmt(best->objective) + ": it cannot win";
+          c.reason = "lower bound not below the best found: cannot win";
+        }
+  }
   std::ostringstream out;
   const char* unit = objective == TuneObjective::Seconds ? "s" : "B";
   size_t simulated = 0;
@@ -355,6 +442,32 @@ int run(const TuneArgs& a) {
       out << "pruned: " << c.pruned;
     if (c.status == "ok" && c.estimate.ranked) out << "  [" << fmt(c.estimate.per_flop) << " " << unit << "/flop]";
     out << "\n";
+  }
+  // Which points were never simulated, and why, by reason.
+  std::map<std::string, std::vector<const Candidate*>> by_reason;
+  for (const Candidate& c : cands)
+    if (!c.simulated) by_reason[c.reason.empty() ? std::string("not simulated") : c.reason].push_back(&c);
+  size_t unsimulated = 0;
+  for (auto& [r, v] : by_reason) unsimulated += v.size();
+  if (unsimulated) {
+    out << "# never simulated in full: " << unsimulated << " of " << cands.size() << " points, by reason\n";
+    for (auto& [r, v] : by_reason) {
+      out << "#   " << r << " (" << v.size() << "):";
+      for (size_t i = 0; i < v.size(); ++i) out << (i ? ", " : " ") << params_of(*v[i]->point);
+      out << "\n";
+    }
+  }
+  if (best) {
+    if (!no_bound.empty()) out << "# lower bound: none (" << no_bound << ")\n";
+    else if (bound.value <= 0) out << "# lower bound: none known (" << bound.why << ")\n";
+    else {
+      double loosest = bound.value;  // the smallest bound of a point not simulated
+      for (const Candidate& c : cands)
+        if (!c.simulated && c.status != "infeasible") loosest = std::min(loosest, c.bound);
+      out << "# lower bound on every point: " << fmt(bound.value) << " " << unit << " (" << bound.why << "); the best is "
+          << fmt(100 * (best->objective / bound.value - 1)) << " % above it: no point left unsimulated can be more than "
+          << fmt(100 * (1 - loosest / best->objective)) << " % better\n";
+    }
   }
   if (!best) {
     write_output(a.output, out.str());
@@ -392,6 +505,10 @@ void add_tune(CLI::App& app, Action& action) {
                  "axes (default): with two or more -D parameters, probe each in turn over its values, the others at "
                  "the best so far (the middle at first); all: probe every point of the cross product")
       ->check(CLI::IsMember({"axes", "all"}));
+  t->add_option("--bound-matmul", a.bound_matmul,
+                 "M,N,K[,ELEMENT_BYTES]: the program's work is (at least) this matmul (numbers or -D parameters; "
+                 "default 4-byte elements): its traffic bound 2MNK/sqrt(S) - 3S joins the lower bound")
+      ->type_name("M,N,K");
   t->add_flag("--finalist-values", a.finalist_values,
               "Finalists compute tensor values (default: events only, run --no-values, as the probes; the counts "
               "are the same unless the program's loops or addresses depend on values)");

@@ -1,3 +1,5 @@
+// The estimates behind tune_estimate.h: windows of a probe's epochs and
+// periods weighed by their flops.
 #include "sim/cli/tune_estimate.h"
 
 #include <algorithm>
@@ -57,6 +59,7 @@ ProbeEstimate estimate_from_probe(const json& r, TuneObjective objective) {
   // A probe that warmed its prefix (run --warm-before-compute) took no
   // time over it: even run to the end, its totals are no point's.
   e.exact = !r.value("interrupted", false) && !r.value("prefix_warmed", false);
+  if (r.value("interrupted", false) && !r.value("prefix_warmed", false)) e.prefix = e.total;
   const json epochs = r.value("epochs", json::array());
   double obj = 0, flops = 0;
   if (!e.exact && epochs.size() >= 2) {

@@ -23,6 +23,10 @@ struct ProbeEstimate {
   // measured on other points off it.
   uint64_t periods = 0;
   double first_obj = 0, first_flops = 0, cold = 0;
+  // The objective of a probe that simulated everything up to its stop (no
+  // warmed prefix): the whole run's is no less (time and traffic only
+  // grow), a lower bound (tune_bound.h); 0 otherwise.
+  double prefix = 0;
 };
 
 // The objective of a whole report (seconds, or bytes read and written at DRAM).

@@ -111,9 +111,9 @@ check("tune: nothing fits: exit 1, says why", code == 1 and "no point could be r
       (code, err))
 
 # Coordinate search (the default): a line search along TM from TN's middle
-# (32) — the middle and both neighbours, all 3 — then along TN at the best
-# TM: 3 + 2 of the 9 points probed; the other 4 pruned as off its path,
-# exactly those.
+# (32) — the middle and the next larger, then (the larger no better) down
+# from the middle: all 3 — then along TN at the best TM: 3 + 2 of the 9
+# points probed; the other 4 pruned as off its path, exactly those.
 code, out, err = run("tune", TILED, "-D", "M=64", "-D", "N=64", "-D", "K=64", "-D", "TM=16,32,64",
                      "-D", "TN=16,32,64", "--probe-events", "2000")
 m = re.search(r"^# coordinate search: (\d+) of (\d+) points probed, a line search along each parameter in turn "
@@ -127,6 +127,64 @@ check("tune --search axes: exactly the points off TN=32 and off the best TM prun
 best = re.search(r"^best: .*TM=(\d+) TN=(\d+) ", out, re.M)
 check("tune --search axes: the best is on the search's lines", best and (best.group(2) == "32" or best.group(1) == tm),
       out)
+
+# The table of points never simulated: every pruned point once, under its
+# reason, and the count.
+pruned = set(re.findall(r"^  (.*?): pruned: ", out, re.M))
+tab = re.search(r"^# never simulated in full: (\d+) of (\d+) points, by reason$", out, re.M)
+listed = [p.strip() for line in re.findall(r"^#   .+ \(\d+\): (.*)$", out, re.M) for p in line.split(",")]
+check("tune: the pruned points' table lists each pruned point once", tab and int(tab.group(1)) == len(pruned) == 8 and
+      sorted(listed) == sorted(pruned), (out, listed))
+check("tune: the table says which were never probed",
+      re.search(r"^#   not probed: off the coordinate search's path \(4\): ", out, re.M), out)
+
+# The lower bound (tune_bound.h) is a true one: on small cases it is below
+# every point of the exhaustive sweep, for both objectives; it assumes one
+# flop count for every tile, which the sweep shows; a point pruned by it
+# is never better than the sweep's best.
+TINY = os.path.join(h.src, "configs", "tiny.yaml")
+ATT = os.path.join(h.src, "workloads", "attention_tiled.pto")
+MM = ["-D", "M=64", "-D", "N=64", "-D", "K=64", "-D", "TK=16", "-D", "TM=8,16,32", "-D", "TN=8,16,32"]
+BOUND_CASES = [
+    ("matmul_tiled on tiny.yaml", TILED, MM, ["--config", TINY], ["--bound-matmul", "M,N,K"]),
+    ("conv2d_im2col_tiled", CONV, ["-D", "C=4", "-D", "H=12", "-D", "W=12", "-D", "F=8", "-D", "TM=4,8", "-D", "TN=16,32"],
+     [], []),
+    ("attention_tiled", ATT, ["-D", "L=64", "-D", "D=16", "-D", "TQ=4,8,16,32"], [], ["--bound-matmul", "L,L,D"]),
+]
+for name, prog, axes, cfg, extra in BOUND_CASES:
+    code, _, err = run("sweep", prog, *axes, *cfg, "-o", T(f"b-{len(name)}.csv"))
+    rows = [r for r in csv.DictReader(open(T(f"b-{len(name)}.csv")))] if code in (0, 1) else []
+    ok = [r for r in rows if r["status"] == "ok"]
+    check(f"bound, {name}: the sweep ran, one flop count for every tile",
+          ok and len({r["flops"] for r in ok}) == 1, (code, err, {r["flops"] for r in ok}))
+    for obj in ("seconds", "dram_bytes"):
+        if obj == "dram_bytes" and prog != TILED:
+            continue  # a traffic bound only where the data outgrow the fast memory (tiny.yaml)
+        code, out, err = run("tune", prog, *axes, *cfg, *extra, "--objective", obj, "--search", "all",
+                             "--probe-events", "2000")
+        m = re.search(r"^# lower bound on every point: ([0-9.e+-]+) ", out, re.M)
+        lb = float(m.group(1)) if m else None
+        least = min(float(r[obj]) for r in ok) if ok else 0
+        check(f"bound, {name}, {obj}: a bound above zero, at most every point's figure in the sweep",
+              code == 0 and lb and 0 < lb <= least, (code, out, err, lb, least))
+        winner = re.search(r"^best: (.*) " + obj + " ", out, re.M)
+        beaten = [p for p in re.findall(r"^  (.*): pruned: .*it cannot win", out, re.M)]
+        names = [a.split("=")[0] for a in axes[1::2]]
+        by_params = {" ".join(f"{n}={r['param.' + n]}" for n in names): float(r[obj]) for r in ok}
+        check(f"bound, {name}, {obj}: no point it pruned beats the sweep's best",
+              winner and all(p in by_params and by_params[p] >= least for p in beaten), (beaten, by_params))
+
+# The bound prunes: with probes that simulate everything before their stop
+# (--simulate-prefix), a probe's own time is a lower bound on its point's
+# whole run; a 1 x 1 tile's probe (100000 of its 331776 events) took
+# longer than the whole run of the best tile, so it cannot win.
+code, out, err = run("tune", TILED, "-D", "M=64", "-D", "N=64", "-D", "K=64", "-D", "TM=1,64", "-D", "TN=1,64",
+                     "--simulate-prefix", "--search", "all", "--probe-events", "100000")
+check("bound: a point whose probe alone outlasts the best's whole run is pruned as unable to win",
+      code == 0 and re.search(r"^  M=64 N=64 K=64 TM=1 TN=1: pruned: .*it cannot win", out, re.M) and
+      re.search(r"^#   lower bound not below the best found: cannot win \(1\): M=64 N=64 K=64 TM=1 TN=1$", out, re.M), (code, out, err))
+code, _, err = run("tune", TILED, "-D", "TM=16,32", "--bound-matmul", "M,N,K")
+check("tune --bound-matmul naming no -D parameter: exit 2", code == 2 and "--bound-matmul" in err, (code, err))
 
 # run --probe-period (tune's probe of a phased program): attention_tiled's
 # block (q.K^T, softmax, .V) is one period; a tiled matmul has one compute
@@ -154,6 +212,12 @@ check("--probe-period without --stop-after-compute: exit 2", code == 2 and "--pr
 code, out, err = run("tune", ATT, "-D", "L=128", "-D", "D=32", "-D", "TQ=4..64:x2", "--probe-events", "2000")
 check("tune on attention_tiled: probes over whole periods, said", code == 0 and "# probes over whole periods" in out,
       (code, out, err))
+# The walk goes up from the middle (16) while the larger block is better,
+# and then never probes below the middle.
+best = re.search(r"^best: .*TQ=(\d+) ", out, re.M)
+below = re.findall(r"TQ=(4|8): pruned: not probed: off the coordinate search's path", out)
+check("tune: a walk up from the middle probes nothing below it", best and int(best.group(1)) > 16 and
+      sorted(below) == ["4", "8"], (best and best.group(1), below, out))
 
 # Bad input: exit 2.
 code, _, err = run("tune", TILED)
