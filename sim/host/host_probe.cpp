@@ -15,20 +15,24 @@ namespace {
 // chains ran 3.7x faster than the clock on an Emerald Rapids VM (10.8 GHz
 // "measured", 2.9 by this chain, by an imul chain at 3 cycles and by an
 // xor chain alike).
+// The loop is asm as a whole, its start aligned to 64 bytes: code the
+// compiler placed around the adds moved the four-chain reading by 1.8x on
+// a Zen 5 VM (below).
 __attribute__((noinline)) double add_chain_s(uint64_t n) {
-  uint64_t x = 0, one = 1;
+  uint64_t x = 0, one = 1, steps = n / 8;
   const double t0 = thread_cpu_s();
-  for (uint64_t i = 0; i < n; i += 8) {
 #if defined(__x86_64__)
-    // One statement: the eight adds stay back to back whatever the compiler does around them.
-    asm volatile("add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
-                 "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0"
-                 : "+r"(x)
-                 : "r"(one));
+  if (steps)
+    asm volatile(".p2align 6\n1:\n\t"
+                 "add %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\t"
+                 "add %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\t"
+                 "sub $1, %1\n\tjnz 1b"
+                 : "+r"(x), "+r"(steps)
+                 : "r"(one)
+                 : "cc");
 #else
-    for (int k = 0; k < 8; ++k) asm volatile("" : "+r"(x)), x += one;
+  for (uint64_t i = 0; i < n; ++i) asm volatile("" : "+r"(x)), x += one;
 #endif
-  }
   const double s = thread_cpu_s() - t0;
   asm volatile("" ::"r"(x));
   return s;
@@ -113,25 +117,27 @@ OpLatencies measure_op_latencies(double) { return {}; }
 #endif
 
 namespace {
-// n adds as four independent chains, seconds. A function of its own, as
-// add_chain_s is: inlined next to the chain, GCC gave two of the four
-// chains the chain's registers and copied them in and out every
-// iteration (four movs for eight adds), and on a Zen 5 VM this read 2.7
-// adds a cycle where the same adds alone read 3.6-3.7 (and the op suite's
-// canary, bench/fidelity/timing.h, 3.6-3.9) on an idle machine.
+// n adds as four independent chains, seconds, the loop asm as add_chain_s's
+// is. On a Zen 5 VM the same eight adds read 2.0, 2.7 or 3.8 adds a cycle
+// on an idle core as the compiler's code around them changed (register
+// copies GCC put into the loop, the loop's placement), where the op
+// suite's canary (bench/fidelity/timing.h) and the loop alone read 3.6-3.9.
 __attribute__((noinline)) double add_spread_s(uint64_t n) {
-  uint64_t a = 0, b = 0, c = 0, d = 0, one = 1;
+  uint64_t a = 0, b = 0, c = 0, d = 0, one = 1, steps = n / 8;
   const double t0 = thread_cpu_s();
-  for (uint64_t i = 0; i < n; i += 8) {
 #if defined(__x86_64__)
-    asm volatile("add %4, %0\n\tadd %4, %1\n\tadd %4, %2\n\tadd %4, %3\n\t"
-                 "add %4, %0\n\tadd %4, %1\n\tadd %4, %2\n\tadd %4, %3"
-                 : "+r"(a), "+r"(b), "+r"(c), "+r"(d)
-                 : "r"(one));
+  if (steps)
+    asm volatile(".p2align 6\n1:\n\t"
+                 "add %5, %0\n\tadd %5, %1\n\tadd %5, %2\n\tadd %5, %3\n\t"
+                 "add %5, %0\n\tadd %5, %1\n\tadd %5, %2\n\tadd %5, %3\n\t"
+                 "sub $1, %4\n\tjnz 1b"
+                 : "+r"(a), "+r"(b), "+r"(c), "+r"(d), "+r"(steps)
+                 : "r"(one)
+                 : "cc");
 #else
-    for (int k = 0; k < 2; ++k) asm volatile("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d)), a += one, b += one, c += one, d += one;
+  for (uint64_t i = 0; i < n; i += 4)
+    asm volatile("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d)), a += one, b += one, c += one, d += one;
 #endif
-  }
   const double s = thread_cpu_s() - t0;
   asm volatile("" ::"r"(a), "r"(b), "r"(c), "r"(d));
   return s;
