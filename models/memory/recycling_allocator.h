@@ -1,11 +1,12 @@
 #pragma once
-// An allocator that keeps single objects it freed for the next allocation
-// of one. The coherence directory adds a line (a hash node, its touches'
-// vector) on every private fill and drops it when the last holder lets it
-// go, and a BusyCalendar adds and merges an interval per request: with 8
-// cores missing in their L1s that was ~3.5 mallocs and frees per directory
-// request, 5 % of a run's instructions in glibc (docs/notes/2026-12-07-cores-2.md). A thread's freed blocks are its own
-// (no locks); they go back to the heap when the thread ends.
+// An allocator that keeps the blocks of up to kKept objects it freed, by
+// their count, for the next allocation of as many. The coherence directory
+// adds a line (a hash node, its touches' vector) on every private fill and
+// drops it when the last holder lets it go: with 8 cores missing in their
+// L1s that was ~3.5 mallocs and frees per directory request, 5 % of a run's
+// instructions in glibc (docs/notes/2026-12-07-cores-2.md). A thread's
+// freed blocks are its own (no locks); they go back to the heap when the
+// thread ends.
 #include <cstddef>
 #include <new>
 
@@ -19,19 +20,21 @@ class RecyclingAllocator {
   template <class U>
   RecyclingAllocator(const RecyclingAllocator<U>&) {}  // NOLINT: rebinding, as std::allocator's
 
+  static constexpr size_t kKept = 8;  // blocks of 1 to 8 objects are kept (a vector grows 1, 2, 4, 8)
+
   T* allocate(size_t n) {
-    if (n == 1 && !gone_ && free_.head) {
-      Block* b = free_.head;
-      free_.head = b->next;
+    if (n - 1 < kKept && !gone_ && free_.head[n - 1]) {
+      Block* b = free_.head[n - 1];
+      free_.head[n - 1] = b->next;
       return reinterpret_cast<T*>(b);
     }
     return static_cast<T*>(::operator new(n * sizeof(T)));
   }
   void deallocate(T* p, size_t n) {
-    if (n != 1 || gone_) return ::operator delete(p);
+    if (n - 1 >= kKept || gone_) return ::operator delete(p);
     Block* b = reinterpret_cast<Block*>(p);
-    b->next = free_.head;
-    free_.head = b;
+    b->next = free_.head[n - 1];
+    free_.head[n - 1] = b;
   }
   template <class U>
   bool operator==(const RecyclingAllocator<U>&) const { return true; }
@@ -44,14 +47,15 @@ class RecyclingAllocator {
   };
   static_assert(sizeof(T) >= sizeof(Block) && alignof(T) <= alignof(std::max_align_t));
   struct FreeList {
-    Block* head = nullptr;
+    Block* head[kKept] = {};  // by object count - 1
     ~FreeList() {
       gone_ = true;  // a container freed later in this thread's teardown goes to the heap
-      while (head) {
-        Block* n = head->next;
-        ::operator delete(head);
-        head = n;
-      }
+      for (Block* h : head)
+        while (h) {
+          Block* n = h->next;
+          ::operator delete(h);
+          h = n;
+        }
     }
   };
   static thread_local inline FreeList free_;
