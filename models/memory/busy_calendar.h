@@ -12,7 +12,7 @@
 // follow the latest interval, a late one lands a few intervals before the
 // end, and the oldest leave from the front. A std::map of 4,096 nodes made
 // every late request chase a dozen pointers through memory (with 8 cores,
-// the shared level's and the DRAM's calendars were 12 % of a run's
+// the shared level's and the DRAM's calendars were ~14 % of a run's
 // instructions and more of its time: docs/notes/2026-12-07-cores5.md).
 #include <algorithm>
 #include <cstddef>
