@@ -122,6 +122,9 @@ Coherence::Touch Coherence::touch(Entry& e, CoreId c, uint64_t mask, TagId tenso
   for (Touch& x : e.touches)
     if (x.core == c) t = &x;
   if (!t) {
+    // Room for a few holders at once: growing one at a time reallocated and
+    // copied the touches on most requests for a line several cores read.
+    if (e.touches.empty()) e.touches.reserve(4);
     e.touches.push_back(Touch{});
     t = &e.touches.back();
     t->core = c;
@@ -160,8 +163,8 @@ uint32_t Coherence::invalidate_others(CoreId c, uint64_t line, Entry& e, const T
   std::bitset<kMaxCores> others = e.holders;  // none(), not count(): see one_holder
   others.reset(c);
   if (others.none()) return 0;
-  for (uint32_t d = 0; d < counters_.size(); ++d) {
-    if (d == c || !e.holders.test(d)) continue;
+  for (size_t d = e.holders._Find_first(); d < kMaxCores; d = e.holders._Find_next(d)) {
+    if (d == c) continue;
     e.holders.reset(d);
     const Touch theirs = forget(e, CoreId(d));
     copy_line(CoreId(d), line);  // with data: its bytes, for a snoop writeback or a cache-to-cache fill
@@ -193,8 +196,9 @@ uint64_t Coherence::request(CoreId c, const MemRequest& r, uint64_t at) {
   uint64_t t = at;
   if (!r.write && !r.rfo) {  // GetS
     bool from_peer = false;
-    for (uint32_t d = 0; d < counters_.size(); ++d) {
-      if (d == c || !e.holders.test(d)) continue;
+    // The holders' bits, not every core's (most lines have one holder or none).
+    for (size_t d = e.holders._Find_first(); d < kMaxCores; d = e.holders._Find_next(d)) {
+      if (d == c) continue;
       if (!holds(CoreId(d), line)) {  // it let the line go without the directory hearing
         e.holders.reset(d);
         forget(e, CoreId(d));

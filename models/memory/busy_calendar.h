@@ -7,12 +7,18 @@
 // the first gap at or after its arrival that holds it instead of queueing
 // behind the latest reservation; requests that arrive in time order get the
 // same starts as a plain "busy until" port.
+//
+// The intervals are a sorted array, not a tree: most requests extend or
+// follow the latest interval, a late one lands a few intervals before the
+// end, and the oldest leave from the front. A std::map of 4,096 nodes made
+// every late request chase a dozen pointers through memory (with 8 cores,
+// the shared level's and the DRAM's calendars were ~14 % of a run's
+// instructions and more of its time: docs/notes/2026-12-07-cores5.md).
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
-#include <iterator>
-#include <map>
+#include <vector>
 
-#include "models/memory/recycling_allocator.h"
 #include "sim/common/time.h"
 
 namespace ptosim {
@@ -28,22 +34,23 @@ class BusyCalendar {
     // Most requests come at or after the latest interval began: they start
     // at its end or at their arrival, and extend it or follow it (what the
     // general search below would find, without its erase and insert).
-    if (!busy_.empty()) {
-      const auto last = std::prev(busy_.end());
-      if (arrive >= last->first) {
-        const Fs start = std::max(arrive, last->second);
+    if (size() != 0) {
+      Busy& last = v_.back();
+      if (arrive >= last.lo) {
+        const Fs start = std::max(arrive, last.hi);
         if (busy == 0) return start;
-        if (start == last->second) {
-          last->second = start + busy;
+        if (start == last.hi) {
+          last.hi = start + busy;
         } else {
-          busy_.emplace_hint(busy_.end(), start, start + busy);
-          if (busy_.size() > max_) busy_.erase(busy_.begin());
+          v_.push_back({start, start + busy});
+          if (size() > max_) drop_oldest();
         }
         return start;
       }
     }
-    const Fs start = first_fit(arrive, busy);
-    if (busy > 0) take(start, start + busy);
+    size_t at;
+    const Fs start = fit(arrive, busy, &at);
+    if (busy > 0) place(at, start, start + busy);
     return start;
   }
 
@@ -51,46 +58,112 @@ class BusyCalendar {
   // resource whose time taken is known only once its start is (a DRAM
   // bank: the row's outcome and the bus), which then take()s it.
   Fs first_fit(Fs arrive, Fs busy) const {
-    Fs start = arrive;
-    auto it = busy_.upper_bound(start);
-    if (it != busy_.begin() && std::prev(it)->second > start) start = std::prev(it)->second;
-    while (it != busy_.end() && it->first < start + busy) start = std::max(start, (it++)->second);
-    return start;
+    size_t at;
+    return fit(arrive, busy, &at);
   }
 
   // Marks [lo, hi) busy, merged with the intervals it touches or overlaps.
   void take(Fs lo, Fs hi) {
     if (hi <= lo) return;
-    if (!busy_.empty()) {  // in time order: at or after the latest interval's start (as reserve's fast path)
-      const auto last = std::prev(busy_.end());
-      if (lo >= last->first && lo <= last->second) {
-        last->second = std::max(last->second, hi);
+    if (size() != 0) {  // in time order: at or after the latest interval's start (as reserve's fast path)
+      Busy& last = v_.back();
+      if (lo >= last.lo && lo <= last.hi) {
+        last.hi = std::max(last.hi, hi);
         return;
       }
-      if (lo > last->second) {
-        busy_.emplace_hint(busy_.end(), lo, hi);
-        if (busy_.size() > max_) busy_.erase(busy_.begin());
+      if (lo > last.hi) {
+        v_.push_back({lo, hi});
+        if (size() > max_) drop_oldest();
         return;
       }
     }
-    auto next = busy_.lower_bound(lo);
-    if (next != busy_.begin() && std::prev(next)->second >= lo) {
-      --next;
-      hi = std::max(hi, next->second);
-      lo = next->first;
+    // [from, to): the intervals [lo, hi) touches or overlaps, replaced by their union.
+    size_t from = from_end([lo](const Busy& b) { return b.lo < lo; });
+    if (from != head_ && v_[from - 1].hi >= lo) {
+      --from;
+      hi = std::max(hi, v_[from].hi);
+      lo = v_[from].lo;
     }
-    while (next != busy_.end() && next->first <= hi) {
-      hi = std::max(hi, next->second);
-      next = busy_.erase(next);
+    size_t to = from;
+    while (to != v_.size() && v_[to].lo <= hi) hi = std::max(hi, v_[to++].hi);
+    if (to == from) {
+      insert(from, {lo, hi});
+    } else {
+      v_[from] = {lo, hi};
+      v_.erase(v_.begin() + from + 1, v_.begin() + to);
     }
-    busy_[lo] = hi;
-    if (busy_.size() > max_) busy_.erase(busy_.begin());
+    if (size() > max_) drop_oldest();
   }
 
  private:
+  struct Busy {
+    Fs lo, hi;  // [lo, hi)
+  };
+  size_t size() const { return v_.size() - head_; }
+  // The first gap at or after `arrive` that holds `busy`: its start, and
+  // *at, the index of the first interval after it (the gap's end).
+  Fs fit(Fs arrive, Fs busy, size_t* at) const {
+    Fs start = arrive;
+    size_t i = from_end([arrive](const Busy& b) { return b.lo <= arrive; });  // the first starting after it
+    if (i != head_ && v_[i - 1].hi > start) start = v_[i - 1].hi;
+    while (i != v_.size() && v_[i].lo < start + busy) start = std::max(start, v_[i++].hi);
+    *at = i;
+    return start;
+  }
+  // The index of the first interval (from head_) that is not `before`
+  // (sorted: those before it all are), searched from the end, where late
+  // requests land: the steps double towards the front, then a binary
+  // search within the last step (a dozen probes of 4,096 intervals were
+  // most of a late request's cost).
+  template <class Before>
+  size_t from_end(Before before) const {
+    size_t hi = v_.size();
+    for (size_t step = 1; hi - head_ > step; step *= 2) {
+      const size_t probe = hi - step;
+      if (before(v_[probe])) return size_t(std::partition_point(v_.begin() + probe + 1, v_.begin() + hi, before) - v_.begin());
+      hi = probe;
+    }
+    return size_t(std::partition_point(v_.begin() + head_, v_.begin() + hi, before) - v_.begin());
+  }
+  // [lo, hi) into the gap before v_[at] (after v_[at - 1]), which it may
+  // touch but not overlap: merged with what it touches, as take() would.
+  void place(size_t at, Fs lo, Fs hi) {
+    const bool after_prev = at != head_ && v_[at - 1].hi == lo;
+    const bool before_next = at != v_.size() && v_[at].lo == hi;
+    if (after_prev && before_next) {
+      v_[at - 1].hi = v_[at].hi;
+      v_.erase(v_.begin() + at);
+    } else if (after_prev) {
+      v_[at - 1].hi = hi;
+    } else if (before_next) {
+      v_[at].lo = lo;
+    } else {
+      insert(at, {lo, hi});
+      if (size() > max_) drop_oldest();
+    }
+  }
+  // The oldest interval leaves; the array's front is compacted once it holds as many gone as kept.
+  void drop_oldest() {
+    if (++head_ >= size()) {
+      v_.erase(v_.begin(), v_.begin() + head_);
+      head_ = 0;
+    }
+  }
+  // Puts b at index `at` (head_ <= at <= v_.size()), moving the shorter side.
+  void insert(size_t at, Busy b) {
+    if (head_ > 0 && at - head_ < v_.size() - at) {
+      std::move(v_.begin() + head_, v_.begin() + at, v_.begin() + head_ - 1);
+      --head_;
+      v_[at - 1] = b;
+    } else {
+      v_.insert(v_.begin() + at, b);
+    }
+  }
+
   size_t max_;
-  // start -> end of each busy interval, disjoint; intervals come and go with every request (nodes recycled)
-  std::map<Fs, Fs, std::less<Fs>, RecyclingAllocator<std::pair<const Fs, Fs>>> busy_;
+  // Disjoint busy intervals by start, from v_[head_] on (those before it are gone).
+  std::vector<Busy> v_;
+  size_t head_ = 0;
 };
 
 }  // namespace ptosim

@@ -3,7 +3,8 @@
 // gap at or after its arrival; on random arrivals, in and out of order, its
 // starts are those of a plain first-fit over every interval kept;
 // first_fit() and take() (a DRAM bank's) split reserve() in two and merge
-// overlapping intervals.
+// overlapping intervals; with few intervals kept, late requests and the
+// oldest leaving agree with a plain list merged after every request.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -89,6 +90,55 @@ TEST(BusyCalendar, RandomArrivalsAgreeWithFirstFit) {
       const Fs arrive = rng() % 4 ? ahead : rng() % (ahead + 1);  // a quarter arrive late
       const Fs busy = rng() % 25;
       ASSERT_EQ(cal.reserve(arrive, busy), first_fit(taken, arrive, busy)) << "seed " << seed << " request " << i;
+    }
+  }
+}
+
+// The calendar as a plain sorted list of merged intervals, at most `max`:
+// the reference for late requests landing among them while the oldest go.
+struct PlainCalendar {
+  size_t max;
+  std::vector<std::pair<Fs, Fs>> busy;  // disjoint, sorted
+  Fs fit(Fs arrive, Fs len) const {
+    Fs start = arrive;
+    for (const auto& [lo, hi] : busy)
+      if (hi > start && (lo < start + len || (lo <= start && len == 0))) start = hi;
+    return start;
+  }
+  void take(Fs lo, Fs hi) {  // every request's interval merges with those it overlaps or touches
+    if (hi <= lo) return;
+    busy.emplace_back(lo, hi);
+    std::sort(busy.begin(), busy.end());
+    std::vector<std::pair<Fs, Fs>> merged;
+    for (const auto& b : busy)
+      if (!merged.empty() && b.first <= merged.back().second) merged.back().second = std::max(merged.back().second, b.second);
+      else merged.push_back(b);
+    busy = merged;
+    if (busy.size() > max) busy.erase(busy.begin());
+  }
+};
+
+TEST(BusyCalendar, FewIntervalsKeptAgreeWithAPlainList) {
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    BusyCalendar cal(8);
+    PlainCalendar ref{8, {}};
+    std::mt19937_64 rng(seed);
+    Fs ahead = 0;
+    for (int i = 0; i < 3000; ++i) {
+      ahead += rng() % 30;
+      const Fs arrive = rng() % 3 ? ahead : ahead - std::min<Fs>(ahead, rng() % 200);  // a third arrive late
+      const Fs len = rng() % 25;
+      if (rng() % 2) {
+        const Fs start = ref.fit(arrive, len);
+        ASSERT_EQ(cal.reserve(arrive, len), start) << "seed " << seed << " request " << i;
+        ref.take(start, start + len);
+      } else {
+        const Fs start = ref.fit(arrive, len);
+        ASSERT_EQ(cal.first_fit(arrive, len), start) << "seed " << seed << " request " << i;
+        const Fs hi = start + len + rng() % 10;
+        cal.take(start, hi);
+        ref.take(start, hi);
+      }
     }
   }
 }
