@@ -18,24 +18,30 @@ namespace {
 // The loop is asm as a whole, its start aligned to 64 bytes: code the
 // compiler placed around the adds moved the four-chain reading by 1.8x on
 // a Zen 5 VM (below).
+template <class Loop>
+double thread_seconds(Loop loop) {
+  const double t0 = thread_cpu_s();
+  loop();
+  return thread_cpu_s() - t0;
+}
 __attribute__((noinline)) double add_chain_s(uint64_t n) {
   uint64_t x = 0, one = 1, steps = n / 8;
-  const double t0 = thread_cpu_s();
+  return thread_seconds([&] {
 #if defined(__x86_64__)
-  if (steps)
-    asm volatile(".p2align 6\n1:\n\t"
-                 "add %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\t"
-                 "add %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\t"
-                 "sub $1, %1\n\tjnz 1b"
-                 : "+r"(x), "+r"(steps)
-                 : "r"(one)
-                 : "cc");
+    if (steps)
+      asm volatile(
+          ".p2align 6\n1:\n\t"
+          "add %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\t"
+          "add %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\t"
+          "sub $1, %1\n\tjnz 1b"
+          : "+r"(x), "+r"(steps)
+          : "r"(one)
+          : "cc");
 #else
-  for (uint64_t i = 0; i < n; ++i) asm volatile("" : "+r"(x)), x += one;
+    for (uint64_t i = 0; i < n; ++i) asm volatile("" : "+r"(x)), x += one;
 #endif
-  const double s = thread_cpu_s() - t0;
-  asm volatile("" ::"r"(x));
-  return s;
+    asm volatile("" ::"r"(x));
+  });
 }
 }  // namespace
 
@@ -74,40 +80,52 @@ OpLatencies measure_op_latencies(double clock_hz) {
   const uint64_t n = 2'000'000;
   const float tiny = 1e-9f, unit = 1.0f, zero = 0.0f;
   auto cycles = [&](double s) { return s * clock_hz; };
-  o.add = cycles(best_per_step([&](uint64_t n) {
-    float x = 1;
-    for (uint64_t i = 0; i < n; i += 8) asm volatile(PTO_X8("addss %1, %0\n\t") : "+x"(x) : "x"(tiny));
-  }, n));
-  o.mul = cycles(best_per_step([&](uint64_t n) {
-    float x = 1;
-    for (uint64_t i = 0; i < n; i += 8) asm volatile(PTO_X8("mulss %1, %0\n\t") : "+x"(x) : "x"(unit));
-  }, n));
-  o.div = cycles(best_per_step([&](uint64_t n) {
-    float x = 1;
-    for (uint64_t i = 0; i < n; i += 8) asm volatile(PTO_X8("divss %1, %0\n\t") : "+x"(x) : "x"(unit));
-  }, n / 4));
-  o.sqrt = cycles(best_per_step([&](uint64_t n) {
-    float x = 2;
-    for (uint64_t i = 0; i < n; i += 8) asm volatile(PTO_X8("sqrtss %0, %0\n\t") : "+x"(x));
-  }, n / 4));
+  o.add = cycles(best_per_step(
+      [&](uint64_t n) {
+        float x = 1;
+        for (uint64_t i = 0; i < n; i += 8) asm volatile(PTO_X8("addss %1, %0\n\t") : "+x"(x) : "x"(tiny));
+      },
+      n));
+  o.mul = cycles(best_per_step(
+      [&](uint64_t n) {
+        float x = 1;
+        for (uint64_t i = 0; i < n; i += 8) asm volatile(PTO_X8("mulss %1, %0\n\t") : "+x"(x) : "x"(unit));
+      },
+      n));
+  o.div = cycles(best_per_step(
+      [&](uint64_t n) {
+        float x = 1;
+        for (uint64_t i = 0; i < n; i += 8) asm volatile(PTO_X8("divss %1, %0\n\t") : "+x"(x) : "x"(unit));
+      },
+      n / 4));
+  o.sqrt = cycles(best_per_step(
+      [&](uint64_t n) {
+        float x = 2;
+        for (uint64_t i = 0; i < n; i += 8) asm volatile(PTO_X8("sqrtss %0, %0\n\t") : "+x"(x));
+      },
+      n / 4));
   if (__builtin_cpu_supports("fma"))
-    o.fma = cycles(best_per_step([&](uint64_t n) {
-      float x = 1;
-      for (uint64_t i = 0; i < n; i += 8)
-        asm volatile(PTO_X8("vfmadd231ss %1, %2, %0\n\t") : "+x"(x) : "x"(unit), "x"(zero));
-    }, n));
+    o.fma = cycles(best_per_step(
+        [&](uint64_t n) {
+          float x = 1;
+          for (uint64_t i = 0; i < n; i += 8)
+            asm volatile(PTO_X8("vfmadd231ss %1, %2, %0\n\t") : "+x"(x) : "x"(unit), "x"(zero));
+        },
+        n));
   // A value stored and loaded back, then added to: the load waits for the
   // store queue to forward it (no memory renaming of xmm registers on the
   // Golden Cove measured: 8 cycles a step, 2 of them the add).
   static float cell[16] = {1};
-  const double chain = cycles(best_per_step([&](uint64_t n) {
-    float t;
-    for (uint64_t i = 0; i < n; i += 8)
-      asm volatile(PTO_X8("movss (%1), %0\n\taddss %2, %0\n\tmovss %0, (%1)\n\t")
-                   : "=&x"(t)
-                   : "r"(cell), "x"(tiny)
-                   : "memory");
-  }, n));
+  const double chain = cycles(best_per_step(
+      [&](uint64_t n) {
+        float t;
+        for (uint64_t i = 0; i < n; i += 8)
+          asm volatile(PTO_X8("movss (%1), %0\n\taddss %2, %0\n\tmovss %0, (%1)\n\t")
+                       : "=&x"(t)
+                       : "r"(cell), "x"(tiny)
+                       : "memory");
+      },
+      n));
   o.forward = std::max(0.0, chain - o.add);
   return o;
 }
@@ -124,23 +142,23 @@ namespace {
 // suite's canary (bench/fidelity/timing.h) and the loop alone read 3.6-3.9.
 __attribute__((noinline)) double add_spread_s(uint64_t n) {
   uint64_t a = 0, b = 0, c = 0, d = 0, one = 1, steps = n / 8;
-  const double t0 = thread_cpu_s();
+  return thread_seconds([&] {
 #if defined(__x86_64__)
-  if (steps)
-    asm volatile(".p2align 6\n1:\n\t"
-                 "add %5, %0\n\tadd %5, %1\n\tadd %5, %2\n\tadd %5, %3\n\t"
-                 "add %5, %0\n\tadd %5, %1\n\tadd %5, %2\n\tadd %5, %3\n\t"
-                 "sub $1, %4\n\tjnz 1b"
-                 : "+r"(a), "+r"(b), "+r"(c), "+r"(d), "+r"(steps)
-                 : "r"(one)
-                 : "cc");
+    if (steps)
+      asm volatile(
+          ".p2align 6\n1:\n\t"
+          "add %5, %0\n\tadd %5, %1\n\tadd %5, %2\n\tadd %5, %3\n\t"
+          "add %5, %0\n\tadd %5, %1\n\tadd %5, %2\n\tadd %5, %3\n\t"
+          "sub $1, %4\n\tjnz 1b"
+          : "+r"(a), "+r"(b), "+r"(c), "+r"(d), "+r"(steps)
+          : "r"(one)
+          : "cc");
 #else
-  for (uint64_t i = 0; i < n; i += 4)
-    asm volatile("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d)), a += one, b += one, c += one, d += one;
+    for (uint64_t i = 0; i < n; i += 4)
+      asm volatile("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d)), a += one, b += one, c += one, d += one;
 #endif
-  const double s = thread_cpu_s() - t0;
-  asm volatile("" ::"r"(a), "r"(b), "r"(c), "r"(d));
-  return s;
+    asm volatile("" ::"r"(a), "r"(b), "r"(c), "r"(d));
+  });
 }
 }  // namespace
 
@@ -165,7 +183,8 @@ double chase_ns(uint64_t footprint, uint64_t line, bool by_page) {
   // by_page: pages in random order and the lines of a page in random order
   // before the next page, so that a TLB miss is paid once a page (64
   // loads); else every line in random order.
-  const uint64_t per_page = !by_page ? lines : std::max<uint64_t>(4096 / line, 1), pages = (lines + per_page - 1) / per_page;
+  const uint64_t per_page = !by_page ? lines : std::max<uint64_t>(4096 / line, 1),
+                 pages = (lines + per_page - 1) / per_page;
   std::mt19937_64 rng(42);
   std::vector<uint64_t> page(pages), order;
   std::iota(page.begin(), page.end(), 0);
@@ -262,8 +281,8 @@ double set_pattern_cycles(const std::vector<uint32_t>& pattern, uint64_t way_byt
   return best / double(steps) * clock_hz;
 }
 
-HostProbe probe_host(const std::vector<uint64_t>& footprints, uint64_t stream_bytes, uint64_t l1_way,
-                     uint64_t l1_line, const std::vector<std::vector<uint32_t>>& l1_patterns,
+HostProbe probe_host(const std::vector<uint64_t>& footprints, uint64_t stream_bytes, uint64_t l1_way, uint64_t l1_line,
+                     const std::vector<std::vector<uint32_t>>& l1_patterns,
                      const std::vector<uint64_t>& capacity_footprints, uint64_t last_level_stream_footprint) {
   HostProbe h;
   h.clock_hz = measure_clock_hz();
@@ -293,7 +312,8 @@ HostProbe probe_host(const std::vector<uint64_t>& footprints, uint64_t stream_by
     h.l2_miss_ns = 1e30;
     for (int r = 0; r < 25; ++r) {
       h.l2_miss_ns = std::min(h.l2_miss_ns, column_walk_ns(128, std::max<uint64_t>(l1_way / 8, l1_line)));
-      if (r % 5 == 0 && h.latency.size() > 2) h.latency[1].ns = std::min(h.latency[1].ns, chase_ns(h.latency[1].footprint));
+      if (r % 5 == 0 && h.latency.size() > 2)
+        h.latency[1].ns = std::min(h.latency[1].ns, chase_ns(h.latency[1].footprint));
     }
     // What a dirty victim adds is a difference of two noisy walks (2 to 10
     // cycles from single pairs at load 3-4; the medians of 7 pairs 6.6-8.2):
