@@ -20,10 +20,14 @@ TEST(CpuidCaches, LevelsAreAValidHierarchyOnX86) {
     ASSERT_GT(h.ways, 0u);
     EXPECT_EQ(h.size % (uint64_t(h.ways) * h.line), 0u) << "L" << h.level;
     EXPECT_LE(h.size, 256ull << 20) << "L" << h.level;
-    if (i) EXPECT_GT(h.level, levels[i - 1].level);
+    if (i) {
+      EXPECT_GT(h.level, levels[i - 1].level);
+    }
     // A level is shared by at least the threads that share the one above
     // it (0: the legacy AMD leaves do not say).
-    if (i && h.sharing_threads) EXPECT_GE(h.sharing_threads, levels[i - 1].sharing_threads) << "L" << h.level;
+    if (i && h.sharing_threads) {
+      EXPECT_GE(h.sharing_threads, levels[i - 1].sharing_threads) << "L" << h.level;
+    }
   }
 #else
   GTEST_SKIP() << "CPUID is x86's";
