@@ -150,7 +150,20 @@ void matmul_tiled_cpu_events(ExecContext& c, const MatmulPlan& p, const Tensor& 
     if (la) bufA = buffer(p.a, {TM, TK}, int64_t(ceil_div(uint64_t(TM), uint64_t(mk.MR))) * mk.MR * TK);
     if (lb) bufB = buffer(p.b, {TK, TN}, int64_t(ceil_div(uint64_t(TN), uint64_t(mk.NR))) * mk.NR * TK);
   } catch (const OpError& e) {
-    throw OpError(e.what() + what_fits(c, room, TM, TN, TK, la ? p.a.elem_size() : 0, lb ? p.b.elem_size() : 0));
+    // A t x t tile's buffers as its lowering sizes them: row-major tiles
+    // where the register file holds its result (the scratchpad lowering),
+    // else panels rounded up to that tile's own micro-kernel (row-major
+    // under pto.reuse).
+    auto need = [&](int64_t t) {
+      const bool bulk = !cpu_tile_lowering(c, uint64_t(t) * uint64_t(t) * out.elem_size());
+      const MicroKernel k = outer_kernel_shape(c, out.elem_size(), t, t);
+      auto rows = [&](bool rowmajor, int64_t r) {
+        rowmajor = rowmajor || bulk;
+        return uint64_t(rowmajor ? t : int64_t(ceil_div(uint64_t(t), uint64_t(r))) * r) * uint64_t(TK);
+      };
+      return (la ? rows(ra, k.MR) * p.a.elem_size() : 0) + (lb ? rows(rb, k.NR) * p.b.elem_size() : 0);
+    };
+    throw OpError(e.what() + what_fits(c, room, TM, TN, TK, need));
   }
   for_each_batch(p.batch, [&](const std::vector<int64_t>& bi) {
     Tensor av = batch_view(p.a, p.batch.size(), bi), bv = batch_view(p.b, p.batch.size(), bi);

@@ -25,10 +25,9 @@ int64_t tile_at(const Shape& shape, const Shape& tile, const std::vector<int64_t
   return elems;
 }
 
-std::string what_fits(const ExecContext& c, uint64_t room, int64_t TM, int64_t TN, int64_t TK, uint32_t esa,
-                      uint32_t esb) {
+std::string what_fits(const ExecContext& c, uint64_t room, int64_t TM, int64_t TN, int64_t TK,
+                      const std::function<uint64_t(int64_t)>& need) {
   int64_t t = std::max(TM, TN);
-  auto need = [&](int64_t x) { return uint64_t(x) * uint64_t(TK) * (esa + esb); };
   while (t > 1 && need(t) > room) t /= 2;
   std::string h = "; the largest square tile whose A and B tiles fit in '" + c.tile()->into_name() + "' is ";
   if (need(t) > room) return h + "none (smaller K tiles: TK), or into= another space";
@@ -59,8 +58,9 @@ void matmul_tiled_events(ExecContext& c, const MatmulPlan& p, const Tensor& out,
     if (la && K > 0) bufA = c.alloc({TM, TK}, p.a.dtype(), into, {}, p.a.name() + ".tile", p.a.name() + ".tile");
     if (lb && K > 0) bufB = c.alloc({TK, TN}, p.b.dtype(), into, {}, p.b.name() + ".tile", p.b.name() + ".tile");
   } catch (const OpError& e) {
-    throw OpError(std::string(e.what()) + what_fits(c, room, TM, TN, TK, la ? p.a.elem_size() : 0,
-                                                    lb ? p.b.elem_size() : 0));
+    const uint64_t es = (la ? p.a.elem_size() : 0) + (lb ? p.b.elem_size() : 0);
+    throw OpError(std::string(e.what()) +
+                  what_fits(c, room, TM, TN, TK, [&](int64_t t) { return uint64_t(t) * uint64_t(TK) * es; }));
   }
   Tensor acc = c.alloc({TM, TN}, out.dtype(), reg, {}, out.name() + ".acc", out.name() + ".acc");
   double cost = op_cost(c.config(), OpKind::Matmul);

@@ -1,6 +1,7 @@
 #pragma once
 // Tile lowering (tiling.cpp, tiled_reductions.cpp): the tiles of a shape and
 // the tiled schedules of elementwise ops, reductions and softmax under pto.tile.
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,10 +23,13 @@ int64_t tile_at(const Shape& shape, const Shape& tile, const std::vector<int64_t
 Tensor tile_load(ExecContext& c, const Tensor& view, const Tensor& buffer);
 
 // The hint appended to a matmul tile buffer that does not fit: the largest
-// square tile (halving M = N, K kept) whose A and B tiles fit `room` bytes of
-// the tile space, or another space.
-std::string what_fits(const ExecContext& c, uint64_t room, int64_t TM, int64_t TN, int64_t TK, uint32_t esa,
-                      uint32_t esb);
+// square tile (halving M = N, K kept) whose A and B buffers fit `room` bytes
+// of the tile space, or another space. `need(t)` is what the lowering
+// allocates for a t x t tile (packed panels round rows up to the
+// micro-kernel's MR and NR: a hint sized without them named a tile that then
+// failed too).
+std::string what_fits(const ExecContext& c, uint64_t room, int64_t TM, int64_t TN, int64_t TK,
+                      const std::function<uint64_t(int64_t)>& need);
 
 // True when the innermost pto.tile names dim_* sizes: elementwise ops,
 // reductions and softmax then use their tiled schedules (outside pto.fuse).

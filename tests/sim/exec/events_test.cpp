@@ -163,6 +163,32 @@ TEST(Events, TiledMatmulCapacityError) {
   }
 }
 
+// Where the result tile does not fit the register file, pto.tile packs A and
+// B in panels of the micro-kernel's MR rows and NR columns (32 B vectors: a
+// 6 x 16 block), so a 256 x 256 x 32 tile needs 258 rows of A (33,024 B) and
+// B's 32,768 B: over a 64 KiB scratchpad by 256 B. The hint must name a tile
+// that runs (it named 256, sizing the buffers without the panels' rounding).
+TEST(Events, PackedTileCapacityHintNamesATileThatRuns) {
+  HwConfig cfg = small_config(64 * 1024, 4096);
+  auto run = [&](int64_t t) {
+    ExecContext c(cfg, nullptr);
+    Tensor A = make(c, "A", {256, 32}), B = make(c, "B", {32, 256});
+    TileDirective td;
+    td.sizes = {{"M", t}, {"N", t}, {"K", 32}};
+    c.tile_push(td);
+    matmul(c, A, B);
+  };
+  try {
+    run(256);
+    FAIL();
+  } catch (const OpError& e) {
+    EXPECT_NE(std::string(e.what()).find("the largest square tile whose A and B tiles fit in 'shared' is M=N=128 with K=32"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_NO_THROW(run(128));
+}
+
 TEST(Events, TiledConvAndElementwiseSameValues) {
   HwConfig cfg = small_config();
   Recorder rec;
