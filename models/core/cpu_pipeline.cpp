@@ -19,6 +19,7 @@ CpuPipeline::CpuPipeline(const CoreConfig& core, double period_fs)
       load_ports_(core.load_ports, period_fs_),
       store_ports_(core.store_ports, period_fs_),
       forward_(kForwardSlots),
+      wide_(kWideSlots),
       regs_(kRegSlots),
       drain_fs_(uint64_t(std::llround(period_fs / std::max(1u, core.store_ports)))),
       line_fs_(core.store_lines_per_cycle ? uint64_t(std::llround(period_fs / core.store_lines_per_cycle)) : 0) {
@@ -114,6 +115,11 @@ void CpuPipeline::drain_through(size_t n) {
     if (clock_ && commit > clock_->end) clock_->end = commit;
     Forward& f = forward_[(w.addr >> 2) % kForwardSlots];
     if (f.store == w.number && f.addr == w.addr) f.commit = commit;
+    if (w.bytes > kScalarBytes)
+      for (uint64_t b = w.addr >> 6; b <= (w.addr + w.bytes - 1) >> 6; ++b) {
+        Forward& v = wide_[b % kWideSlots];
+        if (v.store == w.number && v.addr == w.addr) v.commit = commit;
+      }
   }
 }
 

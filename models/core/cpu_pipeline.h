@@ -159,6 +159,19 @@ class CpuPipeline {
   };
   static constexpr uint32_t kDoneRing = 1u << 16;  // results kept: dependences reach this far back
   static constexpr uint32_t kForwardSlots = 1024, kRegSlots = 4096;
+  // Vector stores, by each 64-byte block they write: a narrower load
+  // inside one is forwarded from it, as x86 forwards a load contained in a
+  // queued store (a broadcast of a packed panel's element right after the
+  // packing store; without this it waited for the store's line).
+  static constexpr uint32_t kWideSlots = 256;
+  static constexpr uint64_t kScalarBytes = 8;
+  const Forward* wide_store(uint64_t addr, uint64_t bytes, uint64_t t) const {
+    const Forward& w = wide_[(addr >> 6) % kWideSlots];
+    return w.addr <= addr && addr + bytes <= w.addr + w.bytes && w.commit > t ? &w : nullptr;
+  }
+  void note_wide(const Forward& f) {
+    for (uint64_t b = f.addr >> 6; b <= (f.addr + f.bytes - 1) >> 6; ++b) wide_[b % kWideSlots] = f;
+  }
 
   uint64_t disp_fs_, period_fs_, forward_fs_;
   uint32_t loop_uops_;
@@ -179,6 +192,7 @@ class CpuPipeline {
   Slots& unit(OpClass cls, size_t dtype);
   uint64_t unit_free_[size_t(OpClass::Count)] = {};  // bulk work: busy until
   std::vector<Forward> forward_;
+  std::vector<Forward> wide_;
   std::vector<RegValue> regs_;
   std::deque<Waiting> pending_;      // the store queue's stores not yet written, oldest first
   uint64_t drain_fs_;                // one store a cycle per store port
@@ -267,11 +281,12 @@ inline void CpuPipeline::load(CoreClock& k, uint32_t seq, uint32_t dep, uint64_t
   }
   ++stats_.loads;
   if (!pending_.empty()) drain_due(t);
-  Forward& f = forward_[(addr >> 2) % kForwardSlots];
+  const Forward* f = &forward_[(addr >> 2) % kForwardSlots];
+  if (!(f->addr == addr && f->bytes >= bytes && f->commit > t)) f = wide_store(addr, bytes, t);
   uint64_t data;
-  if (f.addr == addr && f.bytes >= bytes && f.commit > t) {
+  if (f) {
     // The value is still in the store queue: forwarded, no cache access.
-    data = (f.data > t ? f.data : t) + forward_fs_;
+    data = (f->data > t ? f->data : t) + forward_fs_;
     ++stats_.forwarded;
   } else {
     if (!pending_.empty()) drain_overlapping(addr, bytes);
@@ -308,6 +323,7 @@ inline void CpuPipeline::store(CoreClock& k, uint32_t seq, uint32_t dep, uint64_
     if (commit > drained_) drained_ = commit;
     if (commit > k.end) k.end = commit;
     forward_[(addr >> 2) % kForwardSlots] = Forward{addr, bytes, data, commit, 0};
+    if (bytes > kScalarBytes) note_wide(Forward{addr, bytes, data, commit, ~0ull});
     set_done(seq, data);
     return;
   }
@@ -345,6 +361,7 @@ inline void CpuPipeline::store(CoreClock& k, uint32_t seq, uint32_t dep, uint64_
   const uint64_t number = stores_++;
   sq_[number % sq_.size()] = ~0ull;  // not free until written (drain_through)
   forward_[(addr >> 2) % kForwardSlots] = Forward{addr, bytes, data, ~0ull, number};
+  if (bytes > kScalarBytes) note_wide(Forward{addr, bytes, data, ~0ull, number});
   for (uint64_t b = addr >> 6; b <= (addr + bytes - 1) >> 6; ++b) ++pending_blocks_[b & 255];
   pending_.push_back(Waiting{addr, bytes, id, at, number, line});
   set_done(seq, data);

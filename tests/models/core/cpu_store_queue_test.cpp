@@ -205,6 +205,22 @@ TEST(CpuStoreQueue, ALoadOfAWaitingStoresAddressIsForwardedWithoutMemory) {
   EXPECT_EQ(h.p->stores_waiting(), 1u);
 }
 
+// A vector store (a 64 B line of a packed panel) forwards any narrower load
+// inside it, as x86 does: a broadcast of the panel's fifth element right
+// after the packing store does not wait for the store's line. A load that
+// reaches past the store's end is not forwarded: the store drains first.
+TEST(CpuStoreQueue, ALoadInsideAWaitingVectorStoreIsForwarded) {
+  Harness h;
+  h.value(1, 30);
+  h.p->store(h.k, 2, 1, 0x100, 64, 0);
+  h.load(3, 0, 0x110, 4);
+  EXPECT_TRUE(h.log.empty());
+  EXPECT_EQ(h.p->stats().forwarded, 1u);
+  h.load(4, 0, 0x13e, 4);  // two bytes past the store
+  EXPECT_EQ(h.log, (std::vector<Sent>{{"store 0", 31}, {"load 318", 0}}));
+  EXPECT_EQ(h.p->stats().forwarded, 1u);
+}
+
 TEST(CpuStoreQueue, AFullQueueWritesItsOldestBeforeTheNextStoreDispatches) {
   Harness h(2);
   h.store_latency = 50;  // each store's line arrives 50 cycles after its request
