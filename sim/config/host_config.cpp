@@ -367,9 +367,13 @@ std::string host_config_yaml(const HostFacts& f, const HostMeasured& m) {
       }
       const std::string& policy = m.valid && !m.l1_replacement.empty() ? m.l1_replacement : k.l1_replacement;
       if (policy != CacheConfig{}.replacement) o << ", replacement: " << policy;  // the default goes unsaid
-      // No `write_allocate: fetch` (a read for ownership even of a line a
-      // 64 B vector store covers): it moved three of the op suite's four
-      // kernels away from native (docs/notes/2026-12-06-seams.md).
+      // An x86 core reads a line for ownership before it writes it, even
+      // when a 64 B vector store covers all of it (only non-temporal stores
+      // do not). It matters on AVX-512 hosts alone (narrower vectors cover
+      // part of a line, which fetches anyway): on the Zen 5 VM the op suite
+      // ranks at Spearman 0.947 with it, 0.908 without, the loop nests and
+      // the Zen 3 (AVX2) op suite unchanged (docs/notes/2026-12-07-lead-3.md).
+      o << ", write_allocate: fetch";
     }
     const VendorPrefetch& pf = k.prefetch[std::min<size_t>(i, 2)];
     if (!pf.name.empty())

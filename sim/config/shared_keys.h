@@ -107,8 +107,8 @@ PTOSIM_PARAMS(CacheConfig, CacheLevels,
              "its sub-blocks exactly) fetches nothing, as Dinero IV; `false`: no-write-allocate; `nofetch`: allocate "
              "only a write that covers the whole line, Dinero IV's `-walloc f`; `fetch`: allocate and read the line "
              "first even when the write covers it, as an x86 core's read for ownership does for a 64 B vector store "
-             "(a writeback from above still fetches nothing; `config host` does not write it: docs/notes/"
-             "2026-12-06-seams.md)", "nofetch", 90),
+             "(a writeback from above still fetches nothing; `config host` writes it on the L1D: docs/notes/"
+             "2026-12-07-lead-3.md)", "nofetch", 90),
   param::two_names("inclusion", &CacheConfig::inclusive, "non_inclusive", "inclusive", false)
       .about("", "every level", "an inclusive level evicts its lines from the levels above; its line must be at "
              "least that of every level above", "inclusive", 100),
