@@ -230,7 +230,7 @@ class CacheLevelImpl final : public CacheLevel {
     // loop, whose hit path keeps its fields in registers instead of
     // writing the whole request to memory for every access.
     const MemRequest m = r;
-    const uint64_t done = r.write && !config_.write_back ? CacheLevelImpl::access(m, *t) : core_miss(m, *t);
+    const uint64_t done = r.write && !config_.write_back ? CacheLevelImpl::access(m, *t) : core_miss<Plain>(m, *t);
     if (done - *t > latency_fs_) window.push(done);
     return done;
   }
@@ -276,12 +276,14 @@ class CacheLevelImpl final : public CacheLevel {
   }
 
   // issue()'s miss: access() for a request within one line whose lookup
-  // just missed (find() remembers it: two compares, no scan).
+  // just missed (find() remembers it: two compares, no scan). `Plain` as
+  // issue_as(): the port's test for a calendar and slices compiled out.
+  template <bool Plain>
 #if defined(__GNUC__)
   __attribute__((noinline))
 #endif
   uint64_t core_miss(const MemRequest& r, uint64_t at) {
-    const uint64_t start = occupy_port(at, r.bytes, r.addr);
+    const uint64_t start = occupy_port<Plain>(at, r.bytes, r.addr);
     mshrs_.retire(start);
     const uint64_t line = r.addr >> line_shift_;
     const uint64_t done =
