@@ -612,10 +612,23 @@ class CacheLevelImpl final : public CacheLevel {
     }
   }
 
+  // A victim leaves. Inlined: most are clean, with nothing above to
+  // invalidate and no directory (a column walk's every miss), and then
+  // there is nothing more to do; the rest goes on in evict_below().
+#if defined(__GNUC__)
+  __attribute__((always_inline))
+#endif
   void evict(const typename Array::Victim& v, uint64_t at) {
     pending_ = InFlight{};
     ++stats_.evictions;
     prefetch_.useless += v.prefetched;
+    if (v.dirty || config_.inclusive || coherence_) [[unlikely]] evict_below(v, at);
+  }
+  // evict() of a dirty victim, or of a level with levels above to clean or a directory to tell.
+#if defined(__GNUC__)
+  __attribute__((noinline))
+#endif
+  void evict_below(const typename Array::Victim& v, uint64_t at) {
     bool dirty = v.dirty;
     uint8_t* bytes = nullptr;
     if constexpr (Data) bytes = victim_.data();
