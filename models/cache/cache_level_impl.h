@@ -230,7 +230,7 @@ class CacheLevelImpl final : public CacheLevel {
     // loop, whose hit path keeps its fields in registers instead of
     // writing the whole request to memory for every access.
     const MemRequest m = r;
-    const uint64_t done = r.write && !config_.write_back ? CacheLevelImpl::access(m, *t) : core_miss(m, *t);
+    const uint64_t done = r.write && !config_.write_back ? CacheLevelImpl::access(m, *t) : core_miss<Plain>(m, *t);
     if (done - *t > latency_fs_) window.push(done);
     return done;
   }
@@ -276,12 +276,14 @@ class CacheLevelImpl final : public CacheLevel {
   }
 
   // issue()'s miss: access() for a request within one line whose lookup
-  // just missed (find() remembers it: two compares, no scan).
+  // just missed (find() remembers it: two compares, no scan). `Plain` as
+  // issue_as(): the port's test for a calendar and slices compiled out.
+  template <bool Plain>
 #if defined(__GNUC__)
   __attribute__((noinline))
 #endif
   uint64_t core_miss(const MemRequest& r, uint64_t at) {
-    const uint64_t start = occupy_port(at, r.bytes, r.addr);
+    const uint64_t start = occupy_port<Plain>(at, r.bytes, r.addr);
     mshrs_.retire(start);
     const uint64_t line = r.addr >> line_shift_;
     const uint64_t done =
@@ -610,10 +612,23 @@ class CacheLevelImpl final : public CacheLevel {
     }
   }
 
+  // A victim leaves. Inlined: most are clean, with nothing above to
+  // invalidate and no directory (a column walk's every miss), and then
+  // there is nothing more to do; the rest goes on in evict_below().
+#if defined(__GNUC__)
+  __attribute__((always_inline))
+#endif
   void evict(const typename Array::Victim& v, uint64_t at) {
     pending_ = InFlight{};
     ++stats_.evictions;
     prefetch_.useless += v.prefetched;
+    if (v.dirty || config_.inclusive || coherence_) [[unlikely]] evict_below(v, at);
+  }
+  // evict() of a dirty victim, or of a level with levels above to clean or a directory to tell.
+#if defined(__GNUC__)
+  __attribute__((noinline))
+#endif
+  void evict_below(const typename Array::Victim& v, uint64_t at) {
     bool dirty = v.dirty;
     uint8_t* bytes = nullptr;
     if constexpr (Data) bytes = victim_.data();

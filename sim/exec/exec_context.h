@@ -270,6 +270,44 @@ class ExecContext {
     }
     return ++seq_;
   }
+  // Accesses in a batch (a multiply-add's reads, one after another): while
+  // lane_takes(n), the next n accesses need nothing but their records (no
+  // dataflow, no hot-tile tagging nor address capture, room in the lane,
+  // the event limit not reached), and access_lane() writes them as n calls
+  // of access() would, the checks made once; it returns the number of the
+  // first (the others follow it). cgconv's flat loops may take it too.
+  struct LaneAccess {
+    uint64_t addr, bytes;
+    AccessKind kind;
+    SpaceId space;
+    TagId tensor;
+    uint32_t dep;
+  };
+  bool lane_takes(uint32_t n) const {
+    return !dataflow_ && hot_ == nullptr && capture_ == nullptr && lane_ && lane_->next + n < lane_->end &&
+           events_ + n <= max_events_;
+  }
+  template <size_t N>
+#if defined(__GNUC__)
+  __attribute__((always_inline))
+#endif
+  uint32_t access_lane(const LaneAccess (&a)[N]) {
+    // Read once: the records' stores may alias acc_ (an Access too).
+    const TagId region = acc_.region;
+    const SiteId site = acc_.site;
+    const CoreId core = acc_.core;
+    Access* s = lane_->next;
+    lane_->next = s + N;
+    events_ += N;
+    for (size_t k = 0; k < N; ++k) {
+      s[k].addr = a[k].addr; s[k].bytes = a[k].bytes; s[k].kind = a[k].kind; s[k].space = a[k].space;
+      s[k].tensor = a[k].tensor; s[k].region = region; s[k].site = site; s[k].core = core; s[k].elem_bytes = 0;
+      s[k].dep = a[k].dep; s[k].stride = 0;
+    }
+    const uint32_t first = seq_ + 1;
+    seq_ += uint32_t(N);
+    return first;
+  }
   // `count` elements of `elem_bytes` at addr, addr + stride, ... in one event
   // (scratchpad bank model); bytes = elem_bytes * count.
   void access_strided(uint64_t addr, uint32_t elem_bytes, uint64_t count, int64_t stride, AccessKind kind,

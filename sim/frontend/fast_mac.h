@@ -29,11 +29,22 @@ __attribute__((always_inline))
 #endif
 inline void mac_elems(exec::ExecContext& ctx, const MacElem& c, const MacElem& a, const MacElem& b) {
   exec::Storage& sc = *c.st;
-  const uint32_t rc = elem_event(ctx, sc, c.p, c.e, AccessKind::Read, c.pos, c.d);
+  uint32_t rc, ta, tb;
+  if (__builtin_expect(ctx.lane_takes(3), 1)) {  // the three reads' checks made once
+    using L = exec::ExecContext::LaneAccess;
+    const exec::Storage &sa = *a.st, &sb = *b.st;
+    rc = ctx.access_lane<3>({L{sc.base + uint64_t(c.p) * c.e, c.e, AccessKind::Read, sc.space, sc.tag, c.d},
+                             L{sa.base + uint64_t(a.p) * a.e, a.e, AccessKind::Read, sa.space, sa.tag, a.d},
+                             L{sb.base + uint64_t(b.p) * b.e, b.e, AccessKind::Read, sb.space, sb.tag, b.d}});
+    ta = rc + 1;
+    tb = rc + 2;
+  } else {
+    rc = elem_event(ctx, sc, c.p, c.e, AccessKind::Read, c.pos, c.d);
+    ta = elem_event(ctx, *a.st, a.p, a.e, AccessKind::Read, a.pos, a.d);
+    tb = elem_event(ctx, *b.st, b.p, b.e, AccessKind::Read, b.pos, b.d);
+  }
   const double old = elem_value(sc, c.p);
-  const uint32_t ta = elem_event(ctx, *a.st, a.p, a.e, AccessKind::Read, a.pos, a.d);
   const double va = elem_value(*a.st, a.p);
-  const uint32_t tb = elem_event(ctx, *b.st, b.p, b.e, AccessKind::Read, b.pos, b.d);
   const double vb = elem_value(*b.st, b.p);
   const uint32_t tm = ctx.scalar_op(exec::OpKind::Multiply, ta, tb);
   const double product = va * vb;

@@ -34,6 +34,9 @@ class Lru {
     }
   }
   void on_hit(uint64_t set, uint32_t way) { touch(set, way); }
+#if defined(__GNUC__)
+  __attribute__((always_inline))  // into the level's miss path: GCC called it
+#endif
   void on_fill(uint64_t set, uint32_t way) {
     if (small_) {
       // A full set's fill lands in its victim, the last nibble: rotate it
