@@ -8,46 +8,29 @@
 // memory that records when each load reaches it: the times are exact.
 #include <gtest/gtest.h>
 
-#include <memory>
 #include <vector>
 
-#include "models/core/cpu_pipeline.h"
+#include "tests/models/core/cpu_test_core.h"
 
 namespace ptosim {
 namespace {
 
-constexpr uint64_t kCycle = 1'000'000;  // fs at 1 GHz
+using test::kCycle;
 
-struct Harness {
-  CoreConfig core;
-  std::unique_ptr<CpuPipeline> p;
-  CoreClock k{16, 0};
+struct Harness : test::CpuTestCore {
   std::vector<uint64_t> at;  // cycles each load reached memory, in program order
 
   explicit Harness(uint32_t load_ports) {
-    core.model = "cpu";
-    core.issue_width = 4;
     core.load_ports = load_ports;
     core.rob_entries = 4096;
     core.lq_entries = 4096;
-    core.loop_uops = 0;
-    p = std::make_unique<CpuPipeline>(core, double(kCycle));
-    k.interval_fs = kCycle / 4;
+    start();
   }
   void load(uint32_t seq, uint32_t dep, uint64_t addr) {
     p->load(k, seq, dep, addr, 4, [&](uint64_t t) {
       at.push_back(t / kCycle);
       return t + 4 * kCycle;
     });
-  }
-  // A value ready at `cycles`: an add of that latency with nothing before it.
-  void value(uint32_t seq, double cycles) {
-    core.op_timing.at(OpClass::Add, 0).latency = cycles;
-    Compute c;
-    c.flops = 1;
-    c.scalar = 1;
-    c.op_class = uint8_t(OpClass::Add);
-    p->compute(k, seq, c);
   }
 };
 
@@ -75,11 +58,11 @@ TEST(CpuLoadPorts, AWalkStepsOverACycleALaterLoadTookEarly) {
 TEST(CpuLoadPorts, ALoadReadyEarlyTakesAFreeCycleBeforeTheQueue) {
   Harness h(1);
   for (uint32_t i = 0; i < 12; ++i) h.load(1 + i, 0, 64 * i);  // cycles 0..11
-  h.value(13, 30);         // dispatched at 3: ready at 33
-  h.load(14, 13, 0x1000);  // cycle 33
-  h.load(15, 0, 0x2000);   // ready at 3.5: the queue's next cycle, 12
-  h.load(16, 13, 0x3000);  // at 33, which is taken: 34
-  h.load(17, 0, 0x4000);   // 13
+  h.value(13, 30);                                             // dispatched at 3: ready at 33
+  h.load(14, 13, 0x1000);                                      // cycle 33
+  h.load(15, 0, 0x2000);                                       // ready at 3.5: the queue's next cycle, 12
+  h.load(16, 13, 0x3000);                                      // at 33, which is taken: 34
+  h.load(17, 0, 0x4000);                                       // 13
   EXPECT_EQ(h.at, (std::vector<uint64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 33, 12, 34, 13}));
 }
 
