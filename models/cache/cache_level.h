@@ -83,6 +83,25 @@ class CacheLevel : public MemPort {
   // one until its data is there if it takes longer than a hit. Returns when
   // the data is there.
   virtual uint64_t issue(const MemRequest& r, uint64_t* t, CompletionWindow& window, WindowStalls& stalls) = 0;
+  // issue() of a read (no write-back) of the line the level's last issue()
+  // found on a one-core level, when that hit left nothing a repeat of it
+  // would change (no replacement, 3C or prefetcher update: a register
+  // block's broadcasts of one packed line): the port, the counts and the
+  // fill's merge, without the lookup. False, and nothing done, otherwise.
+  bool issue_again(uint64_t addr, uint64_t bytes, TagId tensor, TagId region, uint64_t at, uint64_t* done) {
+    if (addr >> line_shift_ != again_line_) return false;
+    const uint64_t issue = occupy_port<true>(at, bytes, addr) + latency_fs_;
+    stats_.count(false, true, bytes ? bytes : 1, tensor, region);
+    uint64_t d = issue;
+    if (again_ready_ > issue) {  // its fill is still on its way: merge
+      ++timing_.merges;
+      d = again_ready_;
+    }
+    timing_.latency_sum_fs += d - at;
+    ++timing_.requests;
+    *done = d;
+    return true;
+  }
   // Issues accesses a[0..n) for the core, as the core would one by one,
   // while they are in `space`, are the clock's core's, fit in one line of
   // this level and are due before clock.sync_at; returns how many it issued
@@ -283,6 +302,9 @@ class CacheLevel : public MemPort {
   std::vector<BusyCalendar> calendars_;  // keep_port_calendar(): per port, its busy intervals; empty: busy until
   std::vector<uint64_t> fill_from_;       // keep_port_calendar(): per slot, when its latest fill was asked for
   uint64_t busy_bytes_ = ~0ull, busy_fs_ = 0;  // occupy_port()'s last answer (none yet)
+  // issue_again()'s line (~0: none) and when its fill arrives; every other
+  // way into the level forgets it first.
+  uint64_t again_line_ = ~0ull, again_ready_ = 0;
   CompletionWindow mshrs_;
   uint64_t sets_ = 1;
   uint64_t set_fill_fs_ = 0, set_writeback_fs_ = 0;

@@ -61,6 +61,7 @@ class CacheLevelImpl final : public CacheLevel {
   }
 
   uint64_t access(const MemRequest& r, uint64_t at) override {
+    again_line_ = ~0ull;
     const uint64_t bytes = r.bytes ? r.bytes : 1;  // a zero-sized access still touches its line
     const uint64_t start = occupy_port(at, r.bytes, r.addr);
     const uint64_t issue = start + latency_fs_;
@@ -75,7 +76,7 @@ class CacheLevelImpl final : public CacheLevel {
   }
 
   uint64_t issue(const MemRequest& r, uint64_t* t, CompletionWindow& window, WindowStalls& stalls) override {
-    return plain() ? issue_as<true>(r, t, window, stalls) : issue_as<false>(r, t, window, stalls);
+    return plain() ? issue_as<true, true>(r, t, window, stalls) : issue_as<false>(r, t, window, stalls);
   }
 
   size_t run(const Access* a, size_t n, SpaceId space, CoreClock& c) override {
@@ -87,6 +88,7 @@ class CacheLevelImpl final : public CacheLevel {
   // writeback). Sub-blocked and data-keeping levels are refused by run
   // --sample before a run starts (their state is more than tags).
   void warm(const MemRequest& r) override {
+    again_line_ = ~0ull;
     if constexpr (Sub || Data) {
       (void)r;
       throw std::logic_error("functional warming of a sub-blocked or data-keeping level");
@@ -96,6 +98,7 @@ class CacheLevelImpl final : public CacheLevel {
   }
 
   size_t warm_run(const Access* a, size_t n, SpaceId space, uint64_t budget, uint64_t* lines) override {
+    again_line_ = ~0ull;
     if constexpr (Sub || Data) {
       (void)a, (void)n, (void)space, (void)budget, (void)lines;
       throw std::logic_error("functional warming of a sub-blocked or data-keeping level");
@@ -114,12 +117,14 @@ class CacheLevelImpl final : public CacheLevel {
   }
 
   void flush_at(uint64_t at) override {
+    again_line_ = ~0ull;
     // One line at a time: a writeback below may back-invalidate a line that
     // is still waiting here, and then its data has already gone down.
     for (uint64_t line : array_.dirty_lines()) copy_back(line, at);
   }
 
   void control(AccessKind kind, uint64_t addr, uint64_t bytes, uint64_t at) override {
+    again_line_ = ~0ull;
     if (kind == AccessKind::Copyback) {
       if (bytes == 0) flush_at(at);
       else copy_back(addr >> line_shift_, at);
@@ -142,6 +147,7 @@ class CacheLevelImpl final : public CacheLevel {
   uint64_t dirty_count() const override { return array_.dirty_count(); }
 
   bool coherence_invalidate(uint64_t line, bool* was_dirty) override {
+    again_line_ = ~0ull;
     bool unused_prefetch = false;
     *was_dirty = false;
     if (!array_.invalidate(line, was_dirty, &unused_prefetch)) return false;
@@ -153,6 +159,7 @@ class CacheLevelImpl final : public CacheLevel {
     return true;
   }
   bool coherence_clean(uint64_t line) override {
+    again_line_ = ~0ull;
     LineOwner owner;
     return array_.clean(line, &owner);
   }
@@ -169,6 +176,7 @@ class CacheLevelImpl final : public CacheLevel {
     below_->poke(addr, bytes, in);
   }
   void overwrite(uint64_t addr, uint64_t bytes, const uint8_t* in) override {
+    again_line_ = ~0ull;
     if constexpr (Data) {
       for (uint64_t a = addr, end = addr + bytes; a < end;) {
         const uint64_t line = a >> line_shift_;
@@ -184,6 +192,7 @@ class CacheLevelImpl final : public CacheLevel {
 
  protected:
   bool invalidate_line(uint64_t line, bool* was_dirty, uint8_t* dirty_data) override {
+    again_line_ = ~0ull;
     if constexpr (Sub) return invalidate_subblocked(line, was_dirty);
     if constexpr (VictimIsShadowOldest<Policy>::value)
       if (classifier_.mirrored()) [[unlikely]] unmirror_shadow();  // the shadow keeps the line: build it now
@@ -200,12 +209,14 @@ class CacheLevelImpl final : public CacheLevel {
 
  private:
   // issue() and run(); `Plain`: plain() holds (one core), so the hit path
-  // has no test for a calendar, slices or a directory.
-  template <bool Plain>
+  // has no test for a calendar, slices or a directory. `Again`: issue()'s,
+  // whose read hits note what issue_again() needs (run()'s core never asks).
+  template <bool Plain, bool Again = false>
 #if defined(__GNUC__)
   __attribute__((always_inline))  // into run(): the core's loop
 #endif
   uint64_t issue_as(const MemRequest& r, uint64_t* t, CompletionWindow& window, WindowStalls& stalls) {
+    again_line_ = ~0ull;
     if (!r.write || config_.write_back) {  // else the write goes below too
       const uint64_t line = r.addr >> line_shift_;
       const typename Array::Found f = array_.find(line);
@@ -215,6 +226,8 @@ class CacheLevelImpl final : public CacheLevel {
                                                 occupy_port<Plain>(at, r.bytes, r.addr) + latency_fs_);
         timing_.latency_sum_fs += done - at;
         ++timing_.requests;
+        if constexpr (Again && Plain && !Data && !Sub && Policy::kRepeatHitIsNoop)
+          if (!r.write && !r.writeback) note_again(uint64_t(f.slot), line);
         return done;
       }
     }
@@ -233,6 +246,19 @@ class CacheLevelImpl final : public CacheLevel {
     const uint64_t done = r.write && !config_.write_back ? CacheLevelImpl::access(m, *t) : core_miss<Plain>(m, *t);
     if (done - *t > latency_fs_) window.push(done);
     return done;
+  }
+
+  // After a read hit on `line` in `slot`: issue_again() may take the next
+  // read of the line if that read's hit would find it where find() last
+  // did (no policy update), no prefetch left unused in it, the prefetcher
+  // ignoring it and the 3C shadow holding it as its most recent.
+  void note_again(uint64_t slot, uint64_t line) {
+    if (!array_.remembers(line) || array_.prefetched(slot)) return;
+    if (prefetcher_ && !prefetcher_->ignores(line)) return;
+    const LevelSlot& s = array_.extra(slot);
+    if (!classifier_.hit_is_noop(line, s.shadow)) return;
+    again_line_ = line;
+    again_ready_ = s.ready;
   }
 
   template <bool Plain>

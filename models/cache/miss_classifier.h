@@ -83,6 +83,12 @@ class MissClassifier {
     // shadow updates on "not a write, or a hit, or write-allocate").
     if (allocates()) node = take_back(line);
   }
+  // Whether hit(line, node, ...) would change nothing now: the shadow
+  // mirrors the level, keeps fill order, or holds the line in `node` as its
+  // most recent (a repeat of the line just hit).
+  bool hit_is_noop(uint64_t line, uint32_t node) const {
+    return mirror_ || (nodes_[node].line == line && (fifo_ || nodes_[head_].next == node));
+  }
   // Dinero IV's invalidate record: the line leaves the shadow (its first
   // reference stays recorded, as in Dinero IV, whose d4_invinfcache clears
   // no bit for a block without sub-blocks); invalidate_all() empties the

@@ -120,6 +120,10 @@ class SetAssocArray {
     return miss_in(key, set, base);
   }
 
+  // Whether find(line) would answer from its memory of the last line
+  // found (Found::repeat: a hit there tells the policy nothing new).
+  bool remembers(uint64_t line) const { return last_key_ == line + 1; }
+
   // A direct-mapped array has no replacement choice: the policy is never
   // asked nor told (on a miss-heavy trace its updates cost ~40 instructions
   // an access over two direct-mapped levels).

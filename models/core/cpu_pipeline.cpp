@@ -46,6 +46,13 @@ CpuPipeline::Slots::Slots(double throughput, uint64_t period_fs)
 
 uint64_t CpuPipeline::Slots::take_one(uint64_t t) {
   uint64_t c = t / period_;
+  // Within the cycles the last take found full on its way (none of them
+  // forgotten since; slots are only ever taken): go on from where it
+  // stopped. A register block's loads, dispatched faster than the ports
+  // take them, each start a little later than the one before.
+  const uint64_t from = c;
+  const bool known = c >= full_from_ && c < full_to_ && forgot_ < c;
+  if (known) c = full_to_;
   uint64_t walked[16];  // the full cycles the walk stood on (the first 16)
   uint32_t n = 0, i;
   for (;;) {
@@ -66,6 +73,8 @@ uint64_t CpuPipeline::Slots::take_one(uint64_t t) {
   // if that was its last slot): the next walk from any of them jumps.
   const uint64_t to = used_[i] < per_cycle_ ? c : c + 1;
   for (uint32_t k = 0; k < n; ++k) skip_[walked[k] % kCycles] = to;
+  if (!known) full_from_ = from;
+  full_to_ = c;
   return std::max(t, c * period_);
 }
 

@@ -123,7 +123,20 @@ class CpuPipeline {
     Slots(double throughput, uint64_t period_fs);
     // The first time >= t with a free slot, which it takes. (Inline: a
     // load's port takes one on every load.)
-    uint64_t take(uint64_t t) { return span_ == 1 ? take_one(t) : take_span(t); }
+    uint64_t take(uint64_t t) {
+      if (span_ != 1) return take_span(t);
+      // The common case of a register block's loads, inline: a start
+      // within the cycles the last take found full, whose cycle has a slot.
+      const uint64_t c = t / period_;
+      if (c >= full_from_ && c < full_to_ && forgot_ < c) {
+        const uint32_t i = uint32_t(full_to_ % kCycles);
+        if (tag_[i] == full_to_ && used_[i] < per_cycle_) {
+          ++used_[i];
+          return full_to_ * period_;  // > t: c is earlier
+        }
+      }
+      return take_one(t);
+    }
 
    private:
     // take() of a unit that holds more than one cycle an instruction.
@@ -142,6 +155,9 @@ class CpuPipeline {
     // `forgot_` is the latest cycle forgotten.
     std::vector<uint64_t> skip_;
     uint64_t forgot_ = 0;
+    // Every cycle in [full_from_, full_to_) was full at the last take
+    // (full_to_: the cycle it took), unless forgotten since.
+    uint64_t full_from_ = 0, full_to_ = 0;
     uint64_t period_;
     uint16_t per_cycle_;          // slots a cycle (throughput >= 1)
     uint32_t span_;               // cycles one instruction holds (throughput < 1)

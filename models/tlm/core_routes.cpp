@@ -51,6 +51,8 @@ class CoreModule::RoutePort final : public CorePort {
     if (!cache_) return send_down(addr, bytes, t, data);
     k_.window.retire(*t);
     m_.sync(*t);
+    uint64_t done;  // a repeat of the line just hit (a broadcast) needs no lookup
+    if (!write_ && cache_->issue_again(addr, bytes, a_->tensor, a_->region, *t, &done)) return done;
     return cache_->issue(MemRequest{addr, bytes, write_, a_->tensor, a_->region, data, false, false, a_->site}, t,
                          k_.window, k_.stalls);
   }

@@ -5,27 +5,18 @@
 // flops a cycle, the times are exact.
 #include <gtest/gtest.h>
 
-#include <memory>
-
-#include "models/core/cpu_pipeline.h"
+#include "tests/models/core/cpu_test_core.h"
 
 namespace ptosim {
 namespace {
 
-constexpr uint64_t kCycle = 1'000'000;  // fs at 1 GHz
+using test::kCycle;
 
-struct Core {
-  CoreConfig cfg;
-  std::unique_ptr<CpuPipeline> p;
-  CoreClock k{16, 0};
+struct Core : test::CpuTestCore {
   Core() {
-    cfg.model = "cpu";
-    cfg.issue_width = 4;
-    cfg.vector_bytes = 64;
-    cfg.loop_uops = 0;
-    cfg.flops_per_cycle = 64;
-    p = std::make_unique<CpuPipeline>(cfg, double(kCycle));
-    k.interval_fs = kCycle / 4;
+    core.vector_bytes = 64;
+    core.flops_per_cycle = 64;
+    start();
   }
   // A matmul step of `flops` work and `masked` idle lanes; returns the vector unit's busy time.
   uint64_t step(uint32_t seq, uint64_t flops, uint32_t masked) {

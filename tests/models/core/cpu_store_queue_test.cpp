@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "models/core/cpu_pipeline.h"
+#include "tests/models/core/cpu_test_core.h"
 
 namespace ptosim {
 namespace {
 
-constexpr uint64_t kCycle = 1'000'000;  // fs at 1 GHz
+using test::kCycle;
 
 struct Sent {
   std::string what;  // "load ADDR" or "store ID"
@@ -25,23 +25,16 @@ struct Sent {
 };
 std::ostream& operator<<(std::ostream& os, const Sent& s) { return os << s.what << " @" << s.at; }
 
-struct Harness {
-  CoreConfig core;
-  std::unique_ptr<CpuPipeline> p;
-  CoreClock k{16, 0};
+struct Harness : test::CpuTestCore {
   std::vector<Sent> log;
   uint64_t store_latency = 0;  // cycles a store's line takes to arrive
 
   explicit Harness(uint32_t sq = 8, uint32_t store_ports = 1) {
-    core.model = "cpu";
-    core.issue_width = 4;
     core.sq_entries = sq;
     core.store_ports = store_ports;
     core.forward_latency = 5;
-    core.loop_uops = 0;
     core.store_request = StoreRequest::Drain;
-    p = std::make_unique<CpuPipeline>(core, double(kCycle));
-    k.interval_fs = kCycle / 4;
+    start();
     p->set_store_writer([this](uint64_t id, uint64_t t) {
       log.push_back({"store " + std::to_string(id), t / kCycle});
       return t + store_latency * kCycle;
@@ -52,15 +45,6 @@ struct Harness {
       log.push_back({"load " + std::to_string(addr), t / kCycle});
       return t + 4 * kCycle;
     });
-  }
-  // A value ready at `cycles`: an add of that latency with nothing before it.
-  void value(uint32_t seq, double cycles) {
-    core.op_timing.at(OpClass::Add, 0).latency = cycles;
-    Compute c;
-    c.flops = 1;
-    c.scalar = 1;
-    c.op_class = uint8_t(OpClass::Add);
-    p->compute(k, seq, c);
   }
 };
 
@@ -244,7 +228,7 @@ struct RfoHarness : Harness {
   std::vector<uint64_t> gone;  // ids whose line is evicted before they drain
   explicit RfoHarness(uint32_t sq = 8) : Harness(sq) {
     core.store_request = StoreRequest::Rfo;
-    p = std::make_unique<CpuPipeline>(core, double(kCycle));
+    start();
     p->set_store_writer([this](uint64_t id, uint64_t t) {
       log.push_back({"store " + std::to_string(id), t / kCycle});
       return t + 20 * kCycle;
