@@ -32,6 +32,16 @@ class FlatLoop final : public FusedLoop {
 
   // The slots one run resolves on its stack (conv2d's nest: 23).
   static constexpr size_t kMaxSlots = 64;
+  // The loops an affine plan (below) takes in, the nest's own included.
+  static constexpr int kMaxDepth = 8;
+  // base + sum co[l] * (v_l - first_l) over the loop variables v_l by depth
+  // l; [lo, hi] holds every value of it and of the chain that computed it.
+  struct Aff {
+    int64_t base = 0;
+    int64_t co[kMaxDepth] = {};
+    int64_t lo = 0, hi = 0;
+    uint32_t tok = 0;
+  };
 
  private:
   // An int operand: a slot (index into the run's table) or a constant.
@@ -70,6 +80,48 @@ class FlatLoop final : public FusedLoop {
     Elem e[3];          // Mac: the target, A, B
     ForRangeStmt* loop = nullptr;
   };
+
+  // The affine plan (flat_plan.cpp): when every int the nest computes is
+  // affine in its loop variables (a chain of + - and * by what the nest does
+  // not write), every bound is fixed and nothing can fail but an index, the
+  // nest runs from the values of those ints at the loops' first iterations,
+  // stepped per iteration (strength reduction), instead of from the chains.
+  struct PCmp {
+    int32_t q;
+    CmpOp op;
+    bool first;
+  };
+  struct PCheck {
+    int32_t q;
+    int64_t size;
+  };
+  struct PAdv {
+    int32_t q;
+    int64_t by, back;  // per iteration; at the loop's end, (trips - 1) * by
+  };
+  struct PlanOp {
+    int32_t q[3] = {-1, -1, -1};  // Assign: its value; Mac: the elements' physical indices
+    uint32_t tok = 0;              // Assign: its value's token
+    uint32_t dep[3] = {};  // Mac: the elements' address dependences
+    uint32_t begin = 0, end = 0;  // Guard: pcmps_; Mac: pchecks_; Loop: padv_
+    uint64_t trips = 0;
+    int64_t first = 0, by = 0;  // Loop
+  };
+  struct Walk;
+  bool plan(Value* const* at, int64_t from, int64_t by, uint64_t trips, uint64_t steps_left);
+  bool plan_range(Walk& w, uint32_t begin, uint32_t end, int depth, bool guarded, uint64_t* steps);
+  bool plan_mac(Walk& w, const Op& op, PlanOp* p);
+  bool aload(Walk& w, int32_t ref, int64_t c, Aff* out) const;
+  bool aeval(Walk& w, const Expr& e, Aff* out) const;
+  int32_t quantity(Walk& w, const Aff& a);
+  void run_plan(Frame& f, Value* const* at, uint32_t begin, uint32_t end);
+  std::vector<int32_t> writes_;  // per slot: the ops that write it (assignments, loops)
+  std::vector<int64_t> cur_;     // the plan's quantities now
+  std::vector<PlanOp> pops_;
+  std::vector<PCmp> pcmps_;
+  std::vector<PCheck> pchecks_;
+  std::vector<PAdv> padv_;
+  uint32_t top_adv_ = 0;  // padv_[0, top_adv_): the nest's own loop's
 
   FlatLoop() = default;
   bool add_block(const BlockNode& b);
