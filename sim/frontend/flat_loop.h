@@ -86,14 +86,10 @@ class FlatLoop final : public FusedLoop {
   // not write), every bound is fixed and nothing can fail but an index, the
   // nest runs from the values of those ints at the loops' first iterations,
   // stepped per iteration (strength reduction), instead of from the chains.
-  struct PCmp {
+  // A guard's comparison, or a multiply-add's index checked: lo <= q <= hi.
+  struct PRange {
     int32_t q;
-    CmpOp op;
-    bool first;
-  };
-  struct PCheck {
-    int32_t q;
-    int64_t size;
+    int64_t lo, hi;
   };
   struct PAdv {
     int32_t q;
@@ -103,14 +99,18 @@ class FlatLoop final : public FusedLoop {
     int32_t q[3] = {-1, -1, -1};  // Assign: its value; Mac: the elements' physical indices
     uint32_t tok = 0;              // Assign: its value's token
     uint32_t dep[3] = {};  // Mac: the elements' address dependences
-    uint32_t begin = 0, end = 0;  // Guard: pcmps_; Mac: pchecks_; Loop: padv_
+    uint32_t begin = 0, end = 0;  // Guard, Mac: pranges_; Loop: padv_
     uint64_t trips = 0;
     int64_t first = 0, by = 0;  // Loop
+    bool never = false;         // Guard: a comparison of constants that fails
+    bool leaf = false;          // Loop: no loop inside
   };
   struct Walk;
   bool plan(Value* const* at, int64_t from, int64_t by, uint64_t trips, uint64_t steps_left);
   bool plan_range(Walk& w, uint32_t begin, uint32_t end, int depth, bool guarded, uint64_t* steps);
+  bool plan_guard(Walk& w, const Op& op, PlanOp* p);
   bool plan_mac(Walk& w, const Op& op, PlanOp* p);
+  uint32_t plan_op(Frame& f, Value* const* at, uint32_t k);
   bool aload(Walk& w, int32_t ref, int64_t c, Aff* out) const;
   bool aeval(Walk& w, const Expr& e, Aff* out) const;
   int32_t quantity(Walk& w, const Aff& a);
@@ -118,8 +118,7 @@ class FlatLoop final : public FusedLoop {
   std::vector<int32_t> writes_;  // per slot: the ops that write it (assignments, loops)
   std::vector<int64_t> cur_;     // the plan's quantities now
   std::vector<PlanOp> pops_;
-  std::vector<PCmp> pcmps_;
-  std::vector<PCheck> pchecks_;
+  std::vector<PRange> pranges_;
   std::vector<PAdv> padv_;
   uint32_t top_adv_ = 0;  // padv_[0, top_adv_): the nest's own loop's
 

@@ -29,6 +29,7 @@ struct FlatLoop::Walk {
   std::vector<char> def;  // whether it is defined at this point of the walk
   std::vector<Aff> qs;    // the quantities, as cur_ will hold them
   size_t qbeg = 0;        // the innermost loop's first quantity (dedupe from here)
+  std::vector<PRange> known;  // what the guards around the walk's point hold
 };
 
 namespace {
@@ -126,6 +127,62 @@ int32_t FlatLoop::quantity(Walk& w, const Aff& a) {
   return int32_t(w.qs.size() - 1);
 }
 
+// A guard's comparisons as ranges of quantities: `a op b` holds where a
+// quantity (b, a, or a - b where neither is fixed) lies in a range; those
+// of one quantity intersected.
+bool FlatLoop::plan_guard(Walk& w, const Op& op, PlanOp* p) {
+  constexpr int64_t kMin = INT64_MIN, kMax = INT64_MAX;
+  p->begin = uint32_t(pranges_.size());
+  Aff a;
+  for (uint32_t i = op.cmp_begin; i < op.cmp_end; ++i) {
+    const Cmp& c = cmps_[i];
+    Aff b;
+    if (!aeval(w, c.e, &b) || c.op > CmpOp::Ge) return false;
+    if (!c.first) {
+      if (fixed(a) && fixed(b)) {
+        p->never |= !int_holds(c.op, a.base, b.base);
+      } else {
+        // x cmp k, the quantity x on the left.
+        Aff x;
+        int64_t k = 0;
+        CmpOp cmp = c.op;
+        if (fixed(a)) {
+          x = b;
+          k = a.base;
+          static const CmpOp mirror[] = {CmpOp::Eq, CmpOp::Ne, CmpOp::Gt, CmpOp::Ge, CmpOp::Lt, CmpOp::Le};
+          cmp = mirror[int(c.op)];
+        } else if (fixed(b)) {
+          x = a;
+          k = b.base;
+        } else if (!combine(BinOp::Sub, a, b, &x)) {
+          return false;
+        }
+        PRange r{0, kMin, kMax};
+        switch (cmp) {
+          case CmpOp::Eq: r.lo = r.hi = k; break;
+          case CmpOp::Lt: p->never |= k == kMin, r.hi = k == kMin ? kMin : k - 1; break;
+          case CmpOp::Le: r.hi = k; break;
+          case CmpOp::Gt: p->never |= k == kMax, r.lo = k == kMax ? kMax : k + 1; break;
+          case CmpOp::Ge: r.lo = k; break;
+          default: return false;  // Ne: two ranges
+        }
+        r.q = quantity(w, x);
+        auto same = std::find_if(pranges_.begin() + p->begin, pranges_.end(), [&](const PRange& o) { return o.q == r.q; });
+        if (same == pranges_.end()) {
+          pranges_.push_back(r);
+        } else {
+          same->lo = std::max(same->lo, r.lo);
+          same->hi = std::min(same->hi, r.hi);
+          p->never |= same->lo > same->hi;
+        }
+      }
+    }
+    a = b;
+  }
+  p->end = uint32_t(pranges_.size());
+  return true;
+}
+
 // A multiply-add's three elements: tensors the nest does not write, their
 // physical indices affine, each index checked per run where its range is
 // not inside its dimension.
@@ -144,7 +201,12 @@ bool FlatLoop::plan_mac(Walk& w, const Op& op, PlanOp* p) {
       Aff ix, term;
       if (!aload(w, e.idx[i], 0, &ix) || !scale(ix, c.stride[i], &term) || !combine(BinOp::Add, ph, term, &ph))
         return false;
-      if (ix.lo < 0 || ix.hi >= c.size[i]) pchecks_.push_back({quantity(w, ix), c.size[i]});
+      if (ix.lo < 0 || ix.hi >= c.size[i]) {
+        const int32_t q = quantity(w, ix);
+        if (std::none_of(w.known.begin(), w.known.end(),
+                         [&](const PRange& r) { return r.q == q && r.lo >= 0 && r.hi < c.size[i]; }))
+          pranges_.push_back({q, 0, c.size[i] - 1});
+      }
       dep = std::max(dep, ix.tok);
     }
     p->q[k] = quantity(w, ph);
@@ -172,21 +234,18 @@ bool FlatLoop::plan_range(Walk& w, uint32_t begin, uint32_t end, int depth, bool
         break;
       }
       case Kind::Guard: {
-        p.begin = uint32_t(pcmps_.size());
-        for (uint32_t c = op.cmp_begin; c < op.cmp_end; ++c) {
-          Aff v;
-          if (!aeval(w, cmps_[c].e, &v)) return false;
-          pcmps_.push_back({quantity(w, v), cmps_[c].op, cmps_[c].first});
-        }
-        p.end = uint32_t(pcmps_.size());
+        if (!plan_guard(w, op, &p)) return false;
+        const size_t known = w.known.size();
+        w.known.insert(w.known.end(), pranges_.begin() + p.begin, pranges_.begin() + p.end);
         if (!plan_range(w, k + 1, op.end, depth, true, steps)) return false;
+        w.known.resize(known);
         k = op.end;
         break;
       }
       case Kind::Mac:
-        p.begin = uint32_t(pchecks_.size());
+        p.begin = uint32_t(pranges_.size());
         if (!plan_mac(w, op, &p)) return false;
-        p.end = uint32_t(pchecks_.size());
+        p.end = uint32_t(pranges_.size());
         ++k;
         break;
       case Kind::Loop: {
@@ -211,6 +270,8 @@ bool FlatLoop::plan_range(Walk& w, uint32_t begin, uint32_t end, int depth, bool
         w.qbeg = w.qs.size();
         uint64_t inner = 0;
         if (!plan_range(w, k + 1, op.end, depth + 1, false, &inner)) return false;
+        p.leaf = std::none_of(ops_.begin() + k + 1, ops_.begin() + op.end,
+                              [](const Op& o) { return o.kind == Kind::Loop || o.kind == Kind::MacLoop; });
         // The loop's own quantities step with it.
         p.begin = uint32_t(padv_.size());
         for (size_t q = w.qbeg; q < w.qs.size(); ++q) {
@@ -244,10 +305,9 @@ bool FlatLoop::plan_range(Walk& w, uint32_t begin, uint32_t end, int depth, bool
 
 bool FlatLoop::plan(Value* const* at, int64_t from, int64_t by, uint64_t trips, uint64_t steps_left) {
   pops_.assign(ops_.size(), PlanOp{});
-  pcmps_.clear();
-  pchecks_.clear();
+  pranges_.clear();
   padv_.clear();
-  Walk w{at, std::vector<Aff>(slots_.size()), std::vector<char>(slots_.size(), 0), {}, 0};
+  Walk w{at, std::vector<Aff>(slots_.size()), std::vector<char>(slots_.size(), 0), {}, 0, {}};
   int64_t span, last;
   if (!trips || writes_[size_t(var_)] != 1 || __builtin_mul_overflow(int64_t(trips - 1), by, &span) ||
       __builtin_add_overflow(from, span, &last))
@@ -279,80 +339,97 @@ bool FlatLoop::plan(Value* const* at, int64_t from, int64_t by, uint64_t trips, 
   return true;
 }
 
+namespace {
+// lo <= x <= hi.
+inline bool within(int64_t x, int64_t lo, int64_t hi) { return uint64_t(x) - uint64_t(lo) <= uint64_t(hi) - uint64_t(lo); }
+}  // namespace
+
+// One assignment, guard or multiply-add as body() runs it, from the plan's
+// quantities; the next op. Inlined into the loops (a leaf loop's body runs
+// without a call per iteration).
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+inline uint32_t FlatLoop::plan_op(Frame& f, Value* const* at, uint32_t k) {
+  Interp& in = *f.in;
+  exec::ExecContext& ctx = in.ctx;
+  const int64_t* cur = cur_.data();
+  const Op& op = ops_[k];
+  const PlanOp& p = pops_[k];
+  SNode& s = *op.stmt;
+  if (__builtin_expect(!s.stmt.site, 0)) s.stmt = {ctx.site_for_line(s.pos.line), s.pos.line, s.pos.col};
+  in.at = s.pos;
+  const PRange *rb = pranges_.data() + p.begin, *re = pranges_.data() + p.end;
+  bool inside = true;
+  switch (op.kind) {
+    case Kind::Assign: {
+      Value& t = *at[op.slot];
+      t.set_int(cur[p.q[0]]);
+      t.tok = p.tok;
+      return k + 1;
+    }
+    case Kind::Guard:
+      for (const PRange* r = rb; r < re; ++r) inside &= within(cur[r->q], r->lo, r->hi);
+      return inside && !p.never ? k + 1 : op.end;
+    default: {
+      ctx.set_statement(&s.stmt);
+      for (const PRange* r = rb; r < re; ++r) inside &= within(cur[r->q], r->lo, r->hi);
+      if (__builtin_expect(!inside, 0)) {
+        s.exec(f);
+      } else {
+        const ElemCache &c = op.e[0].s->cache, &a = op.e[1].s->cache, &b = op.e[2].s->cache;
+        mac_elems(ctx, {c.st, cur[p.q[0]], c.es, op.e[0].pos, p.dep[0]}, {a.st, cur[p.q[1]], a.es, op.e[1].pos, p.dep[1]},
+                  {b.st, cur[p.q[2]], b.es, op.e[2].pos, p.dep[2]});
+      }
+      return k + 1;
+    }
+  }
+}
+
 // body() with the plan's quantities: the same ops, sites, positions,
-// statements, steps and events.
+// statements, steps and events. An error is converted at the op that was
+// running (e), as the innermost block does.
 void FlatLoop::run_plan(Frame& f, Value* const* at, uint32_t begin, uint32_t end) {
   Interp& in = *f.in;
   exec::ExecContext& ctx = in.ctx;
   int64_t* cur = cur_.data();
-  uint32_t k = begin;
+  uint32_t k = begin, e = begin;
   try {
     while (k < end) {
       const Op& op = ops_[k];
+      e = k;
+      if (op.kind != Kind::Loop) {
+        k = plan_op(f, at, k);
+        continue;
+      }
       const PlanOp& p = pops_[k];
       SNode& s = *op.stmt;
       if (__builtin_expect(!s.stmt.site, 0)) s.stmt = {ctx.site_for_line(s.pos.line), s.pos.line, s.pos.col};
       in.at = s.pos;
-      switch (op.kind) {
-        case Kind::Assign: {
-          Value& t = *at[op.slot];
-          t.set_int(cur[p.q[0]]);
-          t.tok = p.tok;
-          ++k;
-          break;
+      ForRangeStmt& l = *op.loop;
+      ctx.set_statement(&l.stmt);
+      Value& var = *at[op.slot];
+      const PAdv *ab = padv_.data() + p.begin, *ae = padv_.data() + p.end;
+      int64_t v = p.first;
+      for (uint64_t t = 0;;) {
+        var.set_int(v);
+        take_step(in, l.pos);
+        ctx.loop_iteration(1);
+        if (p.leaf) {
+          for (uint32_t j = k + 1; j < op.end;) j = plan_op(f, at, e = j);
+          e = k;
+        } else {
+          run_plan(f, at, k + 1, op.end);
         }
-        case Kind::Guard: {
-          bool holds = true;
-          int64_t a = 0;
-          for (const PCmp* c = pcmps_.data() + p.begin, *ce = pcmps_.data() + p.end; c < ce; ++c) {
-            const int64_t b = cur[c->q];
-            if (!c->first && !int_holds(c->op, a, b)) {
-              holds = false;
-              break;
-            }
-            a = b;
-          }
-          k = holds ? k + 1 : op.end;
-          break;
-        }
-        case Kind::Mac: {
-          ctx.set_statement(&s.stmt);
-          bool inside = true;
-          for (const PCheck* c = pchecks_.data() + p.begin, *ce = pchecks_.data() + p.end; c < ce; ++c)
-            inside &= uint64_t(cur[c->q]) < uint64_t(c->size);
-          if (__builtin_expect(!inside, 0)) {
-            s.exec(f);
-          } else {
-            const ElemCache &c = op.e[0].s->cache, &a = op.e[1].s->cache, &b = op.e[2].s->cache;
-            mac_elems(ctx, {c.st, cur[p.q[0]], c.es, op.e[0].pos, p.dep[0]},
-                      {a.st, cur[p.q[1]], a.es, op.e[1].pos, p.dep[1]}, {b.st, cur[p.q[2]], b.es, op.e[2].pos, p.dep[2]});
-          }
-          ++k;
-          break;
-        }
-        default: {
-          ForRangeStmt& l = *op.loop;
-          ctx.set_statement(&l.stmt);
-          Value& var = *at[op.slot];
-          const PAdv *ab = padv_.data() + p.begin, *ae = padv_.data() + p.end;
-          int64_t v = p.first;
-          for (uint64_t t = 0;;) {
-            var.set_int(v);
-            take_step(in, l.pos);
-            ctx.loop_iteration(1);
-            run_plan(f, at, k + 1, op.end);
-            if (++t == p.trips) break;
-            v += p.by;
-            for (const PAdv* a = ab; a < ae; ++a) cur[a->q] += a->by;
-          }
-          for (const PAdv* a = ab; a < ae; ++a) cur[a->q] -= a->back;
-          k = op.end;
-          break;
-        }
+        if (++t == p.trips) break;
+        v += p.by;
+        for (const PAdv* a = ab; a < ae; ++a) cur[a->q] += a->by;
       }
+      for (const PAdv* a = ab; a < ae; ++a) cur[a->q] -= a->back;
+      k = op.end;
     }
   } catch (...) {
-    fail_in_statement(ops_[k].stmt->pos);
+    fail_in_statement(ops_[e].stmt->pos);
   }
 }
 
