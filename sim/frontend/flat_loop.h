@@ -103,7 +103,26 @@ class FlatLoop final : public FusedLoop {
     uint64_t trips = 0;
     int64_t first = 0, by = 0;  // Loop
     bool never = false;         // Guard: a comparison of constants that fails
-    bool leaf = false;          // Loop: no loop inside
+    bool leaf = false;          // Loop: no loop inside, its body in leaf_[lbegin, ...)
+    uint32_t lbegin = 0;
+  };
+  // An op of a leaf loop's body with what it reads resolved (one per op).
+  // A guard's or multiply-add's ranges: r[0, n) of quantities the loop
+  // steps, checked per iteration; fixed[0, m) of the others, checked when
+  // the loop starts (off: one fails, or `never`).
+  struct LeafOp {
+    Kind kind;
+    bool never;
+    bool off;
+    uint8_t n, m;
+    uint32_t skip;  // Guard: the ops to skip when it fails
+    uint32_t k;     // ops_[k]
+    SNode* s;
+    Value* t;  // Assign: the target
+    const Op* op;
+    int32_t q[3];
+    uint32_t dep[3];  // Assign: dep[0] is its value's token
+    PRange r[4], fixed[4];
   };
   struct Walk;
   bool plan(Value* const* at, int64_t from, int64_t by, uint64_t trips, uint64_t steps_left);
@@ -111,6 +130,8 @@ class FlatLoop final : public FusedLoop {
   bool plan_guard(Walk& w, const Op& op, PlanOp* p);
   bool plan_mac(Walk& w, const Op& op, PlanOp* p);
   uint32_t plan_op(Frame& f, Value* const* at, uint32_t k);
+  bool plan_leaf(const Walk& w, uint32_t k, int depth, PlanOp* p);
+  void run_leaf(Frame& f, Value* const* at, const Op& lop, const PlanOp& p);
   bool aload(Walk& w, int32_t ref, int64_t c, Aff* out) const;
   bool aeval(Walk& w, const Expr& e, Aff* out) const;
   int32_t quantity(Walk& w, const Aff& a);
@@ -120,6 +141,7 @@ class FlatLoop final : public FusedLoop {
   std::vector<PlanOp> pops_;
   std::vector<PRange> pranges_;
   std::vector<PAdv> padv_;
+  std::vector<LeafOp> leaf_;
   uint32_t top_adv_ = 0;  // padv_[0, top_adv_): the nest's own loop's
 
   FlatLoop() = default;

@@ -270,8 +270,6 @@ bool FlatLoop::plan_range(Walk& w, uint32_t begin, uint32_t end, int depth, bool
         w.qbeg = w.qs.size();
         uint64_t inner = 0;
         if (!plan_range(w, k + 1, op.end, depth + 1, false, &inner)) return false;
-        p.leaf = std::none_of(ops_.begin() + k + 1, ops_.begin() + op.end,
-                              [](const Op& o) { return o.kind == Kind::Loop || o.kind == Kind::MacLoop; });
         // The loop's own quantities step with it.
         p.begin = uint32_t(padv_.size());
         for (size_t q = w.qbeg; q < w.qs.size(); ++q) {
@@ -283,6 +281,9 @@ bool FlatLoop::plan_range(Walk& w, uint32_t begin, uint32_t end, int depth, bool
           padv_.push_back(adv);
         }
         p.end = uint32_t(padv_.size());
+        p.leaf = std::none_of(ops_.begin() + k + 1, ops_.begin() + op.end,
+                              [](const Op& o) { return o.kind == Kind::Loop || o.kind == Kind::MacLoop; }) &&
+                 plan_leaf(w, k, depth, &p);
         w.qbeg = qbeg;
         // What the loop wrote is not defined after it (its last values are
         // not affine in the loops that remain).
@@ -303,9 +304,47 @@ bool FlatLoop::plan_range(Walk& w, uint32_t begin, uint32_t end, int depth, bool
   return true;
 }
 
+// A leaf loop's body as leaf_ ops, or false (the loop's body then runs op
+// by op) where a guard or multiply-add has more ranges than a LeafOp holds.
+bool FlatLoop::plan_leaf(const Walk& w, uint32_t k, int depth, PlanOp* p) {
+  const uint32_t end = ops_[k].end;
+  const size_t lbegin = leaf_.size();
+  for (uint32_t j = k + 1; j < end; ++j) {
+    const Op& op = ops_[j];
+    const PlanOp& pj = pops_[j];
+    LeafOp l{};
+    l.kind = op.kind;
+    l.never = pj.never;
+    l.k = j;
+    l.s = op.stmt;
+    l.op = &op;
+    std::copy(pj.q, pj.q + 3, l.q);
+    std::copy(pj.dep, pj.dep + 3, l.dep);
+    if (op.kind == Kind::Assign) {
+      l.t = w.at[op.slot];
+      l.dep[0] = pj.tok;
+    } else {
+      for (uint32_t i = pj.begin; i < pj.end; ++i) {
+        const PRange& r = pranges_[i];
+        const bool steps = w.qs[size_t(r.q)].co[depth] != 0;
+        if ((steps ? l.n : l.m) == 4) {
+          leaf_.resize(lbegin);
+          return false;
+        }
+        (steps ? l.r[l.n++] : l.fixed[l.m++]) = r;
+      }
+      if (op.kind == Kind::Guard) l.skip = op.end - j;
+    }
+    leaf_.push_back(l);
+  }
+  p->lbegin = uint32_t(lbegin);
+  return true;
+}
+
 bool FlatLoop::plan(Value* const* at, int64_t from, int64_t by, uint64_t trips, uint64_t steps_left) {
   pops_.assign(ops_.size(), PlanOp{});
   pranges_.clear();
+  leaf_.clear();
   padv_.clear();
   Walk w{at, std::vector<Aff>(slots_.size()), std::vector<char>(slots_.size(), 0), {}, 0, {}};
   int64_t span, last;
@@ -386,6 +425,66 @@ inline uint32_t FlatLoop::plan_op(Frame& f, Value* const* at, uint32_t k) {
   }
 }
 
+// A leaf loop (its statement set, its site numbered): what run_plan does
+// with its ops, from leaf_; an error is converted at the op that was running.
+void FlatLoop::run_leaf(Frame& f, Value* const* at, const Op& lop, const PlanOp& p) {
+  Interp& in = *f.in;
+  exec::ExecContext& ctx = in.ctx;
+  int64_t* cur = cur_.data();
+  const Pos pos = lop.loop->pos;
+  Value& var = *at[lop.slot];
+  LeafOp *lb = leaf_.data() + p.lbegin, *le = lb + (lop.end - uint32_t(&lop - ops_.data()) - 1);
+  const PAdv *ab = padv_.data() + p.begin, *ae = padv_.data() + p.end;
+  for (LeafOp* o = lb; o < le; ++o) {
+    bool off = o->never;
+    for (int i = 0; i < o->m; ++i) off |= !within(cur[o->fixed[i].q], o->fixed[i].lo, o->fixed[i].hi);
+    o->off = off;
+  }
+  const LeafOp* o = lb;
+  try {
+    int64_t v = p.first;
+    for (uint64_t t = 0;;) {
+      var.set_int(v);
+      take_step(in, pos);
+      ctx.loop_iteration(1);
+      for (o = lb; o < le;) {
+        SNode& s = *o->s;
+        if (__builtin_expect(!s.stmt.site, 0)) s.stmt = {ctx.site_for_line(s.pos.line), s.pos.line, s.pos.col};
+        in.at = s.pos;
+        if (o->kind == Kind::Assign) {
+          o->t->set_int(cur[o->q[0]]);
+          o->t->tok = o->dep[0];
+          ++o;
+          continue;
+        }
+        bool inside = !o->off;
+        for (int i = 0; i < o->n; ++i) inside &= within(cur[o->r[i].q], o->r[i].lo, o->r[i].hi);
+        if (o->kind == Kind::Guard) {
+          o += inside ? 1 : o->skip;
+          continue;
+        }
+        ctx.set_statement(&s.stmt);
+        if (__builtin_expect(!inside, 0)) {
+          s.exec(f);
+        } else {
+          const Op& op = *o->op;
+          const ElemCache &c = op.e[0].s->cache, &a = op.e[1].s->cache, &b = op.e[2].s->cache;
+          mac_elems(ctx, {c.st, cur[o->q[0]], c.es, op.e[0].pos, o->dep[0]},
+                    {a.st, cur[o->q[1]], a.es, op.e[1].pos, o->dep[1]}, {b.st, cur[o->q[2]], b.es, op.e[2].pos, o->dep[2]});
+        }
+        ++o;
+      }
+      if (++t == p.trips) break;
+      v += p.by;
+      for (const PAdv* a = ab; a < ae; ++a) cur[a->q] += a->by;
+    }
+  } catch (...) {
+    // The op that was running (a step's error passes through unchanged).
+    fail_in_statement(ops_[(o < le ? o : lb)->k].stmt->pos);
+  }
+  for (const PAdv* a = ab; a < ae; ++a) cur[a->q] -= a->back;
+}
+
 // body() with the plan's quantities: the same ops, sites, positions,
 // statements, steps and events. An error is converted at the op that was
 // running (e), as the innermost block does.
@@ -408,6 +507,11 @@ void FlatLoop::run_plan(Frame& f, Value* const* at, uint32_t begin, uint32_t end
       in.at = s.pos;
       ForRangeStmt& l = *op.loop;
       ctx.set_statement(&l.stmt);
+      if (p.leaf) {
+        run_leaf(f, at, op, p);
+        k = op.end;
+        continue;
+      }
       Value& var = *at[op.slot];
       const PAdv *ab = padv_.data() + p.begin, *ae = padv_.data() + p.end;
       int64_t v = p.first;
@@ -415,12 +519,7 @@ void FlatLoop::run_plan(Frame& f, Value* const* at, uint32_t begin, uint32_t end
         var.set_int(v);
         take_step(in, l.pos);
         ctx.loop_iteration(1);
-        if (p.leaf) {
-          for (uint32_t j = k + 1; j < op.end;) j = plan_op(f, at, e = j);
-          e = k;
-        } else {
-          run_plan(f, at, k + 1, op.end);
-        }
+        run_plan(f, at, k + 1, op.end);
         if (++t == p.trips) break;
         v += p.by;
         for (const PAdv* a = ab; a < ae; ++a) cur[a->q] += a->by;
