@@ -6,7 +6,9 @@
 // flat list of ops: no virtual call, Value or block bookkeeping per
 // statement, every slot the nest touches resolved once per run. conv2d's
 // tree spent more instructions walking its statements than its four cache
-// accesses cost (docs/notes/2026-12-07-interp.md).
+// accesses cost (docs/notes/2026-12-07-interp.md). Where the nest's ints
+// are affine in its loop variables, it runs from an affine plan instead
+// (flat_plan.cpp; docs/notes/2026-12-07-cgconv.md).
 //
 // Every event, value, site, position, counter and error is the tree's:
 // each op does what its statement's fast path does, in the tree's order,
