@@ -12,6 +12,10 @@ std::unique_ptr<FlatLoop> FlatLoop::of(const ForRangeStmt& loop) {
   std::unique_ptr<FlatLoop> fl(new FlatLoop);
   fl->var_ = fl->slot(loop.var);
   if (!fl->add_block(loop.body) || fl->ops_.empty() || fl->slots_.size() > kMaxSlots) return nullptr;
+  fl->writes_.assign(fl->slots_.size(), 0);
+  ++fl->writes_[size_t(fl->var_)];
+  for (const Op& op : fl->ops_)
+    if (op.kind == Kind::Assign || op.kind == Kind::Loop || op.kind == Kind::MacLoop) ++fl->writes_[size_t(op.slot)];
   return fl;
 }
 
@@ -207,6 +211,22 @@ Flow FlatLoop::run(Frame& f, const ForRangeStmt& loop, int64_t from, int64_t to,
   const exec::ExecContext::Statement* outer = ctx.statement();
   Value& var = *at[var_];
   const uint32_t n = uint32_t(ops_.size());
+  const uint64_t trips = range_trips(from, to, by);
+  if (plan(at, from, by, trips, in.step_limit - std::min(in.steps, in.step_limit))) {
+    int64_t* cur = cur_.data();
+    int64_t v = from;
+    for (uint64_t t = 0;;) {
+      var.set_int(v);
+      take_step(in, loop.pos);
+      ctx.loop_iteration(1);
+      run_plan(f, at, 0, n);
+      if (++t == trips) break;
+      v += by;
+      for (uint32_t a = 0; a < top_adv_; ++a) cur[padv_[a].q] += padv_[a].by;
+    }
+    ctx.set_statement(outer);
+    return Flow::Normal;
+  }
   for (int64_t v = from; by > 0 ? v < to : v > to;) {
     var.set_int(v);
     take_step(in, loop.pos);

@@ -123,6 +123,81 @@ TEST(FlatLoop, BoundsStepsAndEmptyLoopsEqualTheTree) {
       "print(C[3, 1], C[1, 5], i, j, k)\n");
 }
 
+TEST(FlatLoop, AffinePlansEqualTheTree) {
+  // Planned (flat_plan.cpp): chains of loop variables and names the nest
+  // does not write, two multiply-adds, nested guards, an index out of its
+  // dimension at some iterations only (negative: the general path), an
+  // index loaded from memory (its event is the address's dependence), a
+  // product near the int64 limit that stays under it, sibling loops, a
+  // descending loop.
+  expect_same_run(
+      "A = pto.tensor([6, 7], init=\"random\", seed=3)\n"
+      "B = pto.tensor([7, 5], init=\"random\", seed=4)\n"
+      "I = pto.tensor([2], pto.int32, init=\"zeros\")\n"
+      "C = pto.zeros([5, 5])\n"
+      "o = I[1]\n"
+      "K = 2305843009213693951\n"
+      "for i in range(4, -1, -1):\n"
+      "    a = i * 2 - 3\n"
+      "    e = i - 1\n"
+      "    for j in range(0, 5, 2):\n"
+      "        b = j * K\n"
+      "        for k in range(7):\n"
+      "            m = k - a + o\n"
+      "            if m >= 0:\n"
+      "                if m < 7 and j < 5:\n"
+      "                    C[i, j] += A[i, m] * B[m, j]\n"
+      "            C[j, i] += A[a, k] * B[k, e]\n"
+      "    for jj in range(2):\n"
+      "        t = jj + 1\n"
+      "        C[i, t] += A[jj, i] * B[i, jj]\n"
+      "print(C[4, 4], C[0, 1], C[2, 0], i, j, k, a, b, m, jj, t)\n");
+  // Refused: a name read before the nest writes it (the last iteration's
+  // value), a product of two loop variables, a bound that moves, an
+  // assignment under a guard, a chain whose bound (not its value) passes
+  // the int64 limit, an inner loop of no iteration.
+  expect_same_run(
+      "A = pto.tensor([6, 6], init=\"random\", seed=8)\n"
+      "C = pto.zeros([6, 6])\n"
+      "K = 4611686018427387903\n"
+      "x = 1\n"
+      "y = 0\n"
+      "for i in range(6):\n"
+      "    for j in range(6):\n"
+      "        C[i, x] += A[i, j] * A[j, x]\n"
+      "        x = j\n"
+      "for i in range(3):\n"
+      "    for j in range(3):\n"
+      "        p = i * j\n"
+      "        C[p, j] += A[i, p] * A[j, i]\n"
+      "for i in range(4):\n"
+      "    for j in range(i, 6):\n"
+      "        C[i, j] += A[j, i] * A[i, j]\n"
+      "for i in range(6):\n"
+      "    if i > 2:\n"
+      "        y = i - 3\n"
+      "    C[i, y] += A[y, i] * A[i, i]\n"
+      "for i in range(3):\n"
+      "    for j in range(2):\n"
+      "        z = (j - j + 2) * K\n"
+      "        if j < 1:\n"
+      "            C[i, j] += A[i, i] * A[j, j]\n"
+      "for i in range(3):\n"
+      "    for j in range(x - 5):\n"
+      "        C[i, j] += A[i, j] * A[j, i]\n"
+      "print(C[5, 5], C[0, 1], C[3, 0], C[2, 1], x, y, z, i, j)\n");
+  // A plan's event limit: the same error at the same multiply-add.
+  expect_same_error(
+      "A = pto.tensor([8, 8])\n"
+      "C = pto.tensor([8, 8])\n"
+      "for i in range(8):\n"
+      "    for j in range(8):\n"
+      "        h = j - 1\n"
+      "        if 0 <= h:\n"
+      "            C[i, j] += A[i, h] * A[h, j]\n",
+      "event limit 50 exceeded", 50);
+}
+
 TEST(FlatLoop, IndicesWrittenAroundTheirLoopsEqualTheTree) {
   // What an element's address keeps for an iteration of an outer loop
   // (hoisting): indices written after the inner loop, in a sibling loop,
