@@ -349,6 +349,19 @@ class ExecContext {
     if (++scalar_pending_ >= kScalarBatch) flush_scalar();
     return 0;
   }
+  // scalar_op(a) then scalar_op(b), taken now, when neither would hand the
+  // sink anything (no dataflow, the same statement's batch with room for
+  // both): true. Else nothing is counted and the caller calls scalar_op();
+  // false. A multiply-add then writes its four accesses in one batch
+  // (access_lane), since no Compute can fall between its reads and its write.
+  bool scalar_ops_quiet(OpKind a, OpKind b) {
+    if (scalar_muted_) return true;
+    if (dataflow_ || acc_.site != scalar_site_ || scalar_pending_ + 2 >= kScalarBatch) return false;
+    ++scalar_ops_[size_t(a)];
+    ++scalar_ops_[size_t(b)];
+    scalar_pending_ += 2;
+    return true;
+  }
   // One iteration of a program loop: with dataflow, its counter and branch
   // are instructions too, and one more per induction stream past the
   // first (Compute::scalar; ForRangeStmt counts an innermost loop's).

@@ -108,5 +108,61 @@ TEST(AccessLane, RefusedWithoutRoomOrLaneAndAtTheEventLimit) {
   EXPECT_TRUE(capturing.lane_takes(1));
 }
 
+// scalar_ops_quiet (a multiply-add's two scalar ops counted before its
+// accesses): the same Compute events, in the same place among the accesses,
+// as two scalar_op() calls, over batch ends, statement changes and a muted
+// stretch; refused exactly when a scalar_op() would hand something over.
+TEST(AccessLane, QuietScalarOpsEqualScalarOpCallsComputeForCompute) {
+  HwConfig cfg = small_config();
+  Recorder one_by_one, paired;
+  ExecContext a(cfg, &one_by_one), b(cfg, &paired);
+  const ExecContext::Statement s1{4, 10, 1}, s2{5, 11, 1};
+  uint64_t quiet = 0, refused = 0;
+  for (uint64_t k = 0; k < 700; ++k) {
+    const ExecContext::Statement* st = k % 300 < 250 ? &s1 : &s2;  // the statement changes now and then
+    a.set_statement(st);
+    b.set_statement(st);
+    if (k % 97 == 0) {  // an odd scalar op: batches end at every phase
+      a.scalar_op(OpKind::Add);
+      b.scalar_op(OpKind::Add);
+    }
+    const bool muted = k >= 600 && k < 620;
+    ExecContext::ScalarMute ma(a, muted), mb(b, muted);
+    a.scalar_op(OpKind::Multiply);
+    a.scalar_op(OpKind::Add);
+    a.access(0x100 + 4 * k, 4, AccessKind::Write, kGlobalSpace, 1);
+    if (b.scalar_ops_quiet(OpKind::Multiply, OpKind::Add)) {
+      ++quiet;
+    } else {
+      ++refused;
+      EXPECT_FALSE(muted);
+      b.scalar_op(OpKind::Multiply);
+      b.scalar_op(OpKind::Add);
+    }
+    b.access(0x100 + 4 * k, 4, AccessKind::Write, kGlobalSpace, 1);
+    ASSERT_EQ(one_by_one.comp.size(), paired.comp.size()) << "at " << k;  // nothing handed over early or late
+    ASSERT_EQ(one_by_one.acc.size(), paired.acc.size());
+  }
+  a.flush_scalar();
+  b.flush_scalar();
+  EXPECT_GT(quiet, 600u);
+  EXPECT_GT(refused, 4u);
+  ASSERT_EQ(one_by_one.comp.size(), paired.comp.size());
+  ASSERT_GT(one_by_one.comp.size(), 8u);
+  for (size_t i = 0; i < one_by_one.comp.size(); ++i) {
+    const Compute &x = one_by_one.comp[i], &y = paired.comp[i];
+    EXPECT_EQ(x.flops, y.flops) << "compute " << i;
+    EXPECT_EQ(x.op, y.op) << "compute " << i;
+    EXPECT_EQ(x.site, y.site) << "compute " << i;
+  }
+
+  HwConfig df = small_config();
+  df.core.model = "cpu";  // dataflow: every scalar op is an event of its own
+  Recorder r;
+  ExecContext c(df, &r);
+  ASSERT_TRUE(c.dataflow());
+  EXPECT_FALSE(c.scalar_ops_quiet(OpKind::Multiply, OpKind::Add));
+}
+
 }  // namespace
 }  // namespace ptosim::test
