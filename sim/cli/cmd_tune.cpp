@@ -25,6 +25,7 @@
 #include "sim/analysis/sweep_runner.h"
 #include "sim/cli/tune_bound.h"
 #include "sim/cli/tune_estimate.h"
+#include "sim/cli/tune_length.h"
 #include "sim/common/read_file.h"
 #include "sim/config/config_override.h"
 
@@ -39,6 +40,7 @@ struct TuneArgs {
   std::vector<std::string> defines, sets;
   unsigned jobs = 0;
   uint64_t probe_events = 16000;
+  uint64_t whole_below = 0;  // 0: 8 probes of probe_events
   size_t keep = 1;
   double margin = 0.03;
   bool warm_prefix = true, finalist_values = false;
@@ -179,6 +181,24 @@ int run(const TuneArgs& a) {
   // every tile: its accesses only warm the probe's caches (no timing), which
   // costs a fraction of simulating them (docs/PERFORMANCE.md, "Tuning").
   const bool warm = a.warm_prefix && prefix_can_warm(points);
+  // A short program is run whole instead of probed: its probe would be a
+  // large part of the run, and a short run's prefix does not rank its tiles
+  // (matmul 256³ and 512³ on the default config picked tiles 12 % and 10 %
+  // slower than the best; 512³'s probes of twice the length no better). Its
+  // length is the search's first point's (the middle of every axis),
+  // counted without simulating it. Eight probes: 512³'s 124k events run
+  // whole, the benchmark's conv2d (146k, ranked right by its probes) is
+  // probed; a whole search costs a fifth of a sweep.
+  const uint64_t whole_below = a.whole_below ? a.whole_below : 8 * a.probe_events;
+  uint64_t start_events = 0;
+  {
+    SweepPoint start = points.front();
+    for (auto& [n, v] : start.params)
+      for (const SweepAxis& ax : spec.params)
+        if (ax.name == n) v = ax.values[ax.values.size() / 2];
+    start_events = compute_events_upto(a.program, config_of(start), start.params, whole_below);
+  }
+  const bool whole = start_events <= whole_below;
   int probe_runs = 0;
   // Points run to their end (finalists, probes that finished): their flops,
   // and one report for the config's peaks (the lower bound's figures).
@@ -201,9 +221,13 @@ int run(const TuneArgs& a) {
                         // whole periods of them, several when they are short.
                         "--probe-period", std::to_string(5 * events / 2)};
       if (warm) probe.run_args.push_back("--warm-before-compute");
+      if (whole) probe.run_args = {"--no-values"};
       probe.rows_status_only = true;  // tune reads each report below
       probe.select = [&unprobed](const SweepPoint& p) { return unprobed.count(p.key) > 0; };
-      std::cerr << "pto-sim tune: probing " << unprobed.size() << " points (" << events << " events each)\n";
+      if (whole)
+        std::cerr << "pto-sim tune: running " << unprobed.size() << " points whole (a short program)\n";
+      else
+        std::cerr << "pto-sim tune: probing " << unprobed.size() << " points (" << events << " events each)\n";
       if (run_sweep(probe) == 130) return 130;
       const auto probe_rows = rows_by_key(probe.output);
       std::set<std::string> again;
@@ -414,9 +438,12 @@ int run(const TuneArgs& a) {
   std::ostringstream out;
   const char* unit = objective == TuneObjective::Seconds ? "s" : "B";
   size_t simulated = 0;
-  for (const Candidate& c : cands) simulated += c.simulated && !c.estimate.exact;
+  for (const Candidate& c : cands) simulated += c.simulated && (whole || !c.estimate.exact);
   out << "# pto-sim tune " << a.program << " --objective " << a.objective << ": " << cands.size() << " points, "
-      << simulated << " simulated in full, the others probed (" << a.probe_events << " events)\n";
+      << simulated << " simulated in full, the others " << (whole ? "not run" : "probed (" + std::to_string(a.probe_events) + " events)") << "\n";
+  if (whole)
+    out << "# a short program (" << start_events << " events from its first compute at the search's first point, at most "
+        << whole_below << "): every point reached run whole, not probed\n";
   if (!search_log.empty()) {
     size_t probed = 0;
     for (const Candidate& c : cands) probed += c.probed;
@@ -437,7 +464,8 @@ int run(const TuneArgs& a) {
   for (const Candidate& c : cands) {
     out << (&c == best ? "* " : "  ") << params_of(*c.point) << ": ";
     if (c.simulated)
-      out << a.objective << " " << fmt(c.objective) << " " << unit << (c.estimate.exact ? " (the probe ran to the end)" : " (simulated)");
+      out << a.objective << " " << fmt(c.objective) << " " << unit
+          << (whole ? " (run whole)" : c.estimate.exact ? " (the probe ran to the end)" : " (simulated)");
     else
       out << "pruned: " << c.pruned;
     if (c.status == "ok" && c.estimate.ranked) out << "  [" << fmt(c.estimate.per_flop) << " " << unit << "/flop]";
@@ -494,6 +522,11 @@ void add_tune(CLI::App& app, Action& action) {
   t->add_option("-j,--jobs", a.jobs, "Points run at once (default: the core count)")->check(CLI::Range(1u, 4096u));
   t->add_option("--probe-events", a.probe_events, "Events each probe simulates at first (default 16000; 4 times as many again for a probe that did no flops; a phased program's probe runs on to the end of a period after 2.5 times as many)")
       ->check(CLI::Range(uint64_t(16), uint64_t(1) << 40));
+  t->add_option("--whole-below", a.whole_below,
+                 "Run every point whole instead of probing it when the program, at the search's first point, has at "
+                 "most this many events from its first compute (default 8 times --probe-events): a short run's "
+                 "prefix does not rank its tiles")
+      ->check(CLI::Range(uint64_t(1), uint64_t(1) << 62));
   t->add_option("--keep", a.keep, "At most this many points simulated in full (default 1)")
       ->check(CLI::Range(size_t(1), size_t(1) << 20));
   t->add_option("--margin", a.margin, "Simulate points whose estimate is within this fraction of the best (default 0.03)")
