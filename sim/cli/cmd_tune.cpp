@@ -84,10 +84,17 @@ std::map<std::string, Row> rows_by_key(const std::string& csv) {
 
 json load_report(const std::string& path) { return parse_json(read_input_file(path, "report"), path); }
 
-HwConfig config_of(const SweepPoint& p) {
+// A point's hardware, each config and --set values loaded once per tune (a
+// Xeon config's YAML is ~12 M instructions a load).
+const HwConfig& config_of(const SweepPoint& p) {
+  static std::map<std::vector<std::pair<std::string, std::string>>, HwConfig> loaded;
+  auto combo = p.sets;
+  combo.emplace_back("", p.config);
+  auto it = loaded.find(combo);
+  if (it != loaded.end()) return it->second;
   std::vector<ConfigOverride> ov;
   for (auto& [n, v] : p.sets) ov.push_back(parse_override(n + "=" + v));
-  return load_config_with_overrides(p.config, ov);
+  return loaded.emplace(combo, load_config_with_overrides(p.config, ov)).first->second;
 }
 
 // --bound-matmul M,N,K[,BYTES]: each a number or a -D parameter, resolved
@@ -119,13 +126,13 @@ MatmulShape matmul_of(const std::string& spec, const SweepPoint& p) {
 // compute instead of simulating it (run --warm-before-compute: one core, no
 // sub-blocked level). A config that does not load is the sweep's to report.
 bool prefix_can_warm(const std::vector<SweepPoint>& points) {
-  std::set<std::vector<std::pair<std::string, std::string>>> seen;  // config and --set values, loaded once each
+  std::set<std::vector<std::pair<std::string, std::string>>> seen;  // config and --set values, checked once each
   for (const SweepPoint& p : points) {
     auto combo = p.sets;
     combo.emplace_back("", p.config);
     if (!seen.insert(combo).second) continue;
     try {
-      const HwConfig c = config_of(p);
+      const HwConfig& c = config_of(p);
       if (c.core.count > 1) return false;
       for (const CacheConfig& l : c.caches)
         if (l.has_subblocks()) return false;
@@ -417,7 +424,7 @@ int run(const TuneArgs& a) {
     if (no_bound.empty() && flops != finished.begin()->second)
       no_bound = "the points run to their end did different flops (" + fmt(flops) + ", " + fmt(finished.begin()->second) + ")";
   if (no_bound.empty()) {
-    const HwConfig hw = config_of(*best->point);
+    const HwConfig& hw = config_of(*best->point);
     bound = lower_bound(hw, finished_report, matmul_of(a.bound_matmul, *best->point), objective);
     for (Candidate& c : cands)
       c.bound = std::max(lower_bound(hw, finished_report, matmul_of(a.bound_matmul, *c.point), objective).value,
