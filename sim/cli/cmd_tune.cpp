@@ -40,7 +40,7 @@ struct TuneArgs {
   std::vector<std::string> defines, sets;
   unsigned jobs = 0;
   uint64_t probe_events = 16000;
-  uint64_t whole_below = 0;  // 0: 8 probes of probe_events
+  uint64_t whole_below = 0;  // 0: 12 probes of probe_events
   size_t keep = 1;
   double margin = 0.03;
   bool warm_prefix = true, finalist_values = false;
@@ -193,10 +193,11 @@ int run(const TuneArgs& a) {
   // (matmul 256³ and 512³ on the default config picked tiles 12 % and 10 %
   // slower than the best; 512³'s probes of twice the length no better). Its
   // length is the search's first point's (the middle of every axis),
-  // counted without simulating it. Eight probes: 512³'s 124k events run
-  // whole, the benchmark's conv2d (146k, ranked right by its probes) is
-  // probed; a whole search costs a fifth of a sweep.
-  const uint64_t whole_below = a.whole_below ? a.whole_below : 8 * a.probe_events;
+  // counted without simulating it. Twelve probes (192k events): 512³'s
+  // 124k run whole, the benchmark's conv2d (595k, ranked right by its
+  // probes) and matmul 1024³ (975k) are probed; a whole search costs
+  // about a fifth of a sweep.
+  const uint64_t whole_below = a.whole_below ? a.whole_below : 12 * a.probe_events;
   uint64_t start_events = 0;
   {
     SweepPoint start = points.front();
@@ -449,7 +450,7 @@ int run(const TuneArgs& a) {
   out << "# pto-sim tune " << a.program << " --objective " << a.objective << ": " << cands.size() << " points, "
       << simulated << " simulated in full, the others " << (whole ? "not run" : "probed (" + std::to_string(a.probe_events) + " events)") << "\n";
   if (whole)
-    out << "# a short program (" << start_events << " events from its first compute at the search's first point, at most "
+    out << "# a short program (" << start_events << " events at the search's first point, at most "
         << whole_below << "): every point reached run whole, not probed\n";
   if (!search_log.empty()) {
     size_t probed = 0;
@@ -531,7 +532,7 @@ void add_tune(CLI::App& app, Action& action) {
       ->check(CLI::Range(uint64_t(16), uint64_t(1) << 40));
   t->add_option("--whole-below", a.whole_below,
                  "Run every point whole instead of probing it when the program, at the search's first point, has at "
-                 "most this many events from its first compute (default 8 times --probe-events): a short run's "
+                 "most this many events (accesses and computes; default 12 times --probe-events): a short run's "
                  "prefix does not rank its tiles")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 62));
   t->add_option("--keep", a.keep, "At most this many points simulated in full (default 1)")

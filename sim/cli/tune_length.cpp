@@ -1,6 +1,6 @@
-// The counting behind tune_length.h: a sink that counts events from the
-// first compute and unwinds the program (pipe::Abandoned, as a stopped
-// run's BatchSink does) from an access once past the cap.
+// The counting behind tune_length.h: a sink that counts events and unwinds
+// the program (pipe::Abandoned, as a stopped run's BatchSink does) from an
+// access once past the cap.
 #include "sim/cli/tune_length.h"
 
 #include <algorithm>
@@ -20,21 +20,18 @@ class CountingSink final : public EventSink {
   // Only an access throws: compute events also come from places that must
   // not (an op's end, in a destructor), and after the throw nothing does.
   void access(const Access&) override {
-    if (!started_ || stopped_) return;
+    if (stopped_) return;
     if (++events_ > cap_) {
       stopped_ = true;
       throw pipe::Abandoned();
     }
   }
-  void compute(const Compute&) override {
-    started_ = true;
-    ++events_;
-  }
+  void compute(const Compute&) override { ++events_; }
   uint64_t events() const { return events_; }
 
  private:
   uint64_t cap_, events_ = 0;
-  bool started_ = false, stopped_ = false;
+  bool stopped_ = false;
 };
 
 // The program's `print`s and warnings: a probe's business, not tune's.

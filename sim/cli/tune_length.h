@@ -13,10 +13,11 @@
 
 namespace ptosim::cli {
 
-// The events from the program's first compute event on (the events a probe,
-// `run --stop-after-compute`, counts), or cap + 1 once there are more than
-// `cap`, or when the program stops with an error (a tile that does not fit:
-// the probes say so).
+// The program's accesses and compute events, or cap + 1 once there are more
+// than `cap`, or when the program stops with an error (a tile that does not
+// fit: the probes say so). From its start, not its first compute: a phase
+// before it (conv2d's im2col, 450k events of its 595k) is what a whole run
+// would simulate too, and interpreting it is most of a count's cost.
 uint64_t compute_events_upto(const std::string& program, const HwConfig& config,
                              const std::vector<std::pair<std::string, std::string>>& defines, uint64_t cap);
 

@@ -220,7 +220,7 @@ check("tune: a walk up from the middle probes nothing below it", best and int(be
       sorted(below) == ["4", "8"], (best and best.group(1), below, out))
 
 # A short run is run whole, not probed: at 256³ (default config) the
-# search's first point, 128 x 128, has 6,621 events, under 8 probes of
+# search's first point, 128 x 128, has 6,816 events, under 12 probes of
 # 16000; probes of these runs ranked 256 x 128 first (2026-12-07's main:
 # 88 % slower than the best). Tune's pick is the exhaustive sweep's best.
 short = ["-D", "M=256", "-D", "N=256", "-D", "K=256", "-D", "TM=64..256:x2", "-D", "TN=64..256:x2"]
