@@ -197,16 +197,23 @@ int run(const TuneArgs& a) {
   // 124k run whole, the benchmark's conv2d (595k, ranked right by its
   // probes) and matmul 1024³ (975k) are probed; a whole search costs
   // about a fifth of a sweep.
+  // The first probes decide it: a probe that got past the limit (conv2d's
+  // im2col alone is 450k events) says the program is long, and its count
+  // would cost tune's process ~0.1 s; otherwise the first point is counted,
+  // and a short program's first points are run again, whole.
   const uint64_t whole_below = a.whole_below ? a.whole_below : 12 * a.probe_events;
-  uint64_t start_events = 0;
-  {
+  uint64_t start_events = 0;  // counted: the first point's events (0: not counted)
+  bool whole = false, decided = false;
+  auto decide = [&](uint64_t most_done) {
+    decided = true;
+    if (most_done > whole_below) return;
     SweepPoint start = points.front();
     for (auto& [n, v] : start.params)
       for (const SweepAxis& ax : spec.params)
         if (ax.name == n) v = ax.values[ax.values.size() / 2];
     start_events = compute_events_upto(a.program, config_of(start), start.params, whole_below);
-  }
-  const bool whole = start_events <= whole_below;
+    whole = start_events <= whole_below;
+  };
   int probe_runs = 0;
   // Points run to their end (finalists, probes that finished): their flops,
   // and one report for the config's peaks (the lower bound's figures).
@@ -239,6 +246,7 @@ int run(const TuneArgs& a) {
       if (run_sweep(probe) == 130) return 130;
       const auto probe_rows = rows_by_key(probe.output);
       std::set<std::string> again;
+      uint64_t most_done = 0;  // the most events a probe took (its prefix too)
       for (const std::string& key : unprobed) {
         Candidate& c = cands[index.at(key)];
         c.probed = true;
@@ -252,6 +260,7 @@ int run(const TuneArgs& a) {
           continue;
         }
         const json r = load_report(probe.json_dir + "/" + c.point->id() + ".json");
+        most_done = std::max(most_done, r.value("events_done", uint64_t(0)));
         c.estimate = estimate_from_probe(r, objective);
         if (c.estimate.exact) {
           c.simulated = true, c.objective = c.estimate.total;
@@ -259,6 +268,13 @@ int run(const TuneArgs& a) {
           if (finished_report.is_null()) finished_report = r;
         }
         else if (!c.estimate.ranked) again.insert(key);
+      }
+      if (!decided) {
+        decide(most_done);
+        if (whole) {  // the same points again, whole
+          --round, events /= 4;
+          continue;
+        }
       }
       // A probe whose window did no flops is probed again, 4 times as long.
       unprobed = again;
