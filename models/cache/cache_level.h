@@ -126,7 +126,8 @@ class CacheLevel : public MemPort {
   // The line numbers (address >> log2 line) of the dirty lines here now: what
   // a flush would write back (the report's dirty_bytes_at_end).
   virtual std::vector<uint64_t> dirty_lines() const = 0;
-  virtual uint64_t dirty_count() const = 0;  // dirty_lines().size(), without the order
+  virtual uint64_t dirty_count() const = 0;  // dirty_lines().size(), kept as the run goes
+  virtual std::vector<uint64_t> dirty_lines_unordered() const = 0;  // dirty_lines() in no order: cheaper
   // The fills of addr's set by loads and prefetches (not stores) so far,
   // counted from the first call on (the cpu core's store_request: rfo asks:
   // what evicts a waiting store's line natively is the loads running ahead).

@@ -145,6 +145,7 @@ class CacheLevelImpl final : public CacheLevel {
   bool contains(uint64_t addr) const override { return array_.contains(addr >> line_shift_); }
   std::vector<uint64_t> dirty_lines() const override { return array_.dirty_lines(); }
   uint64_t dirty_count() const override { return array_.dirty_count(); }
+  std::vector<uint64_t> dirty_lines_unordered() const override { return array_.dirty_lines_unordered(); }
 
   bool coherence_invalidate(uint64_t line, bool* was_dirty) override {
     again_line_ = ~0ull;

@@ -334,7 +334,7 @@ uint64_t System::dirty_bytes() const {
   for (auto& c : caches_)
     for (size_t k = 0; k < c->instances(); ++k) {
       const uint64_t line = c->instance(k).config().line;
-      for (uint64_t l : c->instance(k).dirty_lines()) ranges.emplace_back(l * line, l * line + line);
+      for (uint64_t l : c->instance(k).dirty_lines_unordered()) ranges.emplace_back(l * line, l * line + line);
     }
   std::sort(ranges.begin(), ranges.end());
   uint64_t bytes = 0, end = 0;

@@ -25,6 +25,7 @@
 #include "sim/analysis/sweep_runner.h"
 #include "sim/cli/tune_bound.h"
 #include "sim/cli/tune_estimate.h"
+#include "sim/cli/tune_length.h"
 #include "sim/common/read_file.h"
 #include "sim/config/config_override.h"
 
@@ -39,6 +40,7 @@ struct TuneArgs {
   std::vector<std::string> defines, sets;
   unsigned jobs = 0;
   uint64_t probe_events = 16000;
+  uint64_t whole_below = 0;  // 0: 12 probes of probe_events
   size_t keep = 1;
   double margin = 0.03;
   bool warm_prefix = true, finalist_values = false;
@@ -82,10 +84,17 @@ std::map<std::string, Row> rows_by_key(const std::string& csv) {
 
 json load_report(const std::string& path) { return parse_json(read_input_file(path, "report"), path); }
 
-HwConfig config_of(const SweepPoint& p) {
+// A point's hardware, each config and --set values loaded once per tune (a
+// Xeon config's YAML is ~12 M instructions a load).
+const HwConfig& config_of(const SweepPoint& p) {
+  static std::map<std::vector<std::pair<std::string, std::string>>, HwConfig> loaded;
+  auto combo = p.sets;
+  combo.emplace_back("", p.config);
+  auto it = loaded.find(combo);
+  if (it != loaded.end()) return it->second;
   std::vector<ConfigOverride> ov;
   for (auto& [n, v] : p.sets) ov.push_back(parse_override(n + "=" + v));
-  return load_config_with_overrides(p.config, ov);
+  return loaded.emplace(combo, load_config_with_overrides(p.config, ov)).first->second;
 }
 
 // --bound-matmul M,N,K[,BYTES]: each a number or a -D parameter, resolved
@@ -117,13 +126,13 @@ MatmulShape matmul_of(const std::string& spec, const SweepPoint& p) {
 // compute instead of simulating it (run --warm-before-compute: one core, no
 // sub-blocked level). A config that does not load is the sweep's to report.
 bool prefix_can_warm(const std::vector<SweepPoint>& points) {
-  std::set<std::vector<std::pair<std::string, std::string>>> seen;  // config and --set values, loaded once each
+  std::set<std::vector<std::pair<std::string, std::string>>> seen;  // config and --set values, checked once each
   for (const SweepPoint& p : points) {
     auto combo = p.sets;
     combo.emplace_back("", p.config);
     if (!seen.insert(combo).second) continue;
     try {
-      const HwConfig c = config_of(p);
+      const HwConfig& c = config_of(p);
       if (c.core.count > 1) return false;
       for (const CacheConfig& l : c.caches)
         if (l.has_subblocks()) return false;
@@ -179,6 +188,32 @@ int run(const TuneArgs& a) {
   // every tile: its accesses only warm the probe's caches (no timing), which
   // costs a fraction of simulating them (docs/PERFORMANCE.md, "Tuning").
   const bool warm = a.warm_prefix && prefix_can_warm(points);
+  // A short program is run whole instead of probed: its probe would be a
+  // large part of the run, and a short run's prefix does not rank its tiles
+  // (matmul 256³ and 512³ on the default config picked tiles 12 % and 10 %
+  // slower than the best; 512³'s probes of twice the length no better). Its
+  // length is the search's first point's (the middle of every axis),
+  // counted without simulating it. Twelve probes (192k events): 512³'s
+  // 124k run whole, the benchmark's conv2d (595k, ranked right by its
+  // probes) and matmul 1024³ (975k) are probed; a whole search costs
+  // about a fifth of a sweep.
+  // The first probes decide it: a probe that got past the limit (conv2d's
+  // im2col alone is 450k events) says the program is long, and its count
+  // would cost tune's process ~0.1 s; otherwise the first point is counted,
+  // and a short program's first points are run again, whole.
+  const uint64_t whole_below = a.whole_below ? a.whole_below : 12 * a.probe_events;
+  uint64_t start_events = 0;  // counted: the first point's events (0: not counted)
+  bool whole = false, decided = false;
+  auto decide = [&](uint64_t most_done) {
+    decided = true;
+    if (most_done > whole_below) return;
+    SweepPoint start = points.front();
+    for (auto& [n, v] : start.params)
+      for (const SweepAxis& ax : spec.params)
+        if (ax.name == n) v = ax.values[ax.values.size() / 2];
+    start_events = compute_events_upto(a.program, config_of(start), start.params, whole_below);
+    whole = start_events <= whole_below;
+  };
   int probe_runs = 0;
   // Points run to their end (finalists, probes that finished): their flops,
   // and one report for the config's peaks (the lower bound's figures).
@@ -201,12 +236,17 @@ int run(const TuneArgs& a) {
                         // whole periods of them, several when they are short.
                         "--probe-period", std::to_string(5 * events / 2)};
       if (warm) probe.run_args.push_back("--warm-before-compute");
+      if (whole) probe.run_args = {"--no-values"};
       probe.rows_status_only = true;  // tune reads each report below
       probe.select = [&unprobed](const SweepPoint& p) { return unprobed.count(p.key) > 0; };
-      std::cerr << "pto-sim tune: probing " << unprobed.size() << " points (" << events << " events each)\n";
+      if (whole)
+        std::cerr << "pto-sim tune: running " << unprobed.size() << " points whole (a short program)\n";
+      else
+        std::cerr << "pto-sim tune: probing " << unprobed.size() << " points (" << events << " events each)\n";
       if (run_sweep(probe) == 130) return 130;
       const auto probe_rows = rows_by_key(probe.output);
       std::set<std::string> again;
+      uint64_t most_done = 0;  // the most events a probe took (its prefix too)
       for (const std::string& key : unprobed) {
         Candidate& c = cands[index.at(key)];
         c.probed = true;
@@ -220,6 +260,7 @@ int run(const TuneArgs& a) {
           continue;
         }
         const json r = load_report(probe.json_dir + "/" + c.point->id() + ".json");
+        most_done = std::max(most_done, r.value("events_done", uint64_t(0)));
         c.estimate = estimate_from_probe(r, objective);
         if (c.estimate.exact) {
           c.simulated = true, c.objective = c.estimate.total;
@@ -227,6 +268,13 @@ int run(const TuneArgs& a) {
           if (finished_report.is_null()) finished_report = r;
         }
         else if (!c.estimate.ranked) again.insert(key);
+      }
+      if (!decided) {
+        decide(most_done);
+        if (whole) {  // the same points again, whole
+          --round, events /= 4;
+          continue;
+        }
       }
       // A probe whose window did no flops is probed again, 4 times as long.
       unprobed = again;
@@ -393,7 +441,7 @@ int run(const TuneArgs& a) {
     if (no_bound.empty() && flops != finished.begin()->second)
       no_bound = "the points run to their end did different flops (" + fmt(flops) + ", " + fmt(finished.begin()->second) + ")";
   if (no_bound.empty()) {
-    const HwConfig hw = config_of(*best->point);
+    const HwConfig& hw = config_of(*best->point);
     bound = lower_bound(hw, finished_report, matmul_of(a.bound_matmul, *best->point), objective);
     for (Candidate& c : cands)
       c.bound = std::max(lower_bound(hw, finished_report, matmul_of(a.bound_matmul, *c.point), objective).value,
@@ -414,9 +462,12 @@ int run(const TuneArgs& a) {
   std::ostringstream out;
   const char* unit = objective == TuneObjective::Seconds ? "s" : "B";
   size_t simulated = 0;
-  for (const Candidate& c : cands) simulated += c.simulated && !c.estimate.exact;
+  for (const Candidate& c : cands) simulated += c.simulated && (whole || !c.estimate.exact);
   out << "# pto-sim tune " << a.program << " --objective " << a.objective << ": " << cands.size() << " points, "
-      << simulated << " simulated in full, the others probed (" << a.probe_events << " events)\n";
+      << simulated << " simulated in full, the others " << (whole ? "not run" : "probed (" + std::to_string(a.probe_events) + " events)") << "\n";
+  if (whole)
+    out << "# a short program (" << start_events << " events at the search's first point, at most "
+        << whole_below << "): every point reached run whole, not probed\n";
   if (!search_log.empty()) {
     size_t probed = 0;
     for (const Candidate& c : cands) probed += c.probed;
@@ -437,7 +488,8 @@ int run(const TuneArgs& a) {
   for (const Candidate& c : cands) {
     out << (&c == best ? "* " : "  ") << params_of(*c.point) << ": ";
     if (c.simulated)
-      out << a.objective << " " << fmt(c.objective) << " " << unit << (c.estimate.exact ? " (the probe ran to the end)" : " (simulated)");
+      out << a.objective << " " << fmt(c.objective) << " " << unit
+          << (whole ? " (run whole)" : c.estimate.exact ? " (the probe ran to the end)" : " (simulated)");
     else
       out << "pruned: " << c.pruned;
     if (c.status == "ok" && c.estimate.ranked) out << "  [" << fmt(c.estimate.per_flop) << " " << unit << "/flop]";
@@ -494,6 +546,11 @@ void add_tune(CLI::App& app, Action& action) {
   t->add_option("-j,--jobs", a.jobs, "Points run at once (default: the core count)")->check(CLI::Range(1u, 4096u));
   t->add_option("--probe-events", a.probe_events, "Events each probe simulates at first (default 16000; 4 times as many again for a probe that did no flops; a phased program's probe runs on to the end of a period after 2.5 times as many)")
       ->check(CLI::Range(uint64_t(16), uint64_t(1) << 40));
+  t->add_option("--whole-below", a.whole_below,
+                 "Run every point whole instead of probing it when the program, at the search's first point, has at "
+                 "most this many events (accesses and computes; default 12 times --probe-events): a short run's "
+                 "prefix does not rank its tiles")
+      ->check(CLI::Range(uint64_t(1), uint64_t(1) << 62));
   t->add_option("--keep", a.keep, "At most this many points simulated in full (default 1)")
       ->check(CLI::Range(size_t(1), size_t(1) << 20));
   t->add_option("--margin", a.margin, "Simulate points whose estimate is within this fraction of the best (default 0.03)")
