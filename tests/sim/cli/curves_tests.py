@@ -109,6 +109,17 @@ check("two reasons named in one refusal", code == 2 and "prefetcher" in err and 
       fix == ["--set", "caches.L1.replacement=lru", "--set", "caches.L1.prefetcher=none"], (code, err))
 code, out, err = run("curves", TILED, "--config", cfg, *fix)
 check("the refusal's --set line runs", code == 0 and "exact" in out, (code, err))
+# A `cpu` core answers a load of a queued store's bytes from its queue (that
+# load never reaches L1; matmul_naive's C[i, j] after its store): refused
+# even with stores at dispatch, and its --set line gives run's counts.
+code, cfg, err = run("config", "show", "--set", "core.model=cpu", "--set", "core.store_request=dispatch")
+cpu = [NAIVE, "-D", "M=16", "-D", "N=16", "-D", "K=16", "--config", write("cpu_core.yaml", cfg)]
+code, out, err = run("curves", *cpu)
+fix = err.rsplit("one pass for all sizes:", 1)[-1].split()
+check("a store queue is refused", code == 2 and "store queue" in err and fix == ["--set", "core.model=simple"], (code, err))
+c = curves(*cpu, *fix, "--sizes", "256B,1KiB", "--ways", "1,2")
+for size, ways in [(256, 1), (1024, 2)]:
+    same(f"a store queue's --set line {size} x {ways}", point(c, size, ways), run_level(cpu + fix, "L1", size, ways))
 code, out, err = run("curves", "--trace", write("v.din", "r 100 4\nv 100 4\n"))
 check("a one-line invalidate is refused", code == 2 and "invalidate" in err, (code, err))
 code, out, err = run("curves", TILED, "-o", TILED)
