@@ -19,6 +19,11 @@ uint64_t splitmix64(uint64_t x) {
   return x ^ (x >> 31);
 }
 [[noreturn]] void bad(const char* flag, const std::string& message) { throw InputError({flag, 0, 0}, "", message); }
+
+// Evaluated in double, not promoted to long double (Boost's default): the
+// long-double path's static initialisers abort under valgrind, whose long
+// double has double's range, and that made every LTO build unprofilable.
+using InDouble = boost::math::policies::policy<boost::math::policies::promote_double<false>>;
 }  // namespace
 
 SampleParams make_sample_params(uint64_t unit, uint64_t every, uint64_t warmup, uint64_t seed,
@@ -73,7 +78,7 @@ void SampleSchedule::advance(uint64_t n) {
 }
 
 double student_t_quantile(double dof, double p) {
-  return boost::math::quantile(boost::math::students_t_distribution<double>(dof), p);
+  return boost::math::quantile(boost::math::students_t_distribution<double, InDouble>(dof), p);
 }
 
 double control_slope(const std::vector<std::vector<double>>& per_unit, size_t y, size_t x,
@@ -147,7 +152,7 @@ std::vector<SampleEstimate> estimate_totals(const std::vector<std::string>& metr
 
 double carrying_upper_bound(size_t carrying, size_t n, double confidence) {
   if (carrying >= n) return 1.0;
-  return boost::math::binomial_distribution<double>::find_upper_bound_on_p(double(n), double(carrying),
+  return boost::math::binomial_distribution<double, InDouble>::find_upper_bound_on_p(double(n), double(carrying),
                                                                          (1 - confidence) / 2);
 }
 
