@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "sim/exec/cube_lowering.h"
+#include "sim/exec/double_pairs.h"
 #include "sim/exec/emit.h"
 #include "sim/exec/matmul_internal.h"
 #include "sim/exec/matmul_vector.h"
@@ -63,15 +64,6 @@ Tensor batch_view(const Tensor& t, size_t nbatch, const std::vector<int64_t>& bi
 
 namespace {
 
-// Two doubles of a row; memcpy loads and stores, as rows need not be 16-byte aligned.
-typedef double V2 __attribute__((vector_size(16)));
-inline V2 ld2(const double* p) {
-  V2 v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-inline void st2(double* p, V2 v) { std::memcpy(p, &v, sizeof v); }
-
 // C[M, N] += A[M, K] @ B[K, N], row-major. Blocks of 4 x 4 outputs stay in
 // registers over the k loop (the plain j loop loaded and stored C for every
 // k); each output still adds its k products one at a time in k order, each
@@ -108,7 +100,7 @@ void mac_rows(const double* A, const double* B, double* C, int64_t M, int64_t N,
 }  // namespace
 
 void matmul_values(const MatmulPlan& p, const Tensor& out, bool accumulate, bool exact) {
-  std::vector<double> A(size_t(p.M * p.K)), B(size_t(p.K * p.N)), C(size_t(p.M * p.N));
+  std::vector<double> A, B, C(size_t(p.M * p.N));  // A and B come from to_vector (sized, they were zeroed first)
   DType dt = out.dtype();
   for_each_batch(p.batch, [&](const std::vector<int64_t>& bi) {
     Tensor av = batch_view(p.a, p.batch.size(), bi), bv = batch_view(p.b, p.batch.size(), bi);
@@ -127,7 +119,7 @@ void matmul_values(const MatmulPlan& p, const Tensor& out, bool accumulate, bool
       const int64_t row = cx.row(&i);
       for (int64_t j = 0; j < p.N; ++j) {
         const double v = C[size_t(i * p.N + j)];
-        dv[size_t(row + in[size_t(j)])] = exact ? v : round_to(dt, v);
+        dv[size_t(row + in[size_t(j)])] = exact ? v : dt == DType::F32 ? double(float(v)) : round_to(dt, v);
       }
     }
   });

@@ -100,7 +100,7 @@ void element(ExecContext& c, const Operand& o, int64_t i, int64_t j) {
 // of every `width` lanes carry work; the rest are masked off and cost time
 // (a 16x8 block on 16-lane vectors issues as many FMAs as a 16x16 one).
 void compute(ExecContext& c, const Block& b, OpKind op, int64_t steps, int64_t used, int64_t width) {
-  const double flops = double(b.mr) * double(b.nr) * double(steps) * op_cost(c.config(), op);
+  const double flops = double(b.mr) * double(b.nr) * double(steps) * c.op_flops(op);
   if (flops > 0) c.compute(op, flops, flops * double(width - used) / double(used));
 }
 
