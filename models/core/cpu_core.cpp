@@ -24,6 +24,12 @@ class CpuCore final : public CoreTiming {
       pipes_.push_back(std::make_unique<CpuPipeline>(config, period_fs));
       // A store drained from the queue: its piece goes to its route now.
       pipes_.back()->set_store_writer([this, i](uint64_t id, uint64_t t) {
+        if (config_.store_request == StoreRequest::Dispatch) {
+          // Within p.store(), for the store access() just gave it.
+          if (!now_.port || now_.id != id) throw std::logic_error("cpu core: a store sent out of order");
+          ++now_.clock->line_requests;
+          return now_.port->send(now_.addr, now_.bytes, &t);
+        }
         std::deque<Waiting>& q = waiting_[i];
         if (config_.store_request == StoreRequest::Rfo) {
           // Sent at dispatch, through the access's own port; the store stays
@@ -89,12 +95,21 @@ class CpuCore final : public CoreTiming {
       for_each_piece(a, port, [&](uint64_t addr, uint64_t n) { load_piece(k, p, seq, a.dep, port, addr, n); });
       return;
     }
+    if (config_.store_request == StoreRequest::Dispatch) {
+      // The pipeline writes the line at once (its writer, inside store()):
+      // no queue entry to keep the route for later.
+      for_each_piece(a, port, [&](uint64_t addr, uint64_t bytes) {
+        now_ = Now{next_id_++, addr, bytes, &k, &port};
+        p.store(k, seq, a.dep, addr, bytes, now_.id);
+        now_.port = nullptr;
+      });
+      return;
+    }
     const bool rfo = config_.store_request == StoreRequest::Rfo;
     for_each_piece(a, port, [&](uint64_t addr, uint64_t bytes) {
       // The line goes out when the store queue drains the store (the
       // pipeline calls the writer): keep the route for then.
       const uint64_t id = next_id_++;
-      // (At dispatch the pipeline writes it at once, through this port.)
       // (rfo: both; the later send, a refetch, carries no bytes.)
       std::unique_ptr<CorePort> kept;
       if (config_.store_request == StoreRequest::Drain)
@@ -162,6 +177,14 @@ class CpuCore final : public CoreTiming {
     uint32_t ways = 0;                // rfo: that level's ways (0: no cache level)
   };
   std::vector<std::deque<Waiting>> waiting_;  // per core: stores in the queue, oldest first
+  // store_request: dispatch: the store being given to a pipeline, which
+  // writes it before store() returns (a queue entry per store cost ~60
+  // instructions a store).
+  struct Now {
+    uint64_t id = 0, addr = 0, bytes = 0;
+    CoreClock* clock = nullptr;
+    CorePort* port = nullptr;
+  } now_;
   // store_fill_cycles: per core, when lines last arrived in the first level
   // by a miss (a load's, or a store's sent at dispatch), by line hash.
   struct Fill {

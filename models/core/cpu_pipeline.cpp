@@ -24,6 +24,7 @@ CpuPipeline::CpuPipeline(const CoreConfig& core, double period_fs)
       drain_fs_(uint64_t(std::llround(period_fs / std::max(1u, core.store_ports)))),
       line_fs_(core.store_lines_per_cycle ? uint64_t(std::llround(period_fs / core.store_lines_per_cycle)) : 0) {
   units_.resize(size_t(OpClass::Count) * kTimedDtypes);
+  for (size_t d = 0; d < kTimedDtypes; ++d) peak_[d] = core.peak_for(timed_dtype_name(d));
   fill_fs_ = uint64_t(std::llround(period_fs * core.store_fill_cycles));
   fill_window_fs_ = uint64_t(std::llround(period_fs * core.store_fill_window));
 }
@@ -183,12 +184,12 @@ void CpuPipeline::compute(CoreClock& k, uint32_t seq, const Compute& c) {
   } else {
     // A tensor op's work: flops at the dtype's peak on the vector units,
     // dispatched as the vector instructions it takes (2 flops a lane).
-    const char* dt = timed_dtype_name(c.dtype);
     const double lanes = double(core_.vector_bytes) / (c.dtype == 0 || c.dtype == 3 ? 4 : c.dtype == 4 ? 1 : 2);
     const double instrs = std::ceil(double(c.issued()) / (2 * lanes));
     t0 = dispatch(k, Queue::None);
     k.issue_at += uint64_t(std::max(0.0, instrs - 1) * double(disp_fs_));
-    occupy = uint64_t(std::llround(double(period_fs_) * double(c.issued()) / core_.peak_for(dt)));
+    const double peak = peak_[c.dtype < kTimedDtypes ? c.dtype : 0];
+    occupy = uint64_t(std::llround(double(period_fs_) * double(c.issued()) / peak));
   }
   uint64_t start = t0;
   for (uint32_t d : c.dep) {

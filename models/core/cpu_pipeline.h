@@ -207,6 +207,7 @@ class CpuPipeline {
   std::vector<std::unique_ptr<Slots>> units_;
   Slots& unit(OpClass cls, size_t dtype);
   uint64_t unit_free_[size_t(OpClass::Count)] = {};  // bulk work: busy until
+  double peak_[kTimedDtypes] = {};  // core.peak_for(each dtype's name): a map lookup by name a compute else
   std::vector<Forward> forward_;
   std::vector<Forward> wide_;
   std::vector<RegValue> regs_;

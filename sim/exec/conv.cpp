@@ -227,29 +227,52 @@ Tensor im2col(ExecContext& c, const Tensor& in, int64_t kh, int64_t kw, int64_t 
   // A row-major result (the usual one) takes its rows as runs.
   bool out_unit = true;
   for (size_t e = 1; e < ox.tab[2].size() && out_unit; ++e) out_unit = ox.tab[2][e] == ox.tab[2][e - 1] + 1;
+  // A row-major input read at stride 1: a window column's valid run along
+  // an output row is one contiguous run of input addresses, added to the
+  // coalescer as one (add_contiguous: the same accesses as element by
+  // element) and copied as one.
+  bool in_unit = p.s == 1;
+  for (size_t e = 1; e < ix.tab[3].size() && in_unit; ++e) in_unit = ix.tab[3][e] == ix.tab[3][e - 1] + 1;
   for (int64_t n = 0; n < p.N; ++n)
     for (int64_t r = 0; r < rows; ++r) {
       int64_t ch = r / (kh * kw), i = (r / kw) % kh, j = r % kw;
+      const int64_t in_base = ix.offset + ix.tab[0][size_t(n)] + ix.tab[1][size_t(ch)];
+      double* orow = values ? O.data() + size_t((n * rows + r) * cols) : nullptr;
+      const double* iplane = values ? I.data() + size_t((n * p.C + ch) * p.H * p.W) : nullptr;
       for (int64_t c0 = 0; c0 < cols; c0 += V) {
         int64_t c1 = std::min(cols, c0 + V);
-        for (int64_t col = c0; col < c1; ++col) {
-          int64_t ih = (col / p.OW) * p.s - p.p + i, iw = (col % p.OW) * p.s - p.p + j;
-          bool valid = ih >= 0 && ih < p.H && iw >= 0 && iw < p.W;
-          if (valid) {
-            if (values) O[size_t((n * rows + r) * cols + col)] = I[size_t(((n * p.C + ch) * p.H + ih) * p.W + iw)];
-            if (ei)
-              ic.add(ix.addr(ix.offset + ix.tab[0][size_t(n)] + ix.tab[1][size_t(ch)] + ix.tab[2][size_t(ih)] +
-                             ix.tab[3][size_t(iw)]),
-                     ix.es);
+        // The chunk's columns by output row oh: [col, end) with ow from ow0.
+        for (int64_t col = c0; col < c1;) {
+          const int64_t oh = col / p.OW, ow0 = col % p.OW, end = std::min(c1, col + p.OW - ow0);
+          const int64_t ih = oh * p.s - p.p + i;
+          if (ih >= 0 && ih < p.H) {
+            if (in_unit) {
+              // ow with 0 <= ow - p + j < W, within [ow0, ow0 + end - col).
+              const int64_t lo = std::max(ow0, p.p - j), hi = std::min(ow0 + end - col, p.W + p.p - j);
+              if (lo < hi) {
+                const int64_t iw = lo - p.p + j;
+                if (values) std::copy_n(iplane + ih * p.W + iw, hi - lo, orow + (col - ow0) + lo);
+                if (ei) ic.add_contiguous(ix.addr(in_base + ix.tab[2][size_t(ih)] + ix.tab[3][size_t(iw)]), ix.es,
+                                          uint64_t(hi - lo));
+              }
+            } else {
+              for (int64_t ow = ow0; ow < ow0 + end - col; ++ow) {
+                const int64_t iw = ow * p.s - p.p + j;
+                if (iw < 0 || iw >= p.W) continue;
+                if (values) orow[col - ow0 + ow] = iplane[ih * p.W + iw];
+                if (ei) ic.add(ix.addr(in_base + ix.tab[2][size_t(ih)] + ix.tab[3][size_t(iw)]), ix.es);
+              }
+            }
           }
+          col = end;
         }
         ic.flush();
         if (eo) {
-          const int64_t orow = ox.tab[0][size_t(n)] + ox.tab[1][size_t(r)];
+          const int64_t orow_at = ox.tab[0][size_t(n)] + ox.tab[1][size_t(r)];
           if (out_unit)
-            oc.add_contiguous(ox.addr(orow + ox.tab[2][size_t(c0)]), ox.es, uint64_t(c1 - c0));
+            oc.add_contiguous(ox.addr(orow_at + ox.tab[2][size_t(c0)]), ox.es, uint64_t(c1 - c0));
           else
-            for (int64_t col = c0; col < c1; ++col) oc.add(ox.addr(orow + ox.tab[2][size_t(col)]), ox.es);
+            for (int64_t col = c0; col < c1; ++col) oc.add(ox.addr(orow_at + ox.tab[2][size_t(col)]), ox.es);
           oc.flush();
         }
       }

@@ -73,6 +73,9 @@ class ExecContext {
   ExecContext& operator=(const ExecContext&) = delete;
 
   const HwConfig& config() const { return config_; }
+  // op_cost(config(), op), looked up once at construction (a lowering's
+  // compute per register block step asked the config's map by name).
+  double op_flops(OpKind op) const { return scalar_cost_[size_t(op) < scalar_cost_.size() ? size_t(op) : 0]; }
   EventSink* sink() const { return sink_; }
   // --check-data: `tap` (also the sink) learns every allocation and
   // initialisation, which carry no events.

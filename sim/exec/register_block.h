@@ -80,7 +80,8 @@ void outer_block(ExecContext& c, const Operand& A, const Operand& B, const Opera
 // vector per row and one B^T vector per column; horizontal sums in registers.
 void dot_block(ExecContext& c, const Operand& A, const Operand& Bt, const Operand& C, const Block& b, bool load_c);
 // Copies `view` (2-D) into the packed operand's buffer (elements outside the
-// view, up to `elems`, are zero padding) and emits what a packing routine
+// view, up to `elems`, are zero padding; `dst` places the view's elements at
+// distinct positions below `elems`, as a panel layout does) and emits what a packing routine
 // issues: vector reads along the view's contiguous dimension and the packed
 // bytes as consecutive vector stores, interleaved line by line.
 void pack(ExecContext& c, const Tensor& view, const Tensor& buf, const Operand& dst, int64_t elems);

@@ -292,34 +292,58 @@ void Tensor::set(const std::vector<int64_t>& idx, double v) {
   st_->values[size_t(phys(idx.data()))] = round_to(st_->dtype, v);
 }
 
-std::vector<double> Tensor::to_vector() const {
-  std::vector<double> out;
-  int64_t n = numel();
-  out.reserve(size_t(n));
-  if (n == 0) return out;
-  std::vector<int64_t> idx(rank(), 0);
-  for (int64_t e = 0; e < n; ++e) {
-    out.push_back(st_->values[size_t(phys(idx.data()))]);
-    for (int d = rank() - 1; d >= 0; --d) {
-      if (++idx[d] < shape_[d]) break;
+namespace {
+
+// f(physical index, e) for each element e of a view in row-major order: the
+// outer indices' contributions once per row, the last dimension's by its
+// stride where it has no blocking (to_vector / from_vector walked every
+// element's index through every dimension, ~85 instructions an element).
+template <class F>
+void for_each_element(const std::vector<DimMap>& dims, const Shape& shape, int64_t offset, int64_t n, F&& f) {
+  if (n == 0) return;
+  if (shape.empty()) return f(offset, int64_t(0));
+  const size_t r = shape.size(), last = r - 1;
+  const DimMap& in = dims[last];
+  const int64_t len = shape[last];
+  std::vector<int64_t> idx(last, 0);
+  for (int64_t e = 0; e < n;) {
+    int64_t row = offset;
+    for (size_t d = 0; d < last; ++d) row += dims[d].contrib(idx[d]);
+    if (in.block == 0) {
+      for (int64_t v = 0; v < len; ++v, ++e) f(row + v * in.stride, e);
+    } else {
+      for (int64_t v = 0; v < len; ++v, ++e) f(row + in.contrib(v), e);
+    }
+    for (size_t d = last; d-- > 0;) {
+      if (++idx[d] < shape[d]) break;
       idx[d] = 0;
     }
   }
+}
+
+}  // namespace
+
+std::vector<double> Tensor::to_vector() const {
+  const int64_t n = numel();
+  std::vector<double> out;
+  if (n == 0) return out;
+  out.reserve(size_t(n));  // not sized: zeroing it first cost a pass (memset) over the copy
+  const double* src = st_->values.data();
+  for_each_element(dims_, shape_, offset_, n, [&](int64_t p, int64_t) { out.push_back(src[p]); });
   return out;
 }
 
 void Tensor::from_vector(const std::vector<double>& v) {
-  int64_t n = numel();
+  const int64_t n = numel();
   if (int64_t(v.size()) != n) throw OpError("from_vector: size mismatch");
   if (n == 0) return;
-  std::vector<int64_t> idx(rank(), 0);
-  for (int64_t e = 0; e < n; ++e) {
-    st_->values[size_t(phys(idx.data()))] = round_to(st_->dtype, v[size_t(e)]);
-    for (int d = rank() - 1; d >= 0; --d) {
-      if (++idx[d] < shape_[d]) break;
-      idx[d] = 0;
-    }
-  }
+  double* dst = st_->values.data();
+  const double* src = v.data();
+  const DType dt = st_->dtype;
+  if (dt == DType::F32)  // round_to's float32 case, inline
+    for_each_element(dims_, shape_, offset_, n, [&](int64_t p, int64_t e) { dst[p] = double(float(src[e])); });
+  else
+    for_each_element(dims_, shape_, offset_, n, [&](int64_t p, int64_t e) { dst[p] = round_to(dt, src[e]); });
 }
 
 }  // namespace ptosim::exec
