@@ -84,18 +84,8 @@ std::map<std::string, Row> rows_by_key(const std::string& csv) {
 
 json load_report(const std::string& path) { return parse_json(read_input_file(path, "report"), path); }
 
-// A point's hardware, each config and --set values loaded once per tune (a
-// Xeon config's YAML is ~12 M instructions a load).
-const HwConfig& config_of(const SweepPoint& p) {
-  static std::map<std::vector<std::pair<std::string, std::string>>, HwConfig> loaded;
-  auto combo = p.sets;
-  combo.emplace_back("", p.config);
-  auto it = loaded.find(combo);
-  if (it != loaded.end()) return it->second;
-  std::vector<ConfigOverride> ov;
-  for (auto& [n, v] : p.sets) ov.push_back(parse_override(n + "=" + v));
-  return loaded.emplace(combo, load_config_with_overrides(p.config, ov)).first->second;
-}
+// A point's hardware: the sweep's load of it (sweep_rows.h), once per tune.
+const HwConfig& config_of(const SweepPoint& p) { return point_config(p); }
 
 // --bound-matmul M,N,K[,BYTES]: each a number or a -D parameter, resolved
 // at a point. Exit 2 when a name is no -D parameter (tune does not know a
