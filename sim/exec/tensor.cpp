@@ -312,6 +312,16 @@ void Tensor::from_vector(const std::vector<double>& v) {
   int64_t n = numel();
   if (int64_t(v.size()) != n) throw OpError("from_vector: size mismatch");
   if (n == 0) return;
+  // A whole allocation in row-major order (a new tensor's, pto.tensor's
+  // init): element e is physical element e, without the index walk (attention's
+  // inputs: 8.9 M instructions of a 142 M probe).
+  bool in_order = offset_ == 0 && int64_t(st_->values.size()) == n && dims_.size() == size_t(rank());
+  for (int64_t d = rank() - 1, stride = 1; in_order && d >= 0; stride *= shape_[size_t(d)], --d)
+    in_order = dims_[size_t(d)].block == 0 && (dims_[size_t(d)].stride == stride || shape_[size_t(d)] == 1);
+  if (in_order) {
+    for (int64_t e = 0; e < n; ++e) st_->values[size_t(e)] = round_to(st_->dtype, v[size_t(e)]);
+    return;
+  }
   std::vector<int64_t> idx(rank(), 0);
   for (int64_t e = 0; e < n; ++e) {
     st_->values[size_t(phys(idx.data()))] = round_to(st_->dtype, v[size_t(e)]);
