@@ -3,7 +3,9 @@
 for each case, the sweep of every tile and `tune` over the same choices, in
 interleaved rounds; prints the tile each found, tune's objective against the
 sweep's best (target: within 2 %) and tune's CPU time (all processes) as a
-fraction of the sweep's (target: <= 10 %), medians over the rounds.
+fraction of the sweep's (target: <= 10 %), medians over the rounds, and
+each part of tune's CPU (its probes, full runs, count, own rest: tune's
+stderr) as a fraction of the sweep's.
 
 usage: tune_speed.py PTO_SIM SOURCE_DIR [--rounds N] [--quick] [--check]
                      [--cases a,b] [--sweep-cache DIR]
@@ -21,6 +23,7 @@ import csv
 import hashlib
 import json
 import os
+import re
 import resource
 import statistics
 import subprocess
@@ -128,9 +131,16 @@ with tempfile.TemporaryDirectory(prefix="ptosim-bench-tune-") as tmp:
             fracs.append(tcpu / scpu)
             gaps.append(gap)
             tiles = " ".join(f"{t.split('=')[0]}={best['param.' + t.split('=')[0]]}" for t in tuned)
+            cpu = next((l for l in tp.stderr.splitlines() if l.startswith("pto-sim tune: CPU (user + sys): ")), "")
+            parts = re.findall(r"(?:^|, )([a-z' ]+?) ([0-9.]+) s", cpu.split(": ", 2)[-1].split(";")[0])
+            total = re.search(r"total ([0-9.]+) s", cpu)
+            if total:  # tune's process outside its main: loading (exec, libraries), exit
+                parts.append(("tune's start and exit", str(tcpu - float(total.group(1)))))
+            part_text = ", ".join(f"{n} {100 * float(v) / scpu:.1f} %" for n, v in parts)
             print(f"{name} round {r + 1}: sweep {len(rows)} ok points {scpu:.2f} s CPU, best {tiles} {obj} "
                   f"{float(best[obj]):.6g}; tune {tcpu:.2f} s CPU ({100 * tcpu / scpu:.1f} %), found "
-                  f"{line[6:].split(f' {obj} ')[0]}: {100 * gap:+.2f} % from the best")
+                  f"{line[6:].split(f' {obj} ')[0]}: {100 * gap:+.2f} % from the best"
+                  + (f"; tune's parts of the sweep's CPU: {part_text}" if part_text else ""))
         g, f = statistics.median(gaps), statistics.median(fracs)
         ok = g <= 0.02
         bad += not ok

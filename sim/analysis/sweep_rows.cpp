@@ -4,6 +4,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <set>
 #include <sstream>
 
@@ -41,9 +42,11 @@ std::string first_line(const std::string& path) {
 // combinations (pto-sim tune: one per round of probes; the Xeon config's
 // YAML was 11 M instructions a load, half of tune's own on attention), so
 // each is loaded once per version of its file (modification time, size).
+// The config itself is kept for point_config (tune's own reads of it).
 struct ComboLoad {
   std::string hash, error;
   std::vector<std::pair<std::string, std::string>> levels;
+  std::shared_ptr<const HwConfig> config;
 };
 
 const ComboLoad& load_combo(const SweepPoint& p, const std::string& key) {
@@ -61,9 +64,10 @@ const ComboLoad& load_combo(const SweepPoint& p, const std::string& key) {
   try {
     std::vector<ConfigOverride> ov;
     for (auto& [n, v] : p.sets) ov.push_back(parse_override(n + "=" + v));
-    const HwConfig c = load_config_with_overrides(p.config, ov);
-    load.hash = config_hash(c);
-    load.levels = c.report_levels();
+    auto c = std::make_shared<const HwConfig>(load_config_with_overrides(p.config, ov));
+    load.hash = config_hash(*c);
+    load.levels = c->report_levels();
+    load.config = std::move(c);
   } catch (const InputError& e) {
     load.error = e.what();
   }
@@ -114,6 +118,12 @@ std::string combo_key(const SweepPoint& p) {
   std::string k = p.config;
   for (auto& [path, v] : p.sets) k += "\n" + path + "=" + v;
   return k;
+}
+
+const HwConfig& point_config(const SweepPoint& p) {
+  const ComboLoad& load = load_combo(p, combo_key(p));
+  if (!load.config) throw InputError(load.error);
+  return *load.config;
 }
 
 std::vector<std::string> point_argv(const SweepSpec& spec, const SweepPoint& p, const std::string& json_out, bool abs_paths,

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/analysis/sweep_plan.h"
+#include "sim/config/hw_config.h"
 
 namespace ptosim::cli {
 
@@ -61,6 +62,11 @@ using Row = std::map<std::string, std::string>;  // column -> cell
 // The combination of a config and its overrides: points that share it share
 // its validity and its levels.
 std::string combo_key(const SweepPoint& p);
+// A point's config with its overrides, from the load plan_table made (once
+// per version of the file): pto-sim tune's own reads of it (the prefix
+// check, the count, the bound) took a second YAML load, 23 M instructions on
+// the Xeon config. Throws InputError when the combination does not load.
+const HwConfig& point_config(const SweepPoint& p);
 // `pto-sim run ...` for a point, its JSON report into `json_out`.
 // `single_thread`: the run shares the machine with other points (sweep -j
 // N, emitted jobs), so its producer runs on the simulation's thread (run

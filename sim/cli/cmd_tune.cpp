@@ -24,6 +24,7 @@
 #include "sim/analysis/sweep_rows.h"
 #include "sim/analysis/sweep_runner.h"
 #include "sim/cli/tune_bound.h"
+#include "sim/cli/tune_cpu.h"
 #include "sim/cli/tune_estimate.h"
 #include "sim/cli/tune_length.h"
 #include "sim/common/read_file.h"
@@ -84,18 +85,8 @@ std::map<std::string, Row> rows_by_key(const std::string& csv) {
 
 json load_report(const std::string& path) { return parse_json(read_input_file(path, "report"), path); }
 
-// A point's hardware, each config and --set values loaded once per tune (a
-// Xeon config's YAML is ~12 M instructions a load).
-const HwConfig& config_of(const SweepPoint& p) {
-  static std::map<std::vector<std::pair<std::string, std::string>>, HwConfig> loaded;
-  auto combo = p.sets;
-  combo.emplace_back("", p.config);
-  auto it = loaded.find(combo);
-  if (it != loaded.end()) return it->second;
-  std::vector<ConfigOverride> ov;
-  for (auto& [n, v] : p.sets) ov.push_back(parse_override(n + "=" + v));
-  return loaded.emplace(combo, load_config_with_overrides(p.config, ov)).first->second;
-}
+// A point's hardware: the sweep's load of it (sweep_rows.h), once per tune.
+const HwConfig& config_of(const SweepPoint& p) { return point_config(p); }
 
 // --bound-matmul M,N,K[,BYTES]: each a number or a -D parameter, resolved
 // at a point. Exit 2 when a name is no -D parameter (tune does not know a
@@ -170,6 +161,7 @@ int run(const TuneArgs& a) {
     }
   } remove_dir{templ};
 
+  TuneCpu cpu;  // where tune's CPU goes, said on stderr at the end
   std::vector<SweepPoint> points = expand_points(spec);
   const SweepTable table = plan_table(spec, points);  // bad -D names, a config that does not load: exit 2 here
   name_points(table, points);
@@ -211,7 +203,9 @@ int run(const TuneArgs& a) {
     for (auto& [n, v] : start.params)
       for (const SweepAxis& ax : spec.params)
         if (ax.name == n) v = ax.values[ax.values.size() / 2];
-    start_events = compute_events_upto(a.program, config_of(start), start.params, whole_below);
+    start_events = cpu.charge("the count", false, 1, [&] {
+      return compute_events_upto(a.program, config_of(start), start.params, whole_below);
+    });
     whole = start_events <= whole_below;
   };
   int probe_runs = 0;
@@ -243,7 +237,8 @@ int run(const TuneArgs& a) {
         std::cerr << "pto-sim tune: running " << unprobed.size() << " points whole (a short program)\n";
       else
         std::cerr << "pto-sim tune: probing " << unprobed.size() << " points (" << events << " events each)\n";
-      if (run_sweep(probe) == 130) return 130;
+      if (cpu.charge(whole ? "whole runs" : "probes", true, unprobed.size(), [&] { return run_sweep(probe); }) == 130)
+        return 130;
       const auto probe_rows = rows_by_key(probe.output);
       std::set<std::string> again;
       uint64_t most_done = 0;  // the most events a probe took (its prefix too)
@@ -406,7 +401,7 @@ int run(const TuneArgs& a) {
     // probes), and pto.matmul's products are a fifth of a point's CPU.
     if (!a.finalist_values) full.run_args = {"--no-values"};
     std::cerr << "pto-sim tune: simulating " << finalists.size() << " of " << cands.size() << " points in full\n";
-    if (run_sweep(full) == 130) return 130;
+    if (cpu.charge("full runs", true, finalists.size(), [&] { return run_sweep(full); }) == 130) return 130;
     const auto full_rows = rows_by_key(full.output);
     for (Candidate& c : cands) {
       if (!finalists.count(c.point->key)) continue;
@@ -521,6 +516,8 @@ int run(const TuneArgs& a) {
           << fmt(100 * (1 - loosest / best->objective)) << " % better\n";
     }
   }
+  // On stderr: the table stays the same from run to run.
+  std::cerr << "pto-sim tune: CPU (user + sys): " << cpu.summary() << "\n";
   if (!best) {
     write_output(a.output, out.str());
     std::cerr << "pto-sim tune: no finalist finished\n";

@@ -172,10 +172,12 @@ Tensor ExecContext::create(const TensorSpec& spec) {
   SpaceId sp = spec.memory.empty() ? default_space() : space_id(spec.memory);
   Tensor t = alloc(spec.shape, spec.dtype, sp, spec.layout, spec.name);
   int64_t n = t.numel();
-  std::vector<double> v(size_t(n), 0.0);
+  // A new allocation's values are zeros already (alloc): nothing to write.
+  const bool zeros = !spec.init_value && (spec.init == "zeros" || spec.init.empty());
+  std::vector<double> v(zeros ? 0 : size_t(n), 0.0);
   if (spec.init_value) {
     std::fill(v.begin(), v.end(), *spec.init_value);
-  } else if (spec.init == "zeros" || spec.init.empty()) {
+  } else if (zeros) {
   } else if (spec.init == "ones") {
     std::fill(v.begin(), v.end(), 1.0);
   } else if (spec.init == "random") {
@@ -186,7 +188,7 @@ Tensor ExecContext::create(const TensorSpec& spec) {
   } else {
     throw OpError("unknown init '" + spec.init + "' (expected zeros, ones, random, arange or a number)");
   }
-  t.from_vector(v);
+  if (!zeros) t.from_vector(v);
   if (tap_ && !(spec.init == "zeros" && !spec.init_value)) tap_->initialised(*t.storage(), acc_.core);
   return t;
 }

@@ -19,6 +19,17 @@ check, run = h.check, h.run
 TILED = os.path.join(h.src, "workloads", "matmul_tiled.pto")
 T = lambda name: os.path.join(h.tmp, name)
 
+
+def cpu_parts(err):
+    """tune's stderr line of where its CPU went: {part: (seconds, runs)}, the
+    rest of its own and the total (None when the line is missing)."""
+    m = re.search(r"^pto-sim tune: CPU \(user \+ sys\): (.*), tune's own rest ([0-9.]+) s; total ([0-9.]+) s$", err, re.M)
+    if not m:
+        return None
+    parts = {n: (float(v), int(k) if k else None)
+             for n, v, k in re.findall(r"(?:^|, )([a-z' ]+?) ([0-9.]+) s \((?:(\d+) runs?|in tune's process)\)", m.group(1))}
+    return parts, float(m.group(2)), float(m.group(3))
+
 # run --stop-after: the first N events (a chunk of 512 at most past them), exit 0.
 code, out, err = run("run", TILED, "-D", "M=128", "-D", "N=128", "-D", "K=128", "--stop-after", "3000",
                      "--epoch-accesses", "1000", "--format", "json")
@@ -218,6 +229,18 @@ best = re.search(r"^best: .*TQ=(\d+) ", out, re.M)
 below = re.findall(r"TQ=(4|8): pruned: not probed: off the coordinate search's path", out)
 check("tune: a walk up from the middle probes nothing below it", best and int(best.group(1)) > 16 and
       sorted(below) == ["4", "8"], (best and best.group(1), below, out))
+# Where tune's CPU went, on stderr: one run per point probed (the table's
+# count) and one full run, every child charged to a part: the parts and
+# tune's own rest add up to the total (each figure rounded to 1 ms).
+cpu = cpu_parts(err)
+probed = re.search(r"^# coordinate search: (\d+) of", out, re.M)
+check("tune: its CPU by part on stderr, the runs counted exactly",
+      cpu and probed and cpu[0].get("probes", (0, 0))[1] == int(probed.group(1)) and
+      cpu[0].get("full runs", (0, 0))[1] == 1 and set(cpu[0]) <= {"probes", "the count", "full runs"},
+      (cpu, probed and probed.group(1), err))
+check("tune: the CPU parts add up to the total",
+      cpu and all(v >= 0 for v, _ in cpu[0].values()) and cpu[1] >= 0 and
+      abs(sum(v for v, _ in cpu[0].values()) + cpu[1] - cpu[2]) <= 0.0005 * (len(cpu[0]) + 2), cpu)
 
 # A short run is run whole, not probed: at 256³ (default config) the
 # search's first point, 128 x 128, has 6,816 events, under 12 probes of
@@ -233,6 +256,11 @@ check("tune, a short run: said, every point reached run whole", code == 0 and "#
       "(run whole)" in out and "probed (" not in out, (code, out, err))
 check("tune, a short run: the exhaustive sweep's best (within 2 %)", m and ok and float(m.group(1)) <= least * 1.02,
       (m and m.group(1), least, len(ok), serr))
+cpu = cpu_parts(err)
+whole = len(re.findall(r"\(run whole\)", out))
+check("tune, a short run: its CPU has the count and the whole runs, one run per point run whole",
+      cpu and "the count" in cpu[0] and cpu[0].get("whole runs", (0, 0))[1] == whole and "full runs" not in cpu[0],
+      (cpu, whole, err))
 code, out, err = run("tune", TILED, *short, "--whole-below", "1000")
 check("tune --whole-below under the program's events: probed", code == 0 and "# a short program" not in out and
       "probed (16000 events)" in out, (code, out, err))

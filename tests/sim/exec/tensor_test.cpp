@@ -76,6 +76,32 @@ TEST(Tensor, LayoutsChangeAddressesNotValues) {
   EXPECT_EQ(bl.transpose().to_vector(), r.transpose().to_vector());
 }
 
+// from_vector writes a whole row-major allocation in order and every other
+// view through its index map: both read back what was written (rounded to
+// the dtype), and a slice leaves the rest of its allocation alone.
+TEST(Tensor, FromVectorFillsEveryLayoutAndView) {
+  HwConfig cfg = small_config();
+  ExecContext c(cfg, nullptr);
+  std::vector<double> v(12);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = 0.1 + double(i);
+  std::vector<double> f32(v.size());
+  for (size_t i = 0; i < v.size(); ++i) f32[i] = double(float(v[i]));
+  for (const Layout& l : {Layout::row_major(), Layout::col_major(), Layout::blocked({2, 2}), Layout::vectorized(4)}) {
+    Tensor t = make(c, "T", {3, 4}, "zeros", 0, "", DType::F32, l);
+    t.from_vector(v);
+    EXPECT_EQ(t.to_vector(), f32) << l.str();
+  }
+  Tensor ones = make(c, "U", {1, 3, 1, 4}, "zeros", 0, "", DType::I8);  // unit dims: still in order
+  ones.from_vector(std::vector<double>(12, 300.0));
+  EXPECT_EQ(ones.to_vector(), std::vector<double>(12, 44.0));  // 300 wraps to 44 in int8
+  Tensor a = make(c, "A", {4, 6}, "arange");
+  Tensor part = a.index({sl(1, 3), IndexItem::slice(0, 6, 2)});
+  part.from_vector({-1, -2, -3, -4, -5, -6});
+  EXPECT_EQ(a.to_vector(), (std::vector<double>{0,  1,  2,  3,  4,  5,  -1, 7,  -2, 9,  -3, 11,
+                                                -4, 13, -5, 15, -6, 17, 18, 19, 20, 21, 22, 23}));
+  EXPECT_EQ(make(c, "Z", {2, 3}, "zeros").to_vector(), std::vector<double>(6, 0.0));
+}
+
 TEST(Allocator, AlignmentCapacityAndReuse) {
   SpaceAllocator a("shared", 1, 0x1000, 1024, 64);
   uint64_t x = a.allocate(10, "x");
