@@ -87,7 +87,7 @@ uint16_t half_bits(double v) {  // v already representable as f16
 
 }  // namespace
 
-double round_to(DType t, double v) {
+double round_to_narrow(DType t, double v) {
   switch (t) {
     case DType::F32: return double(float(v));
     case DType::F16: return round_binary(v, 11, -14, 65504.0);

@@ -30,7 +30,9 @@ DType promote(DType a, DType b);
 //  f32: nearest float; f16 / bf16: round-to-nearest-even (overflow -> inf);
 //  i32 / i8: NaN -> 0, else truncate toward zero, then wrap modulo 2^32 / 2^8
 //  into the signed range (two's complement, as a C cast from int64 would).
-double round_to(DType t, double v);
+// float32, nearly every store, is inline: the value loops call it per element.
+double round_to_narrow(DType t, double v);  // every dtype but f32
+inline double round_to(DType t, double v) { return t == DType::F32 ? double(float(v)) : round_to_narrow(t, v); }
 // The stored bytes of v (little endian, dtype size), for checksums.
 void encode(DType t, double v, uint8_t* out);
 

@@ -160,7 +160,7 @@ void matmul_values(const MatmulPlan& p, const Tensor& out, bool accumulate, bool
       const int64_t row = cx.row(&i);
       for (int64_t j = 0; j < p.N; ++j) {
         const double v = C[size_t(i * p.N + j)];
-        dv[size_t(row + in[size_t(j)])] = exact ? v : dt == DType::F32 ? double(float(v)) : round_to(dt, v);
+        dv[size_t(row + in[size_t(j)])] = exact ? v : round_to(dt, v);
       }
     }
   });

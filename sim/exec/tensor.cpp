@@ -340,10 +340,7 @@ void Tensor::from_vector(const std::vector<double>& v) {
   double* dst = st_->values.data();
   const double* src = v.data();
   const DType dt = st_->dtype;
-  if (dt == DType::F32)  // round_to's float32 case, inline
-    for_each_element(dims_, shape_, offset_, n, [&](int64_t p, int64_t e) { dst[p] = double(float(src[e])); });
-  else
-    for_each_element(dims_, shape_, offset_, n, [&](int64_t p, int64_t e) { dst[p] = round_to(dt, src[e]); });
+  for_each_element(dims_, shape_, offset_, n, [&](int64_t p, int64_t e) { dst[p] = round_to(dt, src[e]); });
 }
 
 }  // namespace ptosim::exec
